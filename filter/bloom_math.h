@@ -1,0 +1,44 @@
+// Bloom filter arithmetic: probe counts, sizes and false-positive rates.
+//
+// Pure functions, shared by the encodings, the parameter tool, the SST
+// inspector and the benchmarks, so that every place quotes the same theory.
+#ifndef SSTFILTER_FILTER_BLOOM_MATH_H_
+#define SSTFILTER_FILTER_BLOOM_MATH_H_
+
+#include <cstddef>
+
+namespace sstfilter {
+
+// Largest bits/key any policy accepts. Past ~44 bits/key the LevelDB format
+// saturates at k = 30 and more memory buys almost nothing.
+inline constexpr double kMaxBitsPerKey = 100.0;
+
+// k of the LevelDB format: floor(bits_per_key * ln 2), clamped to [1, 30]
+// (0.69 =~ ln(2) minimises the FP rate of a standard Bloom filter).
+int LevelDbNumProbes(double bits_per_key);
+
+// Bits of the LevelDB format's array for n keys: max(n * bits_per_key, 64)
+// rounded up to whole bytes. The filter is this / 8 plus one byte for k.
+size_t LevelDbFilterBits(size_t num_keys, double bits_per_key);
+
+// Bits/key a standard Bloom filter with optimal k needs for FP rate p:
+// -ln(p) / ln(2)^2 (the sizing of RedisBloom's BF.RESERVE and of
+// bits-and-blooms' EstimateParameters). REQUIRES: 0 < p < 1.
+double BitsPerKeyForFpRate(double fp_rate);
+
+// Probe count minimising the FP rate of a standard Bloom filter:
+// round(bits_per_key * ln 2), at least 1.
+int OptimalNumProbes(double bits_per_key);
+
+// Expected FP rate of a standard Bloom filter with m bits, n keys, k probes
+// and an ideal hash: (1 - e^(-k n / m))^k. 0 for n = 0.
+double StandardBloomFpRate(double num_keys, double num_bits, int num_probes);
+
+// Expected FP rate of a LevelDB-format filter for n keys, including the
+// collisions of its 32-bit hash (two keys alike in hash are alike in every
+// probe): p_bloom + (1 - p_bloom) * n / 2^32, to first order.
+double LevelDbExpectedFpRate(size_t num_keys, double bits_per_key);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_MATH_H_

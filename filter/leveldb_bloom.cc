@@ -1,0 +1,104 @@
+#include "filter/leveldb_bloom.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "filter/bloom_math.h"
+#include "filter/leveldb_hash.h"
+#include "filter/leveldb_probes.h"
+
+namespace sstfilter {
+
+LevelDbBloomBuilder::LevelDbBloomBuilder(double bits_per_key)
+    : bits_per_key_(bits_per_key),
+      num_probes_(LevelDbNumProbes(bits_per_key)) {
+  assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
+}
+
+void LevelDbBloomBuilder::AddKey(std::string_view key) {
+  hashes_.push_back(LevelDbBloomHash(key));
+}
+
+size_t LevelDbBloomBuilder::FilterSize(size_t num_entries) const {
+  return LevelDbFilterBits(num_entries, bits_per_key_) / 8 + 1;
+}
+
+void LevelDbBloomBuilder::Finish(std::string* dst) {
+  const size_t bits = LevelDbFilterBits(hashes_.size(), bits_per_key_);
+  const size_t start = dst->size();
+  dst->resize(start + bits / 8, 0);
+  dst->push_back(static_cast<char>(num_probes_));
+  char* array = dst->data() + start;
+  const FastMod32 mod(bits);
+  for (uint32_t h : hashes_) {
+    leveldb_probes::ForEachProbe(h, num_probes_, mod, [array](uint32_t pos) {
+      leveldb_probes::SetBit(array, pos);
+      return true;
+    });
+  }
+  hashes_.clear();
+}
+
+void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
+                              double bits_per_key, std::string* dst) {
+  LevelDbBloomBuilder builder(bits_per_key);
+  for (std::string_view key : keys) builder.AddKey(key);
+  builder.Finish(dst);
+}
+
+LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
+  if (filter.size() < 2) {
+    kind_ = Kind::kMatchNothing;
+    return;
+  }
+  const int k = static_cast<unsigned char>(filter.back());
+  if (k == 0 || k > kLevelDbMaxProbes) return;  // kMatchEverything.
+  kind_ = Kind::kBloom;
+  array_ = filter.data();
+  num_probes_ = k;
+  bits_ = FastMod32(static_cast<uint64_t>(filter.size() - 1) * 8);
+}
+
+bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
+  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  const char* array = array_;
+  return leveldb_probes::ForEachProbe(h, num_probes_, bits_, [array](uint32_t pos) {
+    return leveldb_probes::TestBit(array, pos);
+  });
+}
+
+bool LevelDbBloomReader::MayMatch(std::string_view key) const {
+  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  return HashMayMatch(LevelDbBloomHash(key));
+}
+
+void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
+                                       bool* out) const {
+  if (kind_ != Kind::kBloom) {
+    std::fill(out, out + keys.size(), kind_ == Kind::kMatchEverything);
+    return;
+  }
+  // Batches of up to kChunk keys: hash all, prefetch every probed byte, then
+  // probe. The prefetches overlap the misses that single queries take in turn.
+  constexpr size_t kChunk = 32;
+  uint32_t hashes[kChunk];
+  for (size_t base = 0; base < keys.size(); base += kChunk) {
+    const size_t n = std::min(kChunk, keys.size() - base);
+    for (size_t i = 0; i < n; ++i) {
+      hashes[i] = LevelDbBloomHash(keys[base + i]);
+      const char* array = array_;
+      leveldb_probes::ForEachProbe(hashes[i], num_probes_, bits_,
+                                   [array](uint32_t pos) {
+                                     __builtin_prefetch(array + (pos >> 3));
+                                     return true;
+                                   });
+    }
+    for (size_t i = 0; i < n; ++i) out[base + i] = HashMayMatch(hashes[i]);
+  }
+}
+
+bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key) {
+  return LevelDbBloomReader(filter).MayMatch(key);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,88 @@
+// The LevelDB-compatible Bloom encoding: builder and reader.
+//
+// Format: ceil(max(n * bits_per_key, 64) / 8) bytes of bit array, then one
+// byte holding k. Keys are hashed with LevelDbBloomHash and probed as in
+// leveldb_probes.h. For integral bits_per_key and distinct keys the bytes
+// equal those of LevelDB's NewBloomFilterPolicy(bits_per_key)->CreateFilter.
+//
+// Reader contract (fail open, never a false negative):
+//   - fewer than 2 bytes: matches nothing (LevelDB's "empty filter");
+//   - k byte > 30: reserved for other encodings, matches everything;
+//   - k byte 0 (never written): a filter with no probes matches everything.
+#ifndef SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+#define SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "filter/fast_mod.h"
+
+namespace sstfilter {
+
+// Largest k byte the LevelDB format writes; larger values tag other encodings.
+inline constexpr int kLevelDbMaxProbes = 30;
+
+// Collects key hashes, then writes one filter. Call order:
+//   (AddKey | AddHash)* Finish
+// Finish leaves the builder empty, ready for the next filter.
+class LevelDbBloomBuilder {
+ public:
+  // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
+  explicit LevelDbBloomBuilder(double bits_per_key);
+
+  void AddKey(std::string_view key);
+  void AddHash(uint32_t h) { hashes_.push_back(h); }
+  size_t NumEntries() const { return hashes_.size(); }
+
+  // Appends the filter for the added entries to *dst and resets the builder.
+  void Finish(std::string* dst);
+
+  // Bytes Finish appends for n entries.
+  size_t FilterSize(size_t num_entries) const;
+  double bits_per_key() const { return bits_per_key_; }
+
+ private:
+  double bits_per_key_;
+  int num_probes_;
+  std::vector<uint32_t> hashes_;
+};
+
+// One-shot form of the builder, shaped like LevelDB's CreateFilter.
+void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
+                              double bits_per_key, std::string* dst);
+
+// Queries one filter. Parses the trailer once; the filter bytes must outlive
+// the reader. Safe to use from several threads at once.
+class LevelDbBloomReader {
+ public:
+  explicit LevelDbBloomReader(std::string_view filter);
+
+  bool MayMatch(std::string_view key) const;
+  bool HashMayMatch(uint32_t h) const;
+
+  // Answers as MayMatch does, for every key; out must hold keys.size()
+  // entries. Hashes and prefetches a batch before probing, which hides
+  // cache misses when the filter is not in cache.
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
+
+  // Fixed answer when the filter is empty or not of this format.
+  enum class Kind { kBloom, kMatchNothing, kMatchEverything };
+  Kind kind() const { return kind_; }
+  int num_probes() const { return num_probes_; }
+
+ private:
+  const char* array_ = nullptr;
+  int num_probes_ = 0;
+  Kind kind_ = Kind::kMatchEverything;
+  FastMod32 bits_{1};
+};
+
+// One-shot form, shaped like LevelDB's KeyMayMatch.
+bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_LEVELDB_BLOOM_H_

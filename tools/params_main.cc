@@ -1,0 +1,69 @@
+// sstfilter_params: Bloom filter sizing calculator.
+//
+//   sstfilter_params --keys 1000000 --fp 0.01
+//   sstfilter_params --keys 1000000 --bits_per_key 10
+//
+// Prints bits/key, k, filter bytes and the expected FP rate of the
+// LevelDB-compatible encoding for the given key count.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
+#include "filter/bloom_math.h"
+#include "filter/bloom_options.h"
+
+ABSL_FLAG(int64_t, keys, 0, "number of keys the filter will hold (> 0)");
+ABSL_FLAG(std::optional<double>, fp, std::nullopt,
+          "target false-positive rate, 0 < fp < 1");
+ABSL_FLAG(std::optional<double>, bits_per_key, std::nullopt,
+          "bits of filter per key, in (0, 100]");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Bloom filter sizing.\n"
+      "  sstfilter_params --keys N (--fp P | --bits_per_key B)");
+  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  auto fail = [](const std::string& msg) {
+    absl::FPrintF(stderr, "sstfilter_params: %s\n", msg);
+    return 2;
+  };
+  if (rest.size() > 1) {
+    return fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
+  }
+  const int64_t keys = absl::GetFlag(FLAGS_keys);
+  if (keys <= 0) {
+    return fail(absl::StrFormat("--keys=%d: need a positive key count", keys));
+  }
+  const auto fp = absl::GetFlag(FLAGS_fp);
+  const auto bits = absl::GetFlag(FLAGS_bits_per_key);
+  if (fp.has_value() == bits.has_value()) {
+    return fail("give exactly one of --fp and --bits_per_key");
+  }
+  sstfilter::BloomOptions options;
+  options.fp_rate = fp;
+  if (bits.has_value()) options.bits_per_key = *bits;
+  absl::StatusOr<double> bits_per_key = sstfilter::ResolveBitsPerKey(options);
+  if (!bits_per_key.ok()) return fail(std::string(bits_per_key.status().message()));
+
+  const auto n = static_cast<size_t>(keys);
+  const size_t filter_bits = sstfilter::LevelDbFilterBits(n, *bits_per_key);
+  const int k = sstfilter::LevelDbNumProbes(*bits_per_key);
+  absl::PrintF("encoding           leveldb\n");
+  absl::PrintF("keys               %d\n", keys);
+  if (fp.has_value()) absl::PrintF("target fp rate     %.6g\n", *fp);
+  absl::PrintF("bits/key           %.4f\n", *bits_per_key);
+  absl::PrintF("k (probes)         %d\n", k);
+  absl::PrintF("filter bytes       %d\n", filter_bits / 8 + 1);
+  absl::PrintF("expected fp rate   %.6g\n",
+               sstfilter::LevelDbExpectedFpRate(n, *bits_per_key));
+  absl::PrintF("  standard bloom   %.6g\n",
+               sstfilter::StandardBloomFpRate(static_cast<double>(n),
+                                              static_cast<double>(filter_bits), k));
+  absl::PrintF("  32-bit hash      %.6g\n", static_cast<double>(n) / 4294967296.0);
+  return 0;
+}
