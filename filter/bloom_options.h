@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "filter/bloom_format.h"
 
 namespace sstfilter {
 
@@ -15,6 +16,8 @@ struct BloomOptions {
   // When set, overrides bits_per_key with the bits/key that a standard Bloom
   // filter needs for this FP rate (BitsPerKeyForFpRate). Must be in (0, 1).
   std::optional<double> fp_rate;
+  // Which encoding new filters are written in. Readers accept every format.
+  BloomFormat format = BloomFormat::kLevelDb;
 };
 
 // The bits/key the options ask for, or InvalidArgument naming the bad value.
