@@ -15,12 +15,22 @@ LevelDbBloomBuilder::LevelDbBloomBuilder(double bits_per_key)
   assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
 }
 
-void LevelDbBloomBuilder::AddKey(std::string_view key) {
-  hashes_.push_back(LevelDbBloomHash(key));
+LevelDbBloomBuilder::Hash LevelDbBloomBuilder::HashKey(std::string_view key) {
+  return LevelDbBloomHash(key);
 }
 
 size_t LevelDbBloomBuilder::FilterSize(size_t num_entries) const {
   return LevelDbFilterBits(num_entries, bits_per_key_) / 8 + 1;
+}
+
+size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
+  if (bytes < FilterSize(0)) return 0;
+  // FilterSize is non-decreasing in n; start from the real-valued inverse
+  // and correct the rounding in both directions.
+  auto n = static_cast<size_t>(static_cast<double>(bytes - 1) * 8 / bits_per_key_);
+  while (n > 0 && FilterSize(n) > bytes) --n;
+  while (FilterSize(n + 1) <= bytes) ++n;
+  return n;
 }
 
 void LevelDbBloomBuilder::Finish(std::string* dst) {

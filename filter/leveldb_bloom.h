@@ -33,15 +33,23 @@ class LevelDbBloomBuilder {
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit LevelDbBloomBuilder(double bits_per_key);
 
-  void AddKey(std::string_view key);
-  void AddHash(uint32_t h) { hashes_.push_back(h); }
+  using Hash = uint32_t;
+  static Hash HashKey(std::string_view key);
+
+  void AddKey(std::string_view key) { AddHash(HashKey(key)); }
+  void AddHash(Hash h) { hashes_.push_back(h); }
   size_t NumEntries() const { return hashes_.size(); }
+  // The hashes added since the last Finish, in order (for post-verification).
+  const std::vector<Hash>& hashes() const { return hashes_; }
 
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst);
 
   // Bytes Finish appends for n entries.
   size_t FilterSize(size_t num_entries) const;
+  // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
+  // inverse RocksDB's partitioned filters size their partitions with.
+  size_t MaxEntriesForSize(size_t bytes) const;
   double bits_per_key() const { return bits_per_key_; }
 
  private:
