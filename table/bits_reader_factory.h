@@ -1,0 +1,15 @@
+// Picks the reader for a filter block written by any of our encodings.
+#ifndef SSTFILTER_TABLE_BITS_READER_FACTORY_H_
+#define SSTFILTER_TABLE_BITS_READER_FACTORY_H_
+
+#include "table/rocksdb_internal.h"
+
+namespace sstfilter {
+
+// Never fails: contents of an unknown or damaged encoding get a reader that
+// answers "may match" (see each format's reader contract). Caller owns it.
+rocksdb::FilterBitsReader* NewBitsReader(const rocksdb::Slice& contents);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_BITS_READER_FACTORY_H_

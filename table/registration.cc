@@ -1,0 +1,41 @@
+#include "table/registration.h"
+
+#include <memory>
+#include <mutex>
+
+#include "rocksdb/filter_policy.h"
+#include "table/policy_id.h"
+#include "table/rocksdb_bloom_policy.h"
+
+namespace sstfilter {
+
+int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
+                                  const std::string& /*arg*/) {
+  // Name alone (for "{id=sstfilter.bloom;bits_per_key=...}") or followed by
+  // ":<anything>"; the factory itself parses and validates the suffix so the
+  // error can name the bad value instead of RocksDB's "Could not load".
+  library.AddFactory<const rocksdb::FilterPolicy>(
+      rocksdb::ObjectLibrary::PatternEntry(kRocksDbBloomPolicyName, true)
+          .AddSeparator(":", true),
+      [](const std::string& uri,
+         std::unique_ptr<const rocksdb::FilterPolicy>* guard,
+         std::string* errmsg) -> const rocksdb::FilterPolicy* {
+        absl::StatusOr<BloomPolicyConfig> config = ParseBloomPolicyId(uri);
+        if (!config.ok()) {
+          *errmsg = std::string(config.status().message());
+          return nullptr;
+        }
+        guard->reset(NewRocksDbBloomPolicy(*config).release());
+        return guard->get();
+      });
+  return 1;
+}
+
+void EnsureRocksDbFilterPoliciesRegistered() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    rocksdb::ObjectLibrary::Default()->Register(RegisterRocksDbFilterPolicies, "");
+  });
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,123 @@
+#include "table/rocksdb_bloom_policy.h"
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+
+#include "filter/leveldb_bloom.h"
+#include "rocksdb/utilities/options_type.h"
+#include "table/bits_builder_adapter.h"
+#include "table/bits_reader_factory.h"
+#include "table/rocksdb_internal.h"
+
+namespace sstfilter {
+
+namespace {
+
+rocksdb::Status ToRocksDb(const absl::Status& status) {
+  return rocksdb::Status::InvalidArgument(std::string(status.message()));
+}
+
+// bits_per_key and format as RocksDB options, parsed strictly so that a bad
+// value is an error naming it (RocksDB's own double parsing accepts "10abc").
+const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
+  using rocksdb::OptionTypeInfo;
+  static const auto* const kInfo = new std::unordered_map<std::string, OptionTypeInfo>{
+      {"bits_per_key",
+       OptionTypeInfo(
+           offsetof(BloomPolicyConfig, bits_per_key), rocksdb::OptionType::kDouble,
+           rocksdb::OptionVerificationType::kNormal, rocksdb::OptionTypeFlags::kNone,
+           [](const rocksdb::ConfigOptions&, const std::string&,
+              const std::string& value, void* addr) {
+             absl::StatusOr<double> bits = ParseBitsPerKeyValue(value);
+             if (!bits.ok()) return ToRocksDb(bits.status());
+             *static_cast<double*>(addr) = *bits;
+             return rocksdb::Status::OK();
+           },
+           [](const rocksdb::ConfigOptions&, const std::string&,
+              const void* addr, std::string* value) {
+             *value = FormatBitsPerKey(*static_cast<const double*>(addr));
+             return rocksdb::Status::OK();
+           },
+           [](const rocksdb::ConfigOptions&, const std::string&, const void* a,
+              const void* b, std::string*) {
+             return *static_cast<const double*>(a) == *static_cast<const double*>(b);
+           })},
+      {"format",
+       OptionTypeInfo(
+           offsetof(BloomPolicyConfig, format), rocksdb::OptionType::kUnknown,
+           rocksdb::OptionVerificationType::kNormal, rocksdb::OptionTypeFlags::kNone,
+           [](const rocksdb::ConfigOptions&, const std::string&,
+              const std::string& value, void* addr) {
+             absl::StatusOr<BloomFormat> format = ParseFormatValue(value);
+             if (!format.ok()) return ToRocksDb(format.status());
+             *static_cast<BloomFormat*>(addr) = *format;
+             return rocksdb::Status::OK();
+           },
+           [](const rocksdb::ConfigOptions&, const std::string&,
+              const void* addr, std::string* value) {
+             *value = std::string(BloomFormatName(*static_cast<const BloomFormat*>(addr)));
+             return rocksdb::Status::OK();
+           },
+           [](const rocksdb::ConfigOptions&, const std::string&, const void* a,
+              const void* b, std::string*) {
+             return *static_cast<const BloomFormat*>(a) ==
+                    *static_cast<const BloomFormat*>(b);
+           })},
+  };
+  return *kInfo;
+}
+
+class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
+ public:
+  explicit RocksDbBloomPolicy(const BloomPolicyConfig& config) : config_(config) {
+    RegisterOptions("BloomPolicyConfig", &config_, &OptionInfo());
+  }
+
+  static const char* kClassName() { return kRocksDbBloomPolicyName; }
+  const char* Name() const override { return kClassName(); }
+  // Filters are ours whatever the format: the reader dispatches on the tag.
+  const char* CompatibilityName() const override { return kRocksDbBloomPolicyName; }
+  // Derived from the options, so a saved OPTIONS file reloads to this policy.
+  std::string GetId() const override { return BloomPolicyId(config_); }
+
+  rocksdb::FilterBitsBuilder* GetBuilderWithContext(
+      const rocksdb::FilterBuildingContext& context) const override {
+    const bool post_verify = context.table_options.detect_filter_construct_corruption;
+    switch (config_.format) {
+      case BloomFormat::kLevelDb:
+        break;
+      case BloomFormat::kCacheLocal:
+        break;  // TODO(issue 5): the cache-local builder.
+    }
+    return new BitsBuilderAdapter<LevelDbBloomBuilder, LevelDbBloomReader>(
+        LevelDbBloomBuilder(config_.bits_per_key), post_verify);
+  }
+
+  rocksdb::FilterBitsReader* GetFilterBitsReader(
+      const rocksdb::Slice& contents) const override {
+    return NewBitsReader(contents);
+  }
+
+ private:
+  BloomPolicyConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicy(
+    const BloomPolicyConfig& config) {
+  return std::make_unique<RocksDbBloomPolicy>(config);
+}
+
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+NewRocksDbBloomPolicy(const BloomOptions& options) {
+  absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
+  if (!bits_per_key.ok()) return bits_per_key.status();
+  BloomPolicyConfig config;
+  config.bits_per_key = *bits_per_key;
+  config.format = options.format;
+  return std::shared_ptr<const rocksdb::FilterPolicy>(NewRocksDbBloomPolicy(config));
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,35 @@
+// sstfilter's Bloom policy for RocksDB's block-based table.
+//
+//   rocksdb::BlockBasedTableOptions table_options;
+//   table_options.filter_policy = sstfilter::NewRocksDbBloomPolicy({}).value();
+//
+// or, after EnsureRocksDbFilterPoliciesRegistered() (table/registration.h),
+// through option strings: "filter_policy=sstfilter.bloom:10" or
+// "filter_policy={id=sstfilter.bloom;bits_per_key=10;format=cache_local}".
+//
+// Filters are written in the configured format and read in either format
+// (the final byte says which), under the compatibility name
+// "sstfilter.bloom": RocksDB only hands us filter blocks written by us.
+#ifndef SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
+#define SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "filter/bloom_options.h"
+#include "rocksdb/filter_policy.h"
+#include "table/policy_id.h"
+
+namespace sstfilter {
+
+// The policy, or InvalidArgument naming a bad option value.
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+NewRocksDbBloomPolicy(const BloomOptions& options);
+
+// REQUIRES: config holds values ParseBloomPolicyId accepts.
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicy(
+    const BloomPolicyConfig& config);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
