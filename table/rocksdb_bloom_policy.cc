@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "absl/strings/str_format.h"
 #include "filter/leveldb_bloom.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/bits_builder_adapter.h"
@@ -92,6 +93,25 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     }
     return new BitsBuilderAdapter<LevelDbBloomBuilder, LevelDbBloomReader>(
         LevelDbBloomBuilder(config_.bits_per_key), post_verify);
+  }
+
+  // Names an unknown option itself: RocksDB's own message for it, seen
+  // through filter_policy, only says "Could not find option: : filter_policy".
+  rocksdb::Status ConfigureOptions(
+      const rocksdb::ConfigOptions& config_options,
+      const std::unordered_map<std::string, std::string>& options,
+      std::unordered_map<std::string, std::string>* unused) override {
+    if (!config_options.ignore_unknown_options) {
+      for (const auto& [name, value] : options) {
+        if (name != rocksdb::OptionTypeInfo::kIdPropName() &&
+            OptionInfo().count(name) == 0) {
+          return rocksdb::Status::InvalidArgument(absl::StrFormat(
+              "%s: unknown option '%s' (value '%s'); expected bits_per_key or format",
+              kRocksDbBloomPolicyName, name, value));
+        }
+      }
+    }
+    return rocksdb::FilterPolicy::ConfigureOptions(config_options, options, unused);
   }
 
   rocksdb::FilterBitsReader* GetFilterBitsReader(

@@ -1,0 +1,166 @@
+// The policy as RocksDB users configure it: option strings, ids, errors.
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+#include "table/policy_id.h"
+#include "table/registration.h"
+#include "table/rocksdb_bloom_policy.h"
+
+namespace sstfilter {
+namespace {
+
+class PolicyOptionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EnsureRocksDbFilterPoliciesRegistered();
+    config_.ignore_unknown_options = false;
+    config_.input_strings_escaped = false;
+  }
+
+  rocksdb::Status TableOptionsFrom(const std::string& text,
+                                   rocksdb::BlockBasedTableOptions* out) {
+    return rocksdb::GetBlockBasedTableOptionsFromString(config_, {}, text, out);
+  }
+
+  rocksdb::ConfigOptions config_;
+};
+
+TEST_F(PolicyOptionsTest, ShortIdResolves) {
+  rocksdb::BlockBasedTableOptions table;
+  ASSERT_TRUE(TableOptionsFrom("filter_policy=sstfilter.bloom:10", &table).ok());
+  ASSERT_NE(table.filter_policy, nullptr);
+  EXPECT_STREQ(table.filter_policy->Name(), "sstfilter.bloom");
+  EXPECT_STREQ(table.filter_policy->CompatibilityName(), "sstfilter.bloom");
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10");
+}
+
+TEST_F(PolicyOptionsTest, FractionalBitsAndFormatInId) {
+  rocksdb::BlockBasedTableOptions table;
+  ASSERT_TRUE(TableOptionsFrom("filter_policy=sstfilter.bloom:7.5:cache_local", &table).ok());
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:7.5:cache_local");
+}
+
+TEST_F(PolicyOptionsTest, MapFormResolves) {
+  rocksdb::BlockBasedTableOptions table;
+  rocksdb::Status s = TableOptionsFrom(
+      "filter_policy={id=sstfilter.bloom;bits_per_key=12;format=leveldb}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:12");
+
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;format=cache_local}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local");
+}
+
+TEST_F(PolicyOptionsTest, WorksInsideFullOptionsString) {
+  rocksdb::Options base, options;
+  rocksdb::Status s = rocksdb::GetOptionsFromString(
+      config_, base,
+      "write_buffer_size=1048576;"
+      "block_based_table_factory={filter_policy=sstfilter.bloom:16;"
+      "partition_filters=true;index_type=kTwoLevelIndexSearch}",
+      &options);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  ASSERT_NE(table->filter_policy, nullptr);
+  EXPECT_EQ(table->filter_policy->GetId(), "sstfilter.bloom:16");
+  EXPECT_TRUE(table->partition_filters);
+}
+
+TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
+  for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:10"}) {
+    rocksdb::BlockBasedTableOptions table, reloaded;
+    ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
+    std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
+    for (auto depth : {rocksdb::ConfigOptions::kDepthShallow,
+                       rocksdb::ConfigOptions::kDepthDetailed}) {
+      rocksdb::ConfigOptions config = config_;
+      config.depth = depth;
+      std::string text;
+      ASSERT_TRUE(factory->GetOptionString(config, &text).ok());
+      rocksdb::Status s = TableOptionsFrom(text, &reloaded);
+      ASSERT_TRUE(s.ok()) << s.ToString() << " from " << text;
+      ASSERT_NE(reloaded.filter_policy, nullptr) << text;
+      EXPECT_EQ(reloaded.filter_policy->GetId(), id) << text;
+    }
+  }
+}
+
+struct BadOption {
+  std::string text;
+  std::string must_mention;
+};
+
+class BadOptionTest : public PolicyOptionsTest,
+                      public ::testing::WithParamInterface<BadOption> {};
+
+TEST_P(BadOptionTest, RejectedWithMessageNamingTheValue) {
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  const auto before = table.filter_policy;
+  rocksdb::Status s = TableOptionsFrom(GetParam().text, &table);
+  ASSERT_FALSE(s.ok()) << GetParam().text;
+  EXPECT_NE(s.ToString().find(GetParam().must_mention), std::string::npos)
+      << s.ToString();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, BadOptionTest,
+    ::testing::Values(
+        BadOption{"filter_policy=sstfilter.bloom:-1", "-1"},
+        BadOption{"filter_policy=sstfilter.bloom:abc", "abc"},
+        BadOption{"filter_policy=sstfilter.bloom:0", "'0'"},
+        BadOption{"filter_policy=sstfilter.bloom:nan", "nan"},
+        BadOption{"filter_policy=sstfilter.bloom:1e9", "1e9"},
+        BadOption{"filter_policy=sstfilter.bloom:10abc", "10abc"},
+        BadOption{"filter_policy=sstfilter.bloom:10:bogus", "bogus"},
+        BadOption{"filter_policy=sstfilter.bloom:10:leveldb:x", "sstfilter.bloom:10:leveldb:x"},
+        BadOption{"filter_policy={id=sstfilter.bloom;bits_per_key=abc}", "abc"},
+        BadOption{"filter_policy={id=sstfilter.bloom;bits_per_key=-3}", "-3"},
+        BadOption{"filter_policy={id=sstfilter.bloom;format=ribbon}", "ribbon"},
+        BadOption{"filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"}));
+
+TEST(NewRocksDbBloomPolicyTest, RejectsBadOptions) {
+  BloomOptions options;
+  options.bits_per_key = -2;
+  auto policy = NewRocksDbBloomPolicy(options);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_NE(policy.status().message().find("-2"), std::string::npos);
+
+  options = BloomOptions();
+  options.fp_rate = 1.5;
+  policy = NewRocksDbBloomPolicy(options);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_NE(policy.status().message().find("1.5"), std::string::npos);
+}
+
+TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
+  BloomOptions options;
+  options.fp_rate = 0.01;
+  auto policy = NewRocksDbBloomPolicy(options);
+  ASSERT_TRUE(policy.ok());
+  absl::StatusOr<BloomPolicyConfig> config = ParseBloomPolicyId((*policy)->GetId());
+  ASSERT_TRUE(config.ok());
+  EXPECT_NEAR(config->bits_per_key, 9.585, 0.001);
+}
+
+TEST(PolicyIdTest, RoundTrips) {
+  for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
+    for (BloomFormat format : {BloomFormat::kLevelDb, BloomFormat::kCacheLocal}) {
+      BloomPolicyConfig config{bits, format};
+      absl::StatusOr<BloomPolicyConfig> back = ParseBloomPolicyId(BloomPolicyId(config));
+      ASSERT_TRUE(back.ok()) << BloomPolicyId(config);
+      EXPECT_EQ(back->bits_per_key, bits);
+      EXPECT_EQ(back->format, format);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
