@@ -1,0 +1,190 @@
+// End to end in a real RocksDB: every written key is found in every filter
+// mode (no false negatives through flush, compaction and reopen), and absent
+// keys are answered by the filter without reading a data block.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db_test_util.h"
+#include "filter/bloom_math.h"
+#include "gtest/gtest.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/slice_transform.h"
+#include "table/registration.h"
+#include "table/rocksdb_bloom_policy.h"
+
+namespace sstfilter {
+namespace {
+
+using testing::AbsentKeys;
+using testing::BinomialUpperBound;
+using testing::RandomKeys;
+using testing::TempDir;
+using testing::ValueFor;
+
+enum class PrefixMode { kNone, kPrefixAndWholeKey, kPrefixOnly };
+
+struct DbMode {
+  BloomFormat format;
+  bool partitioned;
+  PrefixMode prefix;
+  bool cache_filter_blocks;
+};
+
+std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
+  const DbMode& m = info.param;
+  const char* prefix[] = {"NoPrefix", "PrefixAndWholeKey", "PrefixOnly"};
+  return std::string(BloomFormatName(m.format) == "leveldb" ? "LevelDb" : "CacheLocal") +
+         (m.partitioned ? "Partitioned" : "Full") + prefix[static_cast<int>(m.prefix)] +
+         (m.cache_filter_blocks ? "Cached" : "Pinned");
+}
+
+// Expected FP of one filter holding n keys at 10 bits/key in this format.
+double ExpectedFp(BloomFormat format, size_t n) {
+  (void)format;
+  return LevelDbExpectedFpRate(n, 10.0);
+}
+
+class DbFilterTest : public ::testing::TestWithParam<DbMode> {
+ protected:
+  static constexpr size_t kNumKeys = 20000;
+  static constexpr size_t kNumFlushes = 4;
+  static constexpr size_t kNumAbsent = 20000;
+
+  rocksdb::Options MakeOptions() {
+    const DbMode& mode = GetParam();
+    BloomOptions bloom;
+    bloom.bits_per_key = 10;
+    bloom.format = mode.format;
+    rocksdb::BlockBasedTableOptions table;
+    table.filter_policy = NewRocksDbBloomPolicy(bloom).value();
+    table.cache_index_and_filter_blocks = mode.cache_filter_blocks;
+    table.whole_key_filtering = mode.prefix != PrefixMode::kPrefixOnly;
+    if (mode.partitioned) {
+      table.partition_filters = true;
+      table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+      table.metadata_block_size = 1024;  // Many partitions even for 20k keys.
+    }
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    options.statistics = rocksdb::CreateDBStatistics();
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    if (mode.prefix != PrefixMode::kNone) {
+      // 4 random bytes: absent keys' prefixes are absent too (p ~ 20000/2^32).
+      options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(4));
+    }
+    return options;
+  }
+
+  void Open() {
+    options_ = MakeOptions();
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options_, dir_.path(), &db).ok());
+    db_.reset(db);
+  }
+
+  void ExpectAllFound(const char* stage) {
+    std::string value;
+    for (const std::string& key : keys_) {
+      rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, &value);
+      ASSERT_TRUE(s.ok()) << stage << ": " << s.ToString();
+      ASSERT_EQ(value, ValueFor(key)) << stage;
+    }
+    // MultiGet in batches of 32 (the filter's batched path).
+    for (size_t base = 0; base < keys_.size(); base += 32) {
+      std::vector<rocksdb::Slice> batch;
+      for (size_t i = base; i < std::min(base + 32, keys_.size()); ++i) {
+        batch.emplace_back(keys_[i]);
+      }
+      std::vector<rocksdb::PinnableSlice> values(batch.size());
+      std::vector<rocksdb::Status> statuses(batch.size());
+      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), batch.size(),
+                    batch.data(), values.data(), statuses.data());
+      for (size_t i = 0; i < batch.size(); ++i) {
+        ASSERT_TRUE(statuses[i].ok()) << stage << " MultiGet: " << statuses[i].ToString();
+        ASSERT_EQ(values[i].ToString(), ValueFor(batch[i].ToString()));
+      }
+    }
+    // Iterators do not consult the filter for full scans: all keys, in order.
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    size_t count = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++count;
+    ASSERT_TRUE(it->status().ok());
+    EXPECT_EQ(count, keys_.size()) << stage;
+  }
+
+  TempDir dir_;
+  rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<std::string> keys_ = RandomKeys(kNumKeys, 42);
+};
+
+TEST_P(DbFilterTest, NoFalseNegativesThroughFlushCompactionReopen) {
+  Open();
+  const size_t per_flush = keys_.size() / kNumFlushes;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueFor(keys_[i])).ok());
+    if ((i + 1) % per_flush == 0) ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  }
+  ExpectAllFound("after flushes");
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  ExpectAllFound("after compaction");
+  db_.reset();
+  Open();
+  ExpectAllFound("after reopen");
+}
+
+TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
+  Open();
+  for (const std::string& key : keys_) {
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), key, ValueFor(key)).ok());
+  }
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  db_.reset();
+  Open();  // One SST; every absent Get consults exactly one filter.
+
+  const std::vector<std::string> absent = AbsentKeys(kNumAbsent, 7);
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  std::string value;
+  for (const std::string& key : absent) {
+    ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).IsNotFound());
+  }
+  const uint64_t block_reads = rocksdb::get_perf_context()->block_read_count;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+
+  const uint64_t useful =
+      testing::Ticker(options_, rocksdb::BLOOM_FILTER_USEFUL) +
+      testing::Ticker(options_, rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+  const double expected_fp = ExpectedFp(GetParam().format, keys_.size());
+  const double passed = static_cast<double>(kNumAbsent - useful);
+  // Filter positives on absent keys are false positives: near the theory.
+  EXPECT_LE(passed, BinomialUpperBound(kNumAbsent, 1.5 * expected_fp))
+      << "measured FP " << passed / kNumAbsent << ", expected " << expected_fp;
+  EXPECT_GE(passed, kNumAbsent * expected_fp / 3 -
+                        5 * std::sqrt(kNumAbsent * expected_fp))
+      << "suspiciously few positives";
+  // Data blocks are read only for false positives; allow index/filter blocks
+  // (and partitions) to be loaded once into the block cache.
+  EXPECT_LE(static_cast<double>(block_reads), passed + 64) << "block reads " << block_reads;
+}
+
+std::vector<DbMode> AllModes() {
+  std::vector<DbMode> modes;
+  for (BloomFormat format : {BloomFormat::kLevelDb}) {
+    for (bool partitioned : {false, true}) {
+      for (PrefixMode prefix :
+           {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {
+        for (bool cached : {false, true}) {
+          modes.push_back({format, partitioned, prefix, cached});
+        }
+      }
+    }
+  }
+  return modes;
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, DbFilterTest, ::testing::ValuesIn(AllModes()), ModeName);
+
+}  // namespace
+}  // namespace sstfilter
