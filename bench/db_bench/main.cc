@@ -1,0 +1,190 @@
+// sstfilter_db_bench: a db_bench-style benchmark of filter policies on an
+// embedded RocksDB (a temporary directory unless --db is given).
+//
+//   sstfilter_db_bench --filter=sstfilter.bloom:10 --benchmarks=fillrandom,readmissing
+//   sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "bench/db_bench/report.h"
+#include "bench/db_bench/workload.h"
+#include "rocksdb/db.h"
+
+ABSL_FLAG(std::string, benchmarks, "fillrandom,readrandom,readmissing,multireadrandom",
+          "comma-separated: fillrandom, fillseq, readrandom, readmissing, multireadrandom");
+ABSL_FLAG(std::string, filter, "sstfilter.bloom:10",
+          "filter_policy string (sstfilter.bloom:10, "
+          "{id=sstfilter.bloom;bits_per_key=10;format=cache_local}, bloomfilter:10, "
+          "ribbonfilter:10, none)");
+ABSL_FLAG(std::string, compare, "",
+          "comma-separated filter strings: run the same workload for each, in one "
+          "process, and print a side-by-side table (overrides --filter)");
+ABSL_FLAG(int64_t, num, 1000000, "number of keys written by fill benchmarks");
+ABSL_FLAG(int64_t, reads, -1, "reads per read benchmark (-1: --num)");
+ABSL_FLAG(int32_t, key_size, 16, "key bytes (>= 8; db_bench's big-endian number + '0' padding)");
+ABSL_FLAG(int32_t, value_size, 100, "value bytes");
+ABSL_FLAG(int32_t, batch_size, 32, "keys per MultiGet in multireadrandom");
+ABSL_FLAG(int32_t, threads, 1, "reader threads (fills are single-threaded)");
+ABSL_FLAG(bool, partition_index_and_filters, false,
+          "partitioned filters with a two-level index (one filter per partition)");
+ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
+ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
+ABSL_FLAG(bool, compact, true, "compact the DB after fills, so reads see one sorted run");
+ABSL_FLAG(std::string, db, "", "DB directory (default: a temporary directory, removed after)");
+ABSL_FLAG(std::string, json, "", "also write the results as JSON to this file");
+
+namespace sstfilter::db_bench {
+namespace {
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "sstfilter_db_bench: %s\n", message.c_str());
+  return 2;
+}
+
+// Splits on commas outside braces ("{id=a;b=1},none" is two filters).
+std::vector<std::string> SplitTopLevel(const std::string& list) {
+  std::vector<std::string> parts;
+  std::string current;
+  int depth = 0;
+  for (char ch : list) {
+    if (ch == '{') ++depth;
+    if (ch == '}') --depth;
+    if (ch == ',' && depth == 0) {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current += ch;
+    }
+  }
+  if (!current.empty()) parts.push_back(current);
+  return parts;
+}
+
+absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>& benchmarks) {
+  auto bad = [](const std::string& flag, auto value, const char* expected) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--%s=%v: %s", flag, value, expected));
+  };
+  if (c.num <= 0) return bad("num", c.num, "expected a positive number of keys");
+  if (c.reads < -1) return bad("reads", c.reads, "expected -1 or a count >= 0");
+  if (c.key_size < 8 || c.key_size > 4096) return bad("key_size", c.key_size, "expected 8..4096");
+  if (c.value_size < 0 || c.value_size > (1 << 24)) {
+    return bad("value_size", c.value_size, "expected 0..16777216");
+  }
+  if (c.batch_size < 1 || c.batch_size > 1024) {
+    return bad("batch_size", c.batch_size, "expected 1..1024");
+  }
+  if (c.threads < 1 || c.threads > 256) return bad("threads", c.threads, "expected 1..256");
+  if (c.cache_size < 0) return bad("cache_size", c.cache_size, "expected >= 0");
+  const std::vector<std::string> known = {"fillrandom", "fillseq", "readrandom", "readmissing",
+                                          "multireadrandom"};
+  for (const std::string& b : benchmarks) {
+    if (std::find(known.begin(), known.end(), b) == known.end()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--benchmarks: unknown benchmark '%s'; expected one of %s", b,
+          "fillrandom, fillseq, readrandom, readmissing, multireadrandom"));
+    }
+  }
+  if (benchmarks.empty()) return absl::InvalidArgumentError("--benchmarks is empty");
+  return absl::OkStatus();
+}
+
+std::string MakeDbPath(const std::string& base, size_t index, bool* temporary) {
+  if (!base.empty()) {
+    *temporary = false;
+    return index == 0 ? base : absl::StrFormat("%s.%d", base, index);
+  }
+  *temporary = true;
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "sstfilter_db_bench_XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) return "";
+  return pattern;
+}
+
+absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string& path,
+                                    const WorkloadConfig& config,
+                                    const std::vector<std::string>& benchmarks, bool statistics) {
+  absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(filter, path, config);
+  if (!db.ok()) return db.status();
+  FilterRun run;
+  run.filter = filter;
+  std::printf("filter       : %s\n", filter.c_str());
+  for (const std::string& name : benchmarks) {
+    absl::StatusOr<BenchmarkResult> result = (*db)->Run(name);
+    if (!result.ok()) return result.status();
+    std::printf("%s\n%s\n", ResultLine(*result).c_str(), FilterLine(*result).c_str());
+    std::fflush(stdout);
+    run.results.push_back(*result);
+  }
+  if (statistics) std::printf("STATISTICS:\n%s\n", (*db)->StatisticsDump().c_str());
+  return run;
+}
+
+int Main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "db_bench-style benchmark of filter policies on an embedded RocksDB.\n"
+      "  sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000\n"
+      "Result lines use db_bench's format; after each, the filter's FP rate on absent-key\n"
+      "checks, data blocks read per op and filter bytes per key. fillrandom writes every\n"
+      "key once, in random order.");
+  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
+
+  WorkloadConfig config;
+  config.num = absl::GetFlag(FLAGS_num);
+  config.reads = absl::GetFlag(FLAGS_reads);
+  config.key_size = absl::GetFlag(FLAGS_key_size);
+  config.value_size = absl::GetFlag(FLAGS_value_size);
+  config.batch_size = absl::GetFlag(FLAGS_batch_size);
+  config.threads = absl::GetFlag(FLAGS_threads);
+  config.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
+  config.cache_size = absl::GetFlag(FLAGS_cache_size);
+  config.compact_after_fill = absl::GetFlag(FLAGS_compact);
+  const std::vector<std::string> benchmarks =
+      absl::StrSplit(absl::GetFlag(FLAGS_benchmarks), ',', absl::SkipEmpty());
+  if (absl::Status s = CheckFlags(config, benchmarks); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  const bool comparing = !absl::GetFlag(FLAGS_compare).empty();
+  const std::vector<std::string> filters =
+      comparing ? SplitTopLevel(absl::GetFlag(FLAGS_compare))
+                : std::vector<std::string>{absl::GetFlag(FLAGS_filter)};
+
+  std::vector<FilterRun> runs;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    bool temporary = false;
+    const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), i, &temporary);
+    if (path.empty()) return Fail("cannot create a temporary directory");
+    absl::StatusOr<FilterRun> run = RunFilter(filters[i], path, config, benchmarks,
+                                              absl::GetFlag(FLAGS_statistics));
+    if (temporary) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+    if (!run.ok()) return Fail(std::string(run.status().message()));
+    runs.push_back(*std::move(run));
+  }
+  if (comparing) std::printf("\n%s", CompareTable(runs).c_str());
+  const std::string json_path = absl::GetFlag(FLAGS_json);
+  if (!json_path.empty()) {
+    std::ofstream json(json_path);
+    json << ToJson(runs, config);
+    if (!json) return Fail(absl::StrFormat("--json=%s: cannot write the file", json_path));
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace sstfilter::db_bench
+
+int main(int argc, char** argv) { return sstfilter::db_bench::Main(argc, argv); }

@@ -1,0 +1,96 @@
+#include "bench/db_bench/report.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sstfilter::db_bench {
+
+std::string ResultLine(const BenchmarkResult& r) {
+  const std::string extra =
+      r.is_read ? absl::StrFormat("(%d of %d found)", r.found, r.ops) : "";
+  return absl::StrFormat("%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s%s",
+                         r.name, r.micros_per_op(), static_cast<long>(r.ops_per_sec()),
+                         r.seconds, r.ops, extra.empty() ? "" : " ", extra);
+}
+
+std::string FilterLine(const BenchmarkResult& r) {
+  if (!r.is_read) {
+    return absl::StrFormat("%-12s : %.3f filter bytes/key", "", r.filter_bytes_per_key);
+  }
+  const std::string fp = r.absent_checks() ? absl::StrFormat("%.3f%%", 100 * r.fp_rate()) : "n/a";
+  return absl::StrFormat("%-12s : filter fp %s (%d absent-key checks), %.4f data-block reads/op, "
+                         "%.3f filter bytes/key",
+                         "", fp, r.absent_checks(), r.data_block_reads_per_op(),
+                         r.filter_bytes_per_key);
+}
+
+std::string CompareTable(const std::vector<FilterRun>& runs) {
+  if (runs.empty()) return "";
+  std::string out;
+  // Header: one column group per filter.
+  absl::StrAppendFormat(&out, "%-16s", "benchmark");
+  for (const FilterRun& run : runs) absl::StrAppendFormat(&out, " | %-38s", run.filter);
+  out += "\n";
+  absl::StrAppendFormat(&out, "%-16s", "");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    absl::StrAppendFormat(&out, " | %9s %6s %8s %11s", "us/op", "ratio", "fp", "blk-rd/op");
+  }
+  out += "\n";
+  for (size_t b = 0; b < runs[0].results.size(); ++b) {
+    const BenchmarkResult& base = runs[0].results[b];
+    absl::StrAppendFormat(&out, "%-16s", base.name);
+    for (const FilterRun& run : runs) {
+      const BenchmarkResult& r = run.results[b];
+      const double ratio = base.micros_per_op() > 0 ? r.micros_per_op() / base.micros_per_op() : 0;
+      if (r.is_read) {
+        const std::string fp =
+            r.absent_checks() ? absl::StrFormat("%.3f%%", 100 * r.fp_rate()) : "-";
+        absl::StrAppendFormat(&out, " | %9.3f %5.2fx %8s %11.4f", r.micros_per_op(), ratio, fp,
+                              r.data_block_reads_per_op());
+      } else {
+        absl::StrAppendFormat(&out, " | %9.3f %5.2fx %8s %11s", r.micros_per_op(), ratio, "", "");
+      }
+    }
+    out += "\n";
+  }
+  absl::StrAppendFormat(&out, "%-16s", "filter B/key");
+  for (const FilterRun& run : runs) {
+    const double bytes = run.results.empty() ? 0 : run.results.back().filter_bytes_per_key;
+    absl::StrAppendFormat(&out, " | %-38s", absl::StrFormat("%.3f", bytes));
+  }
+  out += "\n(ratio: micros/op relative to the first filter; fp: false positives / absent-key "
+         "filter checks; blk-rd/op: data blocks read per operation)\n";
+  return out;
+}
+
+std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) {
+  std::vector<std::string> filters;
+  for (const FilterRun& run : runs) {
+    std::vector<std::string> results;
+    for (const BenchmarkResult& r : run.results) {
+      results.push_back(absl::StrFormat(
+          "{\"benchmark\":\"%s\",\"ops\":%d,\"seconds\":%.6f,\"micros_per_op\":%.6f,"
+          "\"ops_per_sec\":%.1f,\"found\":%d,\"fp_rate\":%.6f,"
+          "\"data_block_reads_per_op\":%.6f,\"filter_bytes_per_key\":%.6f}",
+          r.name, r.ops, r.seconds, r.micros_per_op(), r.ops_per_sec(), r.found,
+          r.is_read ? r.fp_rate() : 0.0, r.data_block_reads_per_op(),
+          r.filter_bytes_per_key));
+    }
+    // Filter strings are option strings: escape the JSON-special characters.
+    std::string name;
+    for (char ch : run.filter) {
+      if (ch == '"' || ch == '\\') name += '\\';
+      name += ch;
+    }
+    filters.push_back(absl::StrFormat("{\"filter\":\"%s\",\"results\":[%s]}", name,
+                                      absl::StrJoin(results, ",")));
+  }
+  return absl::StrFormat(
+      "{\"num\":%d,\"reads\":%d,\"key_size\":%d,\"value_size\":%d,\"batch_size\":%d,"
+      "\"threads\":%d,\"partition_index_and_filters\":%s,\"runs\":[%s]}\n",
+      c.num, c.reads >= 0 ? c.reads : c.num, c.key_size, c.value_size, c.batch_size, c.threads,
+      c.partition_index_and_filters ? "true" : "false", absl::StrJoin(filters, ","));
+}
+
+}  // namespace sstfilter::db_bench

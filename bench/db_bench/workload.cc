@@ -1,0 +1,247 @@
+#include "bench/db_bench/workload.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "rocksdb/write_batch.h"
+#include "table/registration.h"
+
+namespace sstfilter::db_bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
+  return absl::InternalError(absl::StrFormat("%s: %s", what, s.ToString()));
+}
+
+// Progress for long phases, on stderr so stdout stays db_bench-shaped.
+void Progress(const std::string& name, int64_t done, int64_t total) {
+  if (total >= 200000 && done % (total / 5) == 0 && done > 0) {
+    std::fprintf(stderr, "... %s: %lld of %lld ops\n", name.c_str(),
+                 static_cast<long long>(done), static_cast<long long>(total));
+  }
+}
+
+}  // namespace
+
+double BenchmarkResult::fp_rate() const {
+  // Negatives are always absent keys (a filter has no false negatives);
+  // false positives are positives whose key was not there.
+  const uint64_t checks = absent_checks();
+  return checks ? static_cast<double>(filter_positive - filter_true_positive) / checks : 0;
+}
+
+std::string MakeKey(uint64_t v, int key_size) {
+  std::string key(static_cast<size_t>(key_size), '0');
+  const int bytes = std::min(key_size, 8);
+  for (int i = 0; i < bytes; ++i) {
+    key[i] = static_cast<char>((v >> (8 * (bytes - 1 - i))) & 0xff);
+  }
+  return key;
+}
+
+absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(
+    const std::string& filter, const std::string& path, const WorkloadConfig& config) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  std::shared_ptr<const rocksdb::FilterPolicy> policy;
+  if (filter != "none") {
+    rocksdb::ConfigOptions strict;
+    strict.input_strings_escaped = false;
+    strict.ignore_unknown_options = false;
+    strict.ignore_unsupported_options = false;
+    rocksdb::Status s = rocksdb::FilterPolicy::CreateFromString(strict, filter, &policy);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--filter '%s' did not resolve: %s", filter, s.ToString()));
+    }
+    if (policy == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--filter '%s' resolved to no filter; use 'none' for that", filter));
+    }
+  }
+  auto db = std::unique_ptr<BenchDb>(new BenchDb());
+  db->filter_ = filter;
+  db->path_ = path;
+  db->config_ = config;
+
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy = policy;
+  table.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(config.cache_size));
+  if (config.partition_index_and_filters) {
+    table.partition_filters = true;
+    table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  }
+  rocksdb::Options& options = db->options_;
+  options.create_if_missing = true;
+  options.statistics = rocksdb::CreateDBStatistics();
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
+
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, &raw);
+  if (!s.ok()) return FromRocksDb(s, "opening " + path);
+  db->db_.reset(raw);
+
+  // Belt and braces: the policy in force is the one asked for.
+  const auto* in_force = db->db_->GetOptions().table_factory
+                             ->GetOptions<rocksdb::BlockBasedTableOptions>();
+  const bool has_filter = in_force != nullptr && in_force->filter_policy != nullptr;
+  if (has_filter != (policy != nullptr)) {
+    return absl::InternalError(absl::StrFormat("filter '%s' is not in force", filter));
+  }
+  return db;
+}
+
+BenchDb::~BenchDb() {
+  if (db_ != nullptr) db_->Close().PermitUncheckedError();
+}
+
+std::string BenchDb::StatisticsDump() const { return options_.statistics->ToString(); }
+
+absl::StatusOr<BenchmarkResult> BenchDb::Run(const std::string& benchmark) {
+  BenchmarkResult result;
+  if (benchmark == "fillrandom" || benchmark == "fillseq") {
+    result = Fill(benchmark, benchmark == "fillseq");
+  } else if (benchmark == "readrandom" || benchmark == "readmissing" ||
+             benchmark == "multireadrandom") {
+    result = Read(benchmark, benchmark == "readmissing", benchmark == "multireadrandom");
+  } else {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "unknown benchmark '%s'; expected fillrandom, fillseq, readrandom, "
+        "readmissing or multireadrandom", benchmark));
+  }
+  result.filter_bytes_per_key = FilterBytesPerKey();
+  return result;
+}
+
+BenchmarkResult BenchDb::Fill(const std::string& name, bool sequential) {
+  // Every key is written once: fillrandom uses a random permutation (stock
+  // db_bench draws with replacement, leaving ~37% of keys unwritten).
+  std::vector<uint64_t> order(static_cast<size_t>(config_.num));
+  std::iota(order.begin(), order.end(), 0);
+  if (!sequential) std::shuffle(order.begin(), order.end(), std::mt19937_64(config_.seed));
+  const std::string value(static_cast<size_t>(config_.value_size), 'v');
+  constexpr size_t kWriteBatch = 100;
+
+  const auto start = Clock::now();
+  rocksdb::WriteBatch batch;
+  for (size_t i = 0; i < order.size(); ++i) {
+    batch.Put(MakeKey(order[i], config_.key_size), value);
+    if (batch.Count() == kWriteBatch || i + 1 == order.size()) {
+      db_->Write(rocksdb::WriteOptions(), &batch).PermitUncheckedError();
+      batch.Clear();
+    }
+    Progress(name, static_cast<int64_t>(i + 1), config_.num);
+  }
+  db_->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
+  if (config_.compact_after_fill) {
+    std::fprintf(stderr, "... %s: compacting\n", name.c_str());
+    db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).PermitUncheckedError();
+  }
+  BenchmarkResult result;
+  result.name = name;
+  result.ops = config_.num;
+  result.seconds = SecondsSince(start);
+  return result;
+}
+
+BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi) {
+  const int64_t reads = config_.reads >= 0 ? config_.reads : config_.num;
+  const int key_size = config_.key_size + (missing ? 1 : 0);
+  const int threads = std::max(1, config_.threads);
+  const size_t batch = multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
+  rocksdb::Statistics& stats = *options_.statistics;
+  const uint64_t useful0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
+  const uint64_t positive0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+  const uint64_t true0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+
+  std::atomic<int64_t> found{0};
+  std::atomic<uint64_t> data_block_reads{0};
+  auto worker = [&](int t) {
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+    rocksdb::get_perf_context()->Reset();
+    std::mt19937_64 rng(config_.seed * 7919 + static_cast<uint64_t>(t));
+    std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(config_.num - 1));
+    const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
+    int64_t my_found = 0;
+    std::vector<std::string> keys(batch);
+    std::vector<rocksdb::Slice> slices(batch);
+    std::vector<rocksdb::PinnableSlice> values(batch);
+    std::vector<rocksdb::Status> statuses(batch);
+    std::string value;
+    for (int64_t done = 0; done < my_reads;) {
+      const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
+      for (size_t i = 0; i < n; ++i) {
+        keys[i] = MakeKey(pick(rng), key_size);
+        slices[i] = keys[i];
+      }
+      if (multi) {
+        db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n,
+                      slices.data(), values.data(), statuses.data());
+        for (size_t i = 0; i < n; ++i) {
+          my_found += statuses[i].ok();
+          values[i].Reset();
+        }
+      } else {
+        my_found += db_->Get(rocksdb::ReadOptions(), slices[0], &value).ok();
+      }
+      done += static_cast<int64_t>(n);
+      if (t == 0) Progress(name, done * threads, reads);
+    }
+    const rocksdb::PerfContext& perf = *rocksdb::get_perf_context();
+    data_block_reads += perf.block_read_count - perf.index_block_read_count -
+                        perf.filter_block_read_count;
+    found += my_found;
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  };
+
+  const auto start = Clock::now();
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (std::thread& th : pool) th.join();
+
+  BenchmarkResult result;
+  result.name = name;
+  result.is_read = true;
+  result.ops = reads;
+  result.seconds = SecondsSince(start);
+  result.found = found;
+  result.filter_useful = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL) - useful0;
+  result.filter_positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE) - positive0;
+  result.filter_true_positive =
+      stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE) - true0;
+  result.data_block_reads = data_block_reads;
+  return result;
+}
+
+double BenchDb::FilterBytesPerKey() {
+  rocksdb::TablePropertiesCollection tables;
+  if (!db_->GetPropertiesOfAllTables(&tables).ok()) return 0;
+  uint64_t filter_bytes = 0, entries = 0;
+  for (const auto& [file, props] : tables) {
+    filter_bytes += props->filter_size;
+    entries += props->num_entries;
+  }
+  return entries ? static_cast<double>(filter_bytes) / entries : 0;
+}
+
+}  // namespace sstfilter::db_bench

@@ -1,0 +1,93 @@
+// The db_bench-style workload: key format, one benchmark run, its result.
+//
+// Keys are db_bench's: the key number as 8 big-endian bytes, padded with
+// '0' to --key_size. readmissing reads keys one byte longer (db_bench's own
+// trick), which are never present but share every prefix with present ones.
+#ifndef SSTFILTER_BENCH_DB_BENCH_WORKLOAD_H_
+#define SSTFILTER_BENCH_DB_BENCH_WORKLOAD_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+
+namespace sstfilter::db_bench {
+
+struct WorkloadConfig {
+  int64_t num = 1000000;
+  int64_t reads = -1;  // -1: same as num.
+  int key_size = 16;
+  int value_size = 100;
+  int batch_size = 32;
+  int threads = 1;
+  bool partition_index_and_filters = false;
+  int64_t cache_size = 8 << 20;
+  bool compact_after_fill = true;
+  uint64_t seed = 301;
+};
+
+// What one benchmark measured. Filter figures come from RocksDB's own
+// statistics tickers and PerfContext counters, deltas over this benchmark.
+struct BenchmarkResult {
+  std::string name;
+  int64_t ops = 0;
+  double seconds = 0;
+  int64_t found = 0;
+  bool is_read = false;
+  uint64_t filter_useful = 0;         // Absent keys rejected by a filter.
+  uint64_t filter_positive = 0;       // Filter said "may match".
+  uint64_t filter_true_positive = 0;  // ... and the key was there.
+  uint64_t data_block_reads = 0;      // Block reads minus index/filter reads.
+  double filter_bytes_per_key = 0;    // Over all SSTs after the benchmark.
+
+  double micros_per_op() const { return ops ? seconds * 1e6 / ops : 0; }
+  double ops_per_sec() const { return seconds > 0 ? ops / seconds : 0; }
+  // Filter checks of absent keys: rejections plus false positives.
+  uint64_t absent_checks() const {
+    return filter_useful + (filter_positive - filter_true_positive);
+  }
+  // FP rate of the filter on absent keys: false positives / absent checks.
+  double fp_rate() const;
+  double data_block_reads_per_op() const {
+    return ops ? static_cast<double>(data_block_reads) / ops : 0;
+  }
+};
+
+// A DB opened for one filter policy ("none" = no filter).
+class BenchDb {
+ public:
+  // Resolves the policy string strictly: an unknown or malformed id is an
+  // error (RocksDB's lenient parsing would silently run without a filter).
+  static absl::StatusOr<std::unique_ptr<BenchDb>> Open(
+      const std::string& filter, const std::string& path, const WorkloadConfig& config);
+  ~BenchDb();
+
+  // Runs one of fillrandom, fillseq, readrandom, readmissing, multireadrandom.
+  absl::StatusOr<BenchmarkResult> Run(const std::string& benchmark);
+  const std::string& filter() const { return filter_; }
+  std::string StatisticsDump() const;
+
+ private:
+  BenchDb() = default;
+  BenchmarkResult Fill(const std::string& name, bool sequential);
+  BenchmarkResult Read(const std::string& name, bool missing, bool multi);
+  double FilterBytesPerKey();
+
+  std::string filter_;
+  std::string path_;
+  WorkloadConfig config_;
+  rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+// db_bench's key for number v.
+std::string MakeKey(uint64_t v, int key_size);
+
+}  // namespace sstfilter::db_bench
+
+#endif  // SSTFILTER_BENCH_DB_BENCH_WORKLOAD_H_
