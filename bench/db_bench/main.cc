@@ -71,9 +71,9 @@ std::vector<std::string> SplitTopLevel(const std::string& list) {
 }
 
 absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>& benchmarks) {
-  auto bad = [](const std::string& flag, auto value, const char* expected) {
+  auto bad = [](const std::string& flag, int64_t value, const char* expected) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("--%s=%v: %s", flag, value, expected));
+        absl::StrFormat("--%s=%d: %s", flag, value, expected));
   };
   if (c.num <= 0) return bad("num", c.num, "expected a positive number of keys");
   if (c.reads < -1) return bad("reads", c.reads, "expected -1 or a count >= 0");
