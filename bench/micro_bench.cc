@@ -1,0 +1,248 @@
+// sstfilter_micro_bench: every filter kind (filter_kinds.h), built from the
+// same keys, timed per key:
+//   Build                      one filter of --in_cache_keys keys
+//   InCache/{present,absent}   single queries against that one filter
+//   InCache/batchB/{loop,batched}
+//                              B absent keys against it, one by one or batched
+//   OutOfCache/...             the same, each query (or batch) against a random
+//                              filter among copies totalling --out_of_cache_mib
+// A summary table with ratios to our encoding and the issue-4 targets follows
+// the usual Google Benchmark output (see ratio_reporter.h).
+//
+//   sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b]
+//                         [--bits_per_key=10] [--min_time=0.2]
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_format.h"
+#include "bench/filter_copies.h"
+#include "bench/filter_kinds.h"
+#include "bench/key_shapes.h"
+#include "bench/ratio_reporter.h"
+#include "benchmark/benchmark.h"
+
+ABSL_FLAG(double, bits_per_key, 10, "Bits per key of every filter");
+ABSL_FLAG(std::string, filters, "all", "Comma-separated filter kinds to run");
+ABSL_FLAG(int64_t, in_cache_keys, 10000, "Keys in the single in-cache filter");
+ABSL_FLAG(int64_t, out_of_cache_filter_keys, 100000,
+          "Keys per filter in the out-of-cache set (an SST's worth)");
+ABSL_FLAG(int64_t, out_of_cache_mib, 256, "Total size of the out-of-cache filter set");
+ABSL_FLAG(double, min_time, 0.2, "Minimum seconds per benchmark");
+
+namespace sstfilter::bench {
+namespace {
+
+// Query pools are a power of two so a random index is one mask.
+constexpr size_t kPoolKeys = 1 << 14;
+constexpr uint64_t kAbsentBase = uint64_t{1} << 40;  // Far from every present index.
+constexpr KeyShape kShape = KeyShape::kRandom16;
+
+// Cheap per-query randomness (its cost is the same for every kind).
+class Rng {
+ public:
+  uint64_t Next() { return Mix64(state_++); }
+  // Uniform in [0, n) without a division (Lemire's multiply-shift).
+  size_t Below(size_t n) {
+    return static_cast<size_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
+  }
+
+ private:
+  uint64_t state_ = 1;
+};
+
+struct Keys {
+  KeySet in_cache{kShape, 0, static_cast<size_t>(absl::GetFlag(FLAGS_in_cache_keys))};
+  KeySet in_cache_absent{kShape, kAbsentBase, in_cache.size()};
+  KeySet out_of_cache{kShape, 0,
+                      static_cast<size_t>(absl::GetFlag(FLAGS_out_of_cache_filter_keys))};
+  KeySet absent_pool{kShape, kAbsentBase, kPoolKeys};
+  // The first kPoolKeys of the out-of-cache filter's keys (all of them if fewer).
+  std::vector<std::string_view> present_pool;
+
+  Keys() {
+    for (size_t i = 0; i < kPoolKeys; ++i) {
+      present_pool.push_back(out_of_cache.keys()[i % out_of_cache.size()]);
+    }
+  }
+};
+
+const Keys& GetKeys() {
+  static const Keys* keys = new Keys();
+  return *keys;
+}
+
+// One in-cache filter per kind, built on first use and kept.
+struct InCacheFilter {
+  std::unique_ptr<BenchFilter> filter;
+  std::string bytes;
+  std::unique_ptr<BenchFilterReader> reader;
+};
+
+InCacheFilter& GetInCacheFilter(const FilterKind& kind) {
+  static auto* filters = new std::map<std::string, InCacheFilter>();
+  InCacheFilter& f = (*filters)[kind.name];
+  if (f.reader == nullptr) {
+    f.filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+    f.filter->Build(GetKeys().in_cache.keys(), &f.bytes);
+    f.reader = f.filter->NewReader(f.bytes);
+  }
+  return f;
+}
+
+// The out-of-cache set of one kind at a time: building the next kind's set
+// frees the previous one, so memory stays at about --out_of_cache_mib.
+FilterCopies& GetOutOfCacheSet(const FilterKind& kind) {
+  static std::string current_kind;
+  static std::unique_ptr<BenchFilter> filter;
+  static std::unique_ptr<FilterCopies> copies;
+  if (copies == nullptr || current_kind != kind.name) {
+    copies.reset();
+    const auto start = std::chrono::steady_clock::now();
+    filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+    std::string bytes;
+    filter->Build(GetKeys().out_of_cache.keys(), &bytes);
+    copies = std::make_unique<FilterCopies>(
+        *filter, bytes, static_cast<size_t>(absl::GetFlag(FLAGS_out_of_cache_mib)) << 20);
+    current_kind = kind.name;
+    const double secs = std::chrono::duration<double>(
+        std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "[micro] %s: %zu copies of a %zu-byte filter = %.0f MiB, set up in %.2f s\n",
+                 kind.name.c_str(), copies->num_copies(), bytes.size(),
+                 copies->total_bytes() / 1048576.0, secs);
+  }
+  return *copies;
+}
+
+void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t matches) {
+  const double keys = static_cast<double>(state.iterations()) * keys_per_iteration;
+  state.counters[kPerKeyCounter] = benchmark::Counter(
+      keys, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters[kMatchCounter] = benchmark::Counter(keys > 0 ? matches / keys : 0);
+}
+
+void BM_Build(benchmark::State& state, const FilterKind& kind) {
+  std::unique_ptr<BenchFilter> filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+  const std::vector<std::string_view>& keys = GetKeys().in_cache.keys();
+  std::string bytes;
+  for (auto _ : state) {
+    filter->Build(keys, &bytes);
+    benchmark::DoNotOptimize(bytes.data());
+    benchmark::ClobberMemory();
+  }
+  SetPerKey(state, keys.size(), 0);
+  state.counters.erase(kMatchCounter);
+  state.counters[kBitsPerKeyCounter] = 8.0 * bytes.size() / keys.size();
+}
+
+void BM_InCacheQuery(benchmark::State& state, const FilterKind& kind, bool present) {
+  BenchFilterReader& reader = *GetInCacheFilter(kind).reader;
+  const std::vector<std::string_view>& keys =
+      present ? GetKeys().in_cache.keys() : GetKeys().in_cache_absent.keys();
+  size_t i = 0, matches = 0;
+  for (auto _ : state) {
+    matches += reader.MayMatch(keys[i]);
+    if (++i == keys.size()) i = 0;
+  }
+  SetPerKey(state, 1, matches);
+}
+
+void BM_OutOfCacheQuery(benchmark::State& state, const FilterKind& kind, bool present) {
+  FilterCopies& copies = GetOutOfCacheSet(kind);
+  const std::vector<std::string_view>& pool =
+      present ? GetKeys().present_pool : GetKeys().absent_pool.keys();
+  Rng rng;
+  size_t matches = 0;
+  for (auto _ : state) {
+    const uint64_t r = rng.Next();
+    BenchFilterReader& reader = copies.reader(
+        static_cast<size_t>((static_cast<unsigned __int128>(r) * copies.num_copies()) >> 64));
+    matches += reader.MayMatch(pool[r & (kPoolKeys - 1)]);
+  }
+  SetPerKey(state, 1, matches);
+}
+
+// B absent keys per iteration against one filter (the in-cache one, or a
+// random copy), asked one by one (loop) or through the batched API.
+void BM_Batch(benchmark::State& state, const FilterKind& kind, bool in_cache,
+              size_t batch, bool batched) {
+  BenchFilterReader* fixed = in_cache ? GetInCacheFilter(kind).reader.get() : nullptr;
+  FilterCopies* copies = in_cache ? nullptr : &GetOutOfCacheSet(kind);
+  const std::vector<std::string_view>& pool = GetKeys().absent_pool.keys();
+  Rng rng;
+  bool out[32];
+  size_t matches = 0;
+  for (auto _ : state) {
+    BenchFilterReader& reader =
+        in_cache ? *fixed : copies->reader(rng.Below(copies->num_copies()));
+    const absl::Span<const std::string_view> keys(
+        pool.data() + rng.Below(pool.size() - batch + 1), batch);
+    if (batched) {
+      reader.MayMatchBatch(keys, out);
+    } else {
+      for (size_t i = 0; i < batch; ++i) out[i] = reader.MayMatch(keys[i]);
+    }
+    for (size_t i = 0; i < batch; ++i) matches += out[i];
+  }
+  SetPerKey(state, batch, matches);
+}
+
+void RegisterAll(const std::vector<FilterKind>& kinds) {
+  const double min_time = absl::GetFlag(FLAGS_min_time);
+  // Grouped by kind, so only one kind's out-of-cache set is alive at a time.
+  for (const FilterKind& k : kinds) {
+    auto reg = [&](const std::string& case_name, auto fn, auto... args) {
+      benchmark::RegisterBenchmark((case_name + "/" + k.name).c_str(), fn, k, args...)
+          ->MinTime(min_time);
+    };
+    reg("Build", BM_Build);
+    reg("InCache/present", BM_InCacheQuery, true);
+    reg("InCache/absent", BM_InCacheQuery, false);
+    for (size_t b : {8, 32}) {
+      reg(absl::StrFormat("InCache/batch%d/loop", b), BM_Batch, true, b, false);
+      if (k.native_batch) {
+        reg(absl::StrFormat("InCache/batch%d/batched", b), BM_Batch, true, b, true);
+      }
+    }
+    reg("OutOfCache/present", BM_OutOfCacheQuery, true);
+    reg("OutOfCache/absent", BM_OutOfCacheQuery, false);
+    for (size_t b : {8, 16, 32}) {
+      reg(absl::StrFormat("OutOfCache/batch%d/loop", b), BM_Batch, false, b, false);
+      if (k.native_batch) {
+        reg(absl::StrFormat("OutOfCache/batch%d/batched", b), BM_Batch, false, b, true);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter::bench
+
+int main(int argc, char** argv) {
+  using namespace sstfilter::bench;
+  benchmark::Initialize(&argc, argv);  // Takes the --benchmark_* flags.
+  absl::ParseCommandLine(argc, argv);
+  absl::StatusOr<std::vector<FilterKind>> kinds =
+      SelectFilterKinds(absl::GetFlag(FLAGS_filters));
+  if (!kinds.ok()) {
+    std::fprintf(stderr, "sstfilter_micro_bench: %s\n", kinds.status().ToString().c_str());
+    return 2;
+  }
+  RegisterAll(*kinds);
+  std::vector<std::string> names;
+  for (const FilterKind& k : AllFilterKinds()) names.push_back(k.name);
+  RatioReporter reporter(
+      names, absl::StrFormat("%g bits/key, 16-byte random keys; in cache: one filter of %d keys; "
+                             "out of cache: filters of %d keys totalling >= %d MiB",
+                             absl::GetFlag(FLAGS_bits_per_key),
+                             absl::GetFlag(FLAGS_in_cache_keys),
+                             absl::GetFlag(FLAGS_out_of_cache_filter_keys),
+                             absl::GetFlag(FLAGS_out_of_cache_mib)));
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,50 @@
+// Console output of the micro benchmarks plus, after the last run, a summary
+// table: ns per key of every filter kind per case, with the ratio to the
+// reference kind, and the issue-4 targets read off those numbers.
+//
+// Benchmarks are named "<case>/<kind>"; the reporter groups on that.
+#ifndef SSTFILTER_BENCH_RATIO_REPORTER_H_
+#define SSTFILTER_BENCH_RATIO_REPORTER_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+
+namespace sstfilter::bench {
+
+// Counters the benchmarks set and the summary reads.
+inline constexpr char kPerKeyCounter[] = "per_key";      // Seconds of CPU per key.
+inline constexpr char kMatchCounter[] = "match";         // Fraction answered "may match".
+inline constexpr char kBitsPerKeyCounter[] = "bits/key";  // Filter size (build cases).
+
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  // kinds: column order, reference first. header: a line describing the setup.
+  // Colours only on a terminal.
+  RatioReporter(std::vector<std::string> kinds, std::string header);
+
+  void ReportRuns(const std::vector<Run>& reports) override;
+  void Finalize() override;
+
+ private:
+  struct Cell {
+    double ns_per_key = 0;
+    double match = -1;
+    double bits_per_key = -1;
+  };
+  // ns/key of one case and kind, or 0 when that run did not happen.
+  double NsPerKey(const std::string& case_name, const std::string& kind) const;
+  void PrintTable() const;
+  void PrintTargets() const;
+
+  std::vector<std::string> kinds_;
+  std::string header_;
+  std::vector<std::string> cases_;  // In first-run order.
+  std::map<std::string, std::map<std::string, Cell>> cells_;
+};
+
+}  // namespace sstfilter::bench
+
+#endif  // SSTFILTER_BENCH_RATIO_REPORTER_H_

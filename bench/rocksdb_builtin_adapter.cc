@@ -1,0 +1,97 @@
+#include "bench/rocksdb_builtin_adapter.h"
+
+#include <cassert>
+#include <string>
+
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+#include "table/rocksdb_internal.h"
+
+namespace sstfilter::bench {
+namespace {
+
+// BloomLikeFilterPolicy::Create accepts these class names to pin one
+// implementation regardless of format_version (RocksDB's own test hook).
+std::string ImplClassName(RocksDbBuiltin impl) {
+  switch (impl) {
+    case RocksDbBuiltin::kFastLocalBloom:
+      return rocksdb::test::FastLocalBloomFilterPolicy::kClassName();
+    case RocksDbBuiltin::kLegacyBloom:
+      return rocksdb::test::LegacyBloomFilterPolicy::kClassName();
+    case RocksDbBuiltin::kRibbon:
+      return rocksdb::test::Standard128RibbonFilterPolicy::kClassName();
+  }
+  return "";
+}
+
+class RocksDbReader : public BenchFilterReader {
+ public:
+  explicit RocksDbReader(rocksdb::FilterBitsReader* reader) : reader_(reader) {}
+
+  bool MayMatch(std::string_view key) override {
+    return reader_->MayMatch(rocksdb::Slice(key.data(), key.size()));
+  }
+
+  // RocksDB's batched API takes an array of Slice pointers, as MultiGet has.
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) override {
+    constexpr size_t kMaxBatch = 32;
+    assert(keys.size() <= kMaxBatch);
+    rocksdb::Slice slices[kMaxBatch];
+    rocksdb::Slice* ptrs[kMaxBatch];
+    for (size_t i = 0; i < keys.size(); ++i) {
+      slices[i] = rocksdb::Slice(keys[i].data(), keys[i].size());
+      ptrs[i] = &slices[i];
+    }
+    reader_->MayMatch(static_cast<int>(keys.size()), ptrs, out);
+  }
+
+ private:
+  std::unique_ptr<rocksdb::FilterBitsReader> reader_;
+};
+
+class RocksDbBenchFilter : public BenchFilter {
+ public:
+  RocksDbBenchFilter(RocksDbBuiltin impl, double bits_per_key)
+      : policy_(rocksdb::BloomLikeFilterPolicy::Create(ImplClassName(impl), bits_per_key)),
+        context_(table_options_) {
+    assert(policy_ != nullptr);
+  }
+
+  void Build(absl::Span<const std::string_view> keys, std::string* out) override {
+    std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
+        policy_->GetBuilderWithContext(context_));
+    for (std::string_view key : keys) {
+      builder->AddKey(rocksdb::Slice(key.data(), key.size()));
+    }
+    std::unique_ptr<const char[]> buf;
+    const rocksdb::Slice filter = builder->Finish(&buf);
+    out->assign(filter.data(), filter.size());
+  }
+
+  std::unique_ptr<BenchFilterReader> NewReader(std::string_view filter) const override {
+    return std::make_unique<RocksDbReader>(
+        policy_->GetFilterBitsReader(rocksdb::Slice(filter.data(), filter.size())));
+  }
+
+  double ExpectedFpRate(size_t num_keys, size_t filter_bytes) const override {
+    // Every built-in builder is a BuiltinFilterBitsBuilder with its own model.
+    std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
+        policy_->GetBuilderWithContext(context_));
+    return static_cast<rocksdb::BuiltinFilterBitsBuilder*>(builder.get())
+        ->EstimatedFpRate(num_keys, filter_bytes);
+  }
+
+ private:
+  std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  rocksdb::BlockBasedTableOptions table_options_;  // Defaults: format_version 5.
+  rocksdb::FilterBuildingContext context_;          // Refers to table_options_.
+};
+
+}  // namespace
+
+std::unique_ptr<BenchFilter> NewRocksDbBenchFilter(RocksDbBuiltin impl,
+                                                   double bits_per_key) {
+  return std::make_unique<RocksDbBenchFilter>(impl, bits_per_key);
+}
+
+}  // namespace sstfilter::bench
