@@ -1,0 +1,114 @@
+#include "filter/bloom_options.h"
+
+#include <limits>
+#include <string>
+
+#include "absl/status/status.h"
+#include "filter/bloom_math.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+BloomOptions WithBits(double bits_per_key) {
+  BloomOptions options;
+  options.bits_per_key = bits_per_key;
+  return options;
+}
+
+BloomOptions WithFp(double fp_rate) {
+  BloomOptions options;
+  options.fp_rate = fp_rate;
+  return options;
+}
+
+TEST(BloomOptionsTest, DefaultIsTenBitsPerKey) {
+  absl::StatusOr<double> bits = ResolveBitsPerKey(BloomOptions());
+  ASSERT_TRUE(bits.ok()) << bits.status();
+  EXPECT_EQ(*bits, 10.0);
+  EXPECT_EQ(BloomOptions().format, BloomFormat::kLevelDb);
+}
+
+TEST(BloomOptionsTest, AcceptsBitsPerKeyInRange) {
+  for (double b : {1e-3, 0.5, 1.0, 9.5, 10.0, 30.0, kMaxBitsPerKey}) {
+    absl::StatusOr<double> bits = ResolveBitsPerKey(WithBits(b));
+    ASSERT_TRUE(bits.ok()) << b << ": " << bits.status();
+    EXPECT_EQ(*bits, b);
+  }
+}
+
+TEST(BloomOptionsTest, FpRateGivesStandardBloomSizing) {
+  for (double p : {0.5, 0.1, 0.01, 1e-3, 1e-20}) {
+    absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(p));
+    ASSERT_TRUE(bits.ok()) << p << ": " << bits.status();
+    EXPECT_DOUBLE_EQ(*bits, BitsPerKeyForFpRate(p)) << p;
+  }
+  absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(0.01));
+  ASSERT_TRUE(bits.ok());
+  EXPECT_NEAR(*bits, 9.585058, 1e-6);
+}
+
+TEST(BloomOptionsTest, FpRateOverridesBitsPerKey) {
+  BloomOptions options = WithFp(0.01);
+  options.bits_per_key = 20;
+  absl::StatusOr<double> bits = ResolveBitsPerKey(options);
+  ASSERT_TRUE(bits.ok());
+  EXPECT_NEAR(*bits, 9.585058, 1e-6);
+}
+
+struct BadValue {
+  double value;
+  std::string named;  // What the error message must contain.
+};
+
+class BadBitsPerKeyTest : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(BadBitsPerKeyTest, IsRejectedNamingTheValue) {
+  absl::StatusOr<double> bits = ResolveBitsPerKey(WithBits(GetParam().value));
+  ASSERT_FALSE(bits.ok()) << "accepted bits_per_key=" << GetParam().value;
+  EXPECT_EQ(bits.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bits.status().message()), HasSubstr(GetParam().named));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, BadBitsPerKeyTest,
+    ::testing::Values(BadValue{kNaN, "bits_per_key=nan"},
+                      BadValue{kInf, "bits_per_key=inf"},
+                      BadValue{-kInf, "bits_per_key=-inf"},
+                      BadValue{0.0, "bits_per_key=0"},
+                      BadValue{-0.0, "bits_per_key=-0"},
+                      BadValue{-1.0, "bits_per_key=-1"},
+                      BadValue{100.5, "bits_per_key=100.5"},
+                      BadValue{1e300, "bits_per_key=1e+300"}));
+
+class BadFpRateTest : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(BadFpRateTest, IsRejectedNamingTheValue) {
+  absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(GetParam().value));
+  ASSERT_FALSE(bits.ok()) << "accepted fp_rate=" << GetParam().value;
+  EXPECT_EQ(bits.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bits.status().message()), HasSubstr(GetParam().named));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, BadFpRateTest,
+    ::testing::Values(BadValue{kNaN, "fp_rate=nan"},
+                      BadValue{kInf, "fp_rate=inf"},
+                      BadValue{-kInf, "fp_rate=-inf"},
+                      BadValue{0.0, "fp_rate=0"},
+                      BadValue{-0.01, "fp_rate=-0.01"},
+                      BadValue{1.0, "fp_rate=1"},
+                      BadValue{1.5, "fp_rate=1.5"},
+                      // Needs more than kMaxBitsPerKey (105 bits/key).
+                      BadValue{1e-22, "fp_rate=1e-22"},
+                      BadValue{std::numeric_limits<double>::denorm_min(),
+                               "fp_rate=4.94066e-324"}));
+
+}  // namespace
+}  // namespace sstfilter
