@@ -1,0 +1,104 @@
+#include "bench/fp_plot.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "absl/strings/str_format.h"
+
+namespace sstfilter::bench {
+namespace {
+
+// Fixed colours so a kind looks the same in every panel.
+constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
+                                    "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+
+std::string Script(const FpPlot& plot, const std::string& png) {
+  std::string s;
+  // Datablocks: one per (panel, series), x and FP in percent.
+  for (size_t p = 0; p < plot.panels.size(); ++p) {
+    for (size_t i = 0; i < plot.panels[p].series.size(); ++i) {
+      absl::StrAppendFormat(&s, "$d_%d_%d << EOD\n", p, i);
+      for (const FpPoint& pt : plot.panels[p].series[i].points) {
+        absl::StrAppendFormat(&s, "%g %g %g\n", pt.x, pt.measured * 100, pt.expected * 100);
+      }
+      s += "EOD\n";
+    }
+  }
+  // One extra cell holds the legend, so no key hides any data.
+  const size_t panels = plot.panels.size();
+  const size_t cells = panels + 1;
+  const size_t cols = cells <= 3 ? cells : cells == 4 ? 2 : 3;
+  const size_t rows = (cells + cols - 1) / cols;
+  absl::StrAppendFormat(&s,
+                        "set terminal pngcairo size %d,%d font 'sans,11'\n"
+                        "set output '%s'\n"
+                        "set multiplot layout %d,%d title \"%s\" font 'sans,14'\n"
+                        "set logscale y\nset format y '%%g%%%%'\n"
+                        "set ylabel 'false-positive rate'\nset xlabel '%s'\n"
+                        "set grid xtics ytics mytics lc rgb '#dddddd'\nunset key\n",
+                        520 * cols, 420 * rows + 40, png, rows, cols, plot.title,
+                        plot.x_label);
+  s += plot.log_x ? "set logscale x\nset format x '10^{%L}'\n"
+                  : "unset logscale x\nset format x '%g'\n";
+  // Series 0 (the reference) is drawn last so it stays visible where another
+  // kind gives identical answers; kind 1 gets rings around its points.
+  auto style = [](size_t i) {
+    return i == 0   ? absl::StrFormat("lc rgb '%s' lw 2 pt 7 ps 0.9", kColours[0])
+           : i == 1 ? absl::StrFormat("lc rgb '%s' lw 1 pt 6 ps 1.8", kColours[1])
+                    : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8],
+                                      i + 3);
+  };
+  for (size_t p = 0; p < panels; ++p) {
+    const FpPanel& panel = plot.panels[p];
+    absl::StrAppendFormat(&s, "set title \"%s\"\nplot ", panel.title);
+    const size_t n = panel.series.size();
+    for (size_t j = 0; j < n; ++j) {
+      const size_t i = (j + 1) % n;  // 1, 2, ..., n-1, then 0.
+      absl::StrAppendFormat(&s, "%s$d_%d_%d using 1:2 with linespoints %s notitle",
+                            j ? ", " : "", p, i, style(i));
+    }
+    if (n > 0) {
+      absl::StrAppendFormat(&s, ", $d_%d_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle", p);
+    }
+    s += "\n";
+  }
+  // The legend cell: an empty plot whose only content is the key.
+  if (!plot.panels.empty()) {
+    const FpPanel& first = plot.panels.front();
+    s += "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\n"
+         "unset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+         "set key center center font 'sans,12' spacing 1.4 samplen 4\nplot ";
+    for (size_t i = 0; i < first.series.size(); ++i) {
+      absl::StrAppendFormat(&s, "%sNaN with linespoints %s title \"%s\"", i ? ", " : "",
+                            style(i), first.series[i].label);
+    }
+    if (!first.series.empty()) {
+      absl::StrAppendFormat(&s, ", NaN with lines dt 2 lw 1.5 lc rgb 'black' title \"model of %s\"",
+                            first.series[0].label);
+    }
+    s += "\n";
+  }
+  s += "unset multiplot\n";
+  return s;
+}
+
+}  // namespace
+
+absl::Status RenderFpPlot(const FpPlot& plot, const std::string& path_stem) {
+  const std::string gp = path_stem + ".gp";
+  const std::string png = path_stem + ".png";
+  {
+    std::ofstream out(gp);
+    out << Script(plot, png);
+    if (!out) return absl::UnavailableError("cannot write " + gp);
+  }
+  const std::string command = "gnuplot '" + gp + "' 2>&1";
+  if (std::system(command.c_str()) != 0) {
+    return absl::UnavailableError(
+        "gnuplot failed on " + gp + " (install gnuplot-nox, e.g. via tools/dev build)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sstfilter::bench

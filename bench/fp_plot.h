@@ -1,0 +1,45 @@
+// Renders FP-rate measurements as a PNG through gnuplot (Debian gnuplot-nox).
+//
+// The gnuplot script is written next to the image with the data inlined, so
+// a reader can re-render or restyle it without rerunning the measurement.
+#ifndef SSTFILTER_BENCH_FP_PLOT_H_
+#define SSTFILTER_BENCH_FP_PLOT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace sstfilter::bench {
+
+struct FpPoint {
+  double x;         // n or bits/key.
+  double measured;  // FP rate, 0..1.
+  double expected;  // The kind's own model.
+};
+
+// One line of one panel.
+struct FpSeries {
+  std::string label;
+  std::vector<FpPoint> points;
+};
+
+// One panel per key shape.
+struct FpPanel {
+  std::string title;
+  std::vector<FpSeries> series;  // Series 0 also gets its model drawn dashed.
+};
+
+struct FpPlot {
+  std::string title;
+  std::string x_label;
+  bool log_x = false;
+  std::vector<FpPanel> panels;
+};
+
+// Writes <path_stem>.gp and runs gnuplot to make <path_stem>.png.
+absl::Status RenderFpPlot(const FpPlot& plot, const std::string& path_stem);
+
+}  // namespace sstfilter::bench
+
+#endif  // SSTFILTER_BENCH_FP_PLOT_H_

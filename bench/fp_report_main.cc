@@ -1,0 +1,228 @@
+// sstfilter_fp_report: measured false-positive rate of every filter kind
+// (filter_kinds.h) next to each kind's own model, over key shapes, key
+// counts and bits/key. Writes a table to stdout and, into --out_dir,
+//   fp_rates.csv     one row per (shape, n, bits/key, kind)
+//   fp_vs_n.png      FP vs n at --plot_bits, one panel per shape
+//   fp_vs_bits.png   FP vs bits/key at the largest n, one panel per shape
+// (with the gnuplot scripts beside them). Progress goes to stderr.
+//
+//   sstfilter_fp_report --out_dir=bench-results [--max_n=10000000]
+//       [--shapes=random16,le64,be64,user,url] [--filters=all]
+//       [--bits=6,8,10,16,20] [--target_fps=400] [--max_queries=2000000]
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "bench/filter_kinds.h"
+#include "bench/fp_measure.h"
+#include "bench/fp_plot.h"
+#include "bench/key_shapes.h"
+
+ABSL_FLAG(std::string, out_dir, "", "Directory for fp_rates.csv and the plots (created)");
+ABSL_FLAG(std::string, shapes, "all", "Key shapes: random16,le64,be64,user,url or all");
+ABSL_FLAG(std::string, filters, "all", "Filter kinds (see sstfilter_micro_bench) or all");
+ABSL_FLAG(std::vector<std::string>, bits, std::vector<std::string>({"6", "8", "10", "16", "20"}),
+          "Bits per key to measure");
+ABSL_FLAG(int64_t, min_n, 1000, "Smallest key count (then x10 up to --max_n)");
+ABSL_FLAG(int64_t, max_n, 10000000, "Largest key count");
+ABSL_FLAG(int64_t, target_fps, 400,
+          "Absent queries aim for this many false positives (~5% relative error)");
+ABSL_FLAG(int64_t, min_queries, 100000, "Fewest absent keys asked per filter");
+ABSL_FLAG(int64_t, max_queries, 2000000, "Most absent keys asked per filter");
+ABSL_FLAG(int64_t, present_checks, 100000, "Present keys checked per filter (no false negatives)");
+ABSL_FLAG(double, plot_bits, 10, "Bits/key of the FP-vs-n plot");
+
+namespace sstfilter::bench {
+namespace {
+
+struct Row {
+  KeyShape shape;
+  size_t n;
+  double bits;
+  std::string kind;
+  FpMeasurement m;
+};
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "sstfilter_fp_report: %s\n", message.c_str());
+  return 2;
+}
+
+std::string Percent(double rate) { return absl::StrFormat("%.3g", rate * 100); }
+
+void WriteCsv(const std::vector<Row>& rows, std::ofstream& csv) {
+  csv << "shape,n,bits_per_key,filter,filter_bits_per_key,queries,false_positives,"
+         "fp_rate,expected_fp_rate,measured_over_expected,present_checked,false_negatives\n";
+  for (const Row& r : rows) {
+    csv << absl::StrFormat("%s,%d,%g,%s,%.4f,%d,%d,%.6g,%.6g,%.4f,%d,%d\n",
+                           KeyShapeName(r.shape), r.n, r.bits, r.kind, r.m.bits_per_key(),
+                           r.m.queries, r.m.false_positives, r.m.fp_rate(),
+                           r.m.expected_fp_rate,
+                           r.m.expected_fp_rate > 0 ? r.m.fp_rate() / r.m.expected_fp_rate : 0,
+                           r.m.present_checked, r.m.false_negatives);
+  }
+}
+
+// Panels per shape of FP against n (at bits) or against bits/key (at n).
+FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shapes,
+                const std::vector<FilterKind>& kinds, bool against_n, double bits,
+                size_t n) {
+  FpPlot plot;
+  plot.log_x = against_n;
+  plot.x_label = against_n ? "keys in the filter (n)" : "bits per key (configured)";
+  plot.title = against_n ? absl::StrFormat("False-positive rate vs n at %g bits/key "
+                                           "(points: measured; dashed: model)", bits)
+                         : absl::StrFormat("False-positive rate vs bits/key at n = %d "
+                                           "(points: measured; dashed: model)", n);
+  for (KeyShape shape : shapes) {
+    FpPanel panel;
+    panel.title = absl::StrFormat("keys: %s", KeyShapeName(shape));
+    for (const FilterKind& kind : kinds) {
+      FpSeries series{kind.description, {}};
+      for (const Row& r : rows) {
+        if (r.shape != shape || r.kind != kind.name) continue;
+        if (against_n ? r.bits != bits : r.n != n) continue;
+        series.points.push_back({against_n ? double(r.n) : r.bits, r.m.fp_rate(),
+                                 r.m.expected_fp_rate});
+      }
+      if (!series.points.empty()) panel.series.push_back(std::move(series));
+    }
+    plot.panels.push_back(std::move(panel));
+  }
+  return plot;
+}
+
+int Run() {
+  const std::string out_dir = absl::GetFlag(FLAGS_out_dir);
+  if (out_dir.empty()) return Fail("--out_dir is required");
+  absl::StatusOr<std::vector<KeyShape>> shapes = ParseKeyShapes(absl::GetFlag(FLAGS_shapes));
+  if (!shapes.ok()) return Fail(std::string(shapes.status().message()));
+  absl::StatusOr<std::vector<FilterKind>> kinds = SelectFilterKinds(absl::GetFlag(FLAGS_filters));
+  if (!kinds.ok()) return Fail(std::string(kinds.status().message()));
+  std::vector<double> bits;
+  for (const std::string& b : absl::GetFlag(FLAGS_bits)) {
+    double v;
+    if (!absl::SimpleAtod(b, &v) || !(v >= 1 && v <= 100)) {
+      return Fail("--bits: '" + b + "' is not a number of bits per key in [1, 100]");
+    }
+    bits.push_back(v);
+  }
+  const int64_t min_n = absl::GetFlag(FLAGS_min_n), max_n = absl::GetFlag(FLAGS_max_n);
+  if (min_n < 1 || max_n < min_n || max_n > 100000000) {
+    return Fail(absl::StrFormat("--min_n=%d / --max_n=%d: need 1 <= min_n <= max_n <= 1e8",
+                                min_n, max_n));
+  }
+  const int64_t target_fps = absl::GetFlag(FLAGS_target_fps);
+  const int64_t min_q = absl::GetFlag(FLAGS_min_queries), max_q = absl::GetFlag(FLAGS_max_queries);
+  if (target_fps < 1 || min_q < 1 || max_q < min_q) {
+    return Fail("need --target_fps >= 1 and 1 <= --min_queries <= --max_queries");
+  }
+  if (mkdir(out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Fail("cannot create --out_dir=" + out_dir);
+  }
+  std::vector<size_t> ns;
+  for (int64_t n = min_n; n <= max_n; n *= 10) ns.push_back(static_cast<size_t>(n));
+
+  // The table streams out as rows complete.
+  std::printf("FP rate in %% per filter kind: measured (model); absent keys are the next "
+              "keys of the same shape\n%-9s %9s %5s", "shape", "n", "bits");
+  for (const FilterKind& k : *kinds) std::printf(" %22s", k.name.c_str());
+  std::printf("\n");
+  std::vector<Row> rows;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (KeyShape shape : *shapes) {
+    const KeySet present(shape, 0, ns.back());
+    for (size_t n : ns) {
+      // Absent keys: the max_q keys after the n present ones.
+      const KeySet absent(shape, n, static_cast<size_t>(max_q));
+      for (double b : bits) {
+        std::printf("%-9s %9zu %5g", std::string(KeyShapeName(shape)).c_str(), n, b);
+        for (const FilterKind& kind : *kinds) {
+          FpMeasurement m = MeasureFp(
+              kind, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
+              static_cast<size_t>(target_fps), static_cast<size_t>(min_q),
+              static_cast<size_t>(absl::GetFlag(FLAGS_present_checks)));
+          std::printf(" %22s", absl::StrFormat("%s (%s)%s", Percent(m.fp_rate()),
+                                               Percent(m.expected_fp_rate),
+                                               m.false_negatives ? " FN!" : "").c_str());
+          rows.push_back({shape, n, b, kind.name, m});
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+      }
+      std::fprintf(stderr, "[fp] %s n=%zu done at %.1f s\n",
+                   std::string(KeyShapeName(shape)).c_str(), n, elapsed());
+    }
+  }
+
+  // Cross-checks: no false negatives; our encoding and libleveldb's build
+  // the same bits for integral bits/key, so they must count the same FPs.
+  size_t false_negatives = 0, pairs = 0, equal_pairs = 0;
+  std::map<std::string, double> worst;  // kind -> max measured/model.
+  for (size_t i = 0; i < rows.size(); ++i) {
+    false_negatives += rows[i].m.false_negatives;
+    if (rows[i].m.expected_fp_rate > 0) {
+      worst[rows[i].kind] = std::max(worst[rows[i].kind],
+                                     rows[i].m.fp_rate() / rows[i].m.expected_fp_rate);
+    }
+    for (size_t j = i + 1; j < rows.size() && rows[j].n == rows[i].n &&
+                           rows[j].bits == rows[i].bits && rows[j].shape == rows[i].shape;
+         ++j) {
+      if (rows[i].kind == "sst_leveldb" && rows[j].kind == "libleveldb" &&
+          rows[i].bits == std::floor(rows[i].bits)) {
+        ++pairs;
+        equal_pairs += rows[i].m.false_positives == rows[j].m.false_positives &&
+                       rows[i].m.queries == rows[j].m.queries;
+      }
+    }
+  }
+  std::printf("\nfalse negatives: %zu (must be 0)\n", false_negatives);
+  if (pairs) {
+    std::printf("sst_leveldb and libleveldb counted the same false positives in %zu of %zu cases\n",
+                equal_pairs, pairs);
+  }
+  std::printf("worst measured/model ratio per kind:");
+  for (const FilterKind& k : *kinds) std::printf(" %s %.2f", k.name.c_str(), worst[k.name]);
+  std::printf("\n");
+
+  const std::string csv_path = out_dir + "/fp_rates.csv";
+  std::ofstream csv(csv_path);
+  WriteCsv(rows, csv);
+  if (!csv) return Fail("cannot write " + csv_path);
+  std::printf("wrote %s\n", csv_path.c_str());
+
+  const double plot_bits = absl::GetFlag(FLAGS_plot_bits);
+  for (bool against_n : {true, false}) {
+    const std::string stem = out_dir + (against_n ? "/fp_vs_n" : "/fp_vs_bits");
+    absl::Status s = RenderFpPlot(
+        MakePlot(rows, *shapes, *kinds, against_n, plot_bits, ns.back()), stem);
+    if (!s.ok()) return Fail(std::string(s.message()));
+    std::printf("wrote %s.png (script %s.gp)\n", stem.c_str(), stem.c_str());
+  }
+  std::fprintf(stderr, "[fp] finished in %.1f s\n", elapsed());
+  return false_negatives == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace sstfilter::bench
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Measured FP rate of every filter kind vs its model; see the file comment.");
+  absl::ParseCommandLine(argc, argv);
+  return sstfilter::bench::Run();
+}
