@@ -1,0 +1,101 @@
+// AVX-512 kernels of the cache-local encoding (see cache_local_simd.h).
+//
+// Query: a whole 64-byte line is one register, so 16 probes per round take
+// a multiply (positions), one permute (each lane fetches the 32-bit word its
+// probe lands in) and one masked test; k <= 16 needs a single round.
+// Add: the key's 512-bit mask is built in one register and ORed into the
+// line with one load and one store. Only AVX-512F instructions are used.
+#include "filter/cache_local_simd.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#include "filter/cache_local_probes.h"
+
+// GCC 12 warns about the deliberately undefined source operand inside its
+// own AVX-512 intrinsics (the __Y of _mm512_undefined_*), not about ours.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define SSTFILTER_AVX512 __attribute__((target("avx512f")))
+
+namespace sstfilter {
+namespace {
+
+namespace cl = cache_local;
+
+constexpr size_t kAddPrefetchDistance = 8;
+
+inline __mmask16 RoundMask(int lanes) {
+  if (lanes >= 16) return 0xffff;
+  return lanes <= 0 ? 0 : static_cast<__mmask16>((1u << lanes) - 1);
+}
+
+SSTFILTER_AVX512 inline bool LineMayMatchAvx512(const char* line, uint32_t seed, int k) {
+  const __m512i bits = _mm512_loadu_si512(line);
+  const __m512i seeds = _mm512_set1_epi32(static_cast<int>(seed));
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i low5 = _mm512_set1_epi32(31);
+  __mmask16 missing = 0;
+  for (int round = 0; round * 16 < k; ++round) {
+    const __m512i mult = _mm512_load_si512(cl::kProbeMultipliers + round * 16);
+    const __m512i bit = _mm512_srli_epi32(_mm512_mullo_epi32(seeds, mult), 23);
+    // permutexvar uses the low 4 bits of each index: word = bit >> 5.
+    const __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(bit, 5), bits);
+    const __m512i want = _mm512_sllv_epi32(one, _mm512_and_si512(bit, low5));
+    missing |= _mm512_mask_testn_epi32_mask(RoundMask(k - round * 16), word, want);
+  }
+  return missing == 0;
+}
+
+SSTFILTER_AVX512 bool Avx512MayMatch(uint64_t h, int k, const char* array,
+                                     uint32_t num_lines) {
+  return LineMayMatchAvx512(array + cl::LineOffset(h, num_lines), cl::ProbeSeed(h), k);
+}
+
+SSTFILTER_AVX512 void Avx512Query(const uint64_t* hashes, size_t n, int k,
+                                  const char* array, uint32_t num_lines, bool* out) {
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = LineMayMatchAvx512(array + cl::LineOffset(hashes[i], num_lines),
+                                cl::ProbeSeed(hashes[i]), k);
+  }
+}
+
+SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
+  const __m512i one = _mm512_set1_epi64(1);
+  const __m512i base = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
+  __m512i mask = _mm512_setzero_si512();
+  for (int i = 0; i < k; ++i) {
+    const __m512i bit = _mm512_set1_epi64(cl::ProbeBit(seed, i));
+    // Shift counts outside [0, 63] (including "negative" ones) give 0.
+    mask = _mm512_or_si512(mask, _mm512_sllv_epi64(one, _mm512_sub_epi64(bit, base)));
+  }
+  _mm512_storeu_si512(line, _mm512_or_si512(_mm512_loadu_si512(line), mask));
+}
+
+SSTFILTER_AVX512 void Avx512Add(const uint64_t* hashes, size_t n, int k, char* array,
+                                uint32_t num_lines) {
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAddPrefetchDistance < n) {
+      __builtin_prefetch(array + cl::LineOffset(hashes[i + kAddPrefetchDistance], num_lines), 1);
+    }
+    LineAddAvx512(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
+  }
+}
+
+constexpr CacheLocalKernels kAvx512Kernels = {Avx512Add, Avx512Query, Avx512MayMatch};
+
+}  // namespace
+
+const CacheLocalKernels* cache_local_internal::Avx512Kernels() { return &kAvx512Kernels; }
+
+}  // namespace sstfilter
+
+#else  // Not x86-64 with GCC/Clang: no AVX-512 kernels.
+
+namespace sstfilter {
+const CacheLocalKernels* cache_local_internal::Avx512Kernels() { return nullptr; }
+}  // namespace sstfilter
+
+#endif

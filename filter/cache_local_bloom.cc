@@ -1,0 +1,136 @@
+#include "filter/cache_local_bloom.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "filter/bloom_math.h"
+#include "filter/cache_local_hash.h"
+#include "filter/cache_local_math.h"
+#include "filter/cache_local_probes.h"
+
+namespace sstfilter {
+
+namespace cl = cache_local;
+
+bool IsCacheLocalBloomFilter(std::string_view filter) {
+  return filter.size() >= kCacheLocalTrailerBytes &&
+         static_cast<unsigned char>(filter.back()) == kCacheLocalTag;
+}
+
+CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel simd)
+    : bits_per_key_(bits_per_key),
+      num_probes_(CacheLocalNumProbes(bits_per_key)),
+      simd_(ClampSimdLevel(simd)) {
+  assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
+}
+
+CacheLocalBloomBuilder::Hash CacheLocalBloomBuilder::HashKey(std::string_view key) {
+  return cl::HashKey(key);
+}
+
+size_t CacheLocalBloomBuilder::FilterSize(size_t num_entries) const {
+  return static_cast<size_t>(CacheLocalNumLines(num_entries, bits_per_key_)) * cl::kLineBytes +
+         kCacheLocalTrailerBytes;
+}
+
+size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
+  if (bytes < FilterSize(1)) return 0;
+  const uint64_t lines =
+      std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
+  // CacheLocalNumLines is non-decreasing in n; start from the real-valued
+  // inverse and correct the rounding in both directions.
+  auto n = static_cast<size_t>(static_cast<double>(lines) * cl::kLineBits / bits_per_key_);
+  while (n > 1 && CacheLocalNumLines(n, bits_per_key_) > lines) --n;
+  while (CacheLocalNumLines(n + 1, bits_per_key_) <= lines) {
+    if (lines == cl::kMaxLines &&
+        static_cast<double>(n + 1) * bits_per_key_ > static_cast<double>(lines) * cl::kLineBits) {
+      break;  // Capped lines: more keys would overfill them.
+    }
+    ++n;
+  }
+  return n;
+}
+
+void CacheLocalBloomBuilder::Finish(std::string* dst) {
+  const uint64_t lines = CacheLocalNumLines(hashes_.size(), bits_per_key_);
+  const size_t start = dst->size();
+  dst->resize(start + static_cast<size_t>(lines) * cl::kLineBytes, 0);
+  if (lines > 0) {
+    GetCacheLocalKernels(simd_).add(hashes_.data(), hashes_.size(), num_probes_,
+                                    dst->data() + start, static_cast<uint32_t>(lines));
+  }
+  dst->push_back(static_cast<char>(kCacheLocalHashXxh3));
+  dst->push_back(static_cast<char>(kCacheLocalLayout64));
+  // The empty filter has k = 0: it matches nothing (see the header).
+  dst->push_back(static_cast<char>(lines > 0 ? num_probes_ : 0));
+  dst->push_back(static_cast<char>(kCacheLocalTag));
+  hashes_.clear();
+}
+
+void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
+                                 double bits_per_key, std::string* dst) {
+  CacheLocalBloomBuilder builder(bits_per_key);
+  for (std::string_view key : keys) builder.AddKey(key);
+  builder.Finish(dst);
+}
+
+CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel simd)
+    : simd_(ClampSimdLevel(simd)), kernels_(&GetCacheLocalKernels(simd_)) {
+  // kind_ starts as kMatchEverything: every early return fails open.
+  if (!IsCacheLocalBloomFilter(filter)) return;
+  const auto* trailer = reinterpret_cast<const unsigned char*>(
+      filter.data() + filter.size() - kCacheLocalTrailerBytes);
+  const int k = trailer[2];
+  if (trailer[0] != kCacheLocalHashXxh3 || trailer[1] != kCacheLocalLayout64) return;
+  const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
+  if (array_bytes == 0 && k == 0) {
+    kind_ = Kind::kMatchNothing;
+    return;
+  }
+  if (k == 0 || k > cl::kMaxProbes) return;
+  if (array_bytes == 0 || array_bytes % cl::kLineBytes != 0) return;
+  const uint64_t lines = array_bytes / cl::kLineBytes;
+  if (lines > cl::kMaxLines) return;
+  kind_ = Kind::kBloom;
+  array_ = filter.data();
+  num_lines_ = static_cast<uint32_t>(lines);
+  num_probes_ = k;
+}
+
+bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
+  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  return cl::LineMayMatch(array_ + cl::LineOffset(h, num_lines_), cl::ProbeSeed(h),
+                          num_probes_);
+}
+
+bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
+  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  return HashMayMatch(cl::HashKey(key));
+}
+
+void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
+                                          bool* out) const {
+  if (kind_ != Kind::kBloom) {
+    std::fill(out, out + keys.size(), kind_ == Kind::kMatchEverything);
+    return;
+  }
+  // Chunks of up to kChunk keys: hash all and prefetch their lines, then
+  // probe. The prefetches overlap the misses single queries take in turn.
+  constexpr size_t kChunk = 32;
+  uint64_t hashes[kChunk];
+  for (size_t base = 0; base < keys.size(); base += kChunk) {
+    const size_t n = std::min(kChunk, keys.size() - base);
+    for (size_t i = 0; i < n; ++i) {
+      hashes[i] = cl::HashKey(keys[base + i]);
+      __builtin_prefetch(array_ + cl::LineOffset(hashes[i], num_lines_));
+    }
+    kernels_->query(hashes, n, num_probes_, array_, num_lines_, out + base);
+  }
+}
+
+bool CacheLocalBloomMayMatch(std::string_view filter, std::string_view key) {
+  return CacheLocalBloomReader(filter).MayMatch(key);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,130 @@
+// The cache-local Bloom encoding: builder and reader (BloomFormat::kCacheLocal).
+//
+// Format, for n keys at bits_per_key:
+//   num_lines * 64 bytes   bit array, num_lines = ceil(n * bits_per_key / 512)
+//   1 byte                 hash kind: 1 = XXH3 64-bit, seed 0
+//   1 byte                 layout: log2 of the line size in bytes, 6
+//   1 byte                 k, 1..32 (0 only in the empty filter, below)
+//   1 byte                 tag kCacheLocalTag (67, 'C')
+// Each key sets k bits in one line (cache_local_probes.h); k is the one
+// cache_local_math.h picks for the blocked layout. The tag sits where the
+// LevelDB format keeps k, and is > 30, so LevelDB-era readers answer "may
+// match" for every key instead of misreading the filter.
+//
+// Reader contract (fail open, never a false negative):
+//   - the empty filter (no keys: no lines, k = 0) matches nothing;
+//   - anything else inconsistent matches everything: a different final byte,
+//     an unknown hash kind or layout, k = 0 or k > 32, a bit array that is
+//     not a whole, non-zero number of lines or has 2^32 lines or more.
+#ifndef SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_
+#define SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "filter/cache_local_simd.h"
+
+namespace sstfilter {
+
+inline constexpr unsigned char kCacheLocalTag = 'C';
+inline constexpr unsigned char kCacheLocalHashXxh3 = 1;
+inline constexpr unsigned char kCacheLocalLayout64 = 6;  // log2(64-byte lines)
+inline constexpr size_t kCacheLocalTrailerBytes = 4;
+
+// Whether filter carries this encoding's tag (its final byte). A reader
+// serving several encodings dispatches on this; the trailer's other fields
+// are checked by CacheLocalBloomReader.
+bool IsCacheLocalBloomFilter(std::string_view filter);
+
+// Collects key hashes, then writes one filter. Call order:
+//   (AddKey | AddHash)* Finish
+// Finish leaves the builder empty, ready for the next filter.
+class CacheLocalBloomBuilder {
+ public:
+  // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey. `simd` forces a kernel
+  // level (tests, benchmarks); levels the CPU lacks fall back to lower ones.
+  // Every level writes the same bytes.
+  explicit CacheLocalBloomBuilder(double bits_per_key,
+                                  SimdLevel simd = BestSimdLevel());
+
+  using Hash = uint64_t;
+  static Hash HashKey(std::string_view key);
+
+  void AddKey(std::string_view key) { AddHash(HashKey(key)); }
+  // A hash equal to the previous one is dropped: RocksDB hands the builder
+  // adjacent duplicates (a key and its prefix, repeated user keys), which
+  // would set no new bit but would inflate the filter's size.
+  void AddHash(Hash h) {
+    if (hashes_.empty() || hashes_.back() != h) hashes_.push_back(h);
+  }
+  size_t NumEntries() const { return hashes_.size(); }
+  // The hashes added since the last Finish, in order (for post-verification).
+  const std::vector<Hash>& hashes() const { return hashes_; }
+
+  // Appends the filter for the added entries to *dst and resets the builder.
+  void Finish(std::string* dst);
+
+  // Bytes Finish appends for n entries: 64 * lines + 4.
+  size_t FilterSize(size_t num_entries) const;
+  // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
+  // inverse RocksDB's partitioned filters size their partitions with. Past
+  // 2^32 - 1 lines (256 GiB) lines stop growing; the answer is then capped
+  // at the n that fills them.
+  size_t MaxEntriesForSize(size_t bytes) const;
+
+  double bits_per_key() const { return bits_per_key_; }
+  int num_probes() const { return num_probes_; }
+  SimdLevel simd_level() const { return simd_; }
+
+ private:
+  double bits_per_key_;
+  int num_probes_;
+  SimdLevel simd_;
+  std::vector<Hash> hashes_;
+};
+
+// One-shot form of the builder.
+void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
+                                 double bits_per_key, std::string* dst);
+
+// Queries one filter. Parses the trailer once; the filter bytes must outlive
+// the reader. Safe to use from several threads at once.
+class CacheLocalBloomReader {
+ public:
+  // `simd` as for the builder: every level gives the same answers.
+  explicit CacheLocalBloomReader(std::string_view filter,
+                                 SimdLevel simd = BestSimdLevel());
+
+  bool MayMatch(std::string_view key) const;
+  bool HashMayMatch(uint64_t h) const;
+
+  // Answers as MayMatch does, for every key; out must hold keys.size()
+  // entries. Hashes a chunk of keys and prefetches their lines before
+  // probing any, so the cache misses of a big filter overlap.
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
+
+  // Fixed answer when the filter is empty or not of this format.
+  enum class Kind { kBloom, kMatchNothing, kMatchEverything };
+  Kind kind() const { return kind_; }
+  int num_probes() const { return num_probes_; }
+  uint32_t num_lines() const { return num_lines_; }
+  SimdLevel simd_level() const { return simd_; }
+
+ private:
+  const char* array_ = nullptr;
+  uint32_t num_lines_ = 0;
+  int num_probes_ = 0;
+  Kind kind_ = Kind::kMatchEverything;
+  SimdLevel simd_;
+  const CacheLocalKernels* kernels_;
+};
+
+// One-shot form of the reader.
+bool CacheLocalBloomMayMatch(std::string_view filter, std::string_view key);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_

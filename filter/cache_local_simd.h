@@ -1,0 +1,54 @@
+// Kernels of the cache-local encoding (add hashes to lines, probe lines) in
+// a portable scalar form and SIMD forms chosen at run time by CPU.
+//
+// Every kernel writes the same bytes and gives the same answers as the
+// scalar one: the format is defined by cache_local_probes.h alone. The SIMD
+// forms live in their own files compiled with per-function target
+// attributes, so the rest of the build stays baseline x86-64.
+#ifndef SSTFILTER_FILTER_CACHE_LOCAL_SIMD_H_
+#define SSTFILTER_FILTER_CACHE_LOCAL_SIMD_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sstfilter {
+
+// Ordered: a higher level needs more of the CPU.
+enum class SimdLevel { kScalar, kAvx2, kAvx512 };
+
+std::string_view SimdLevelName(SimdLevel level);
+// Levels this CPU runs, kScalar first; tests and benchmarks loop over them.
+const std::vector<SimdLevel>& SupportedSimdLevels();
+// The level used when none is asked for: the highest supported.
+SimdLevel BestSimdLevel();
+// `level` if this CPU runs it, else the best supported level below it.
+SimdLevel ClampSimdLevel(SimdLevel level);
+
+// One set of kernels. `array` holds num_lines 64-byte lines (any alignment);
+// REQUIRES: 1 <= num_lines, 1 <= k <= cache_local::kMaxProbes.
+struct CacheLocalKernels {
+  // Sets the probes of hashes[0, n) (prefetching a few keys ahead).
+  void (*add)(const uint64_t* hashes, size_t n, int k, char* array,
+              uint32_t num_lines);
+  // out[i] = whether hashes[i] may be in the filter. Callers prefetch.
+  void (*query)(const uint64_t* hashes, size_t n, int k, const char* array,
+                uint32_t num_lines, bool* out);
+  // The answer for one hash.
+  bool (*may_match)(uint64_t hash, int k, const char* array, uint32_t num_lines);
+};
+
+// REQUIRES: level is supported (see ClampSimdLevel).
+const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
+
+namespace cache_local_internal {
+// Defined in cache_local_avx2.cc / cache_local_avx512.cc; nullptr where the
+// compiler cannot target the instruction set.
+const CacheLocalKernels* Avx2Kernels();
+const CacheLocalKernels* Avx512Kernels();
+}  // namespace cache_local_internal
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_CACHE_LOCAL_SIMD_H_

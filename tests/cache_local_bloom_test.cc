@@ -1,0 +1,407 @@
+// The cache-local encoding: format (schema bytes, trailer, fail-open reads),
+// no false negatives, FP rate against the blocked-Bloom theory on several
+// key shapes, size arithmetic, and every SIMD level against the scalar one.
+#include "filter/cache_local_bloom.h"
+
+#include <xxhash.h>  // The library's own (non-inline) XXH3, to cross-check.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "filter/bloom_math.h"
+#include "filter/cache_local_math.h"
+#include "filter/cache_local_probes.h"
+#include "filter/leveldb_bloom.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+namespace cl = cache_local;
+
+std::string Hex(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) absl::StrAppendFormat(&out, "%02x", c);
+  return out;
+}
+
+// Key shapes of the FP report: ids map to keys one-to-one.
+enum class Shape { kRandom16, kLe64, kBe64, kUserDecimal, kUrl };
+
+std::string MakeKey(Shape shape, uint64_t id) {
+  std::string key;
+  switch (shape) {
+    case Shape::kRandom16: {
+      // splitmix64 of the id: distinct ids give distinct 16-byte keys.
+      uint64_t words[2];
+      for (int w = 0; w < 2; ++w) {
+        uint64_t z = id * 2 + w + 0x9e3779b97f4a7c15ULL;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        words[w] = z ^ (z >> 31);
+      }
+      key.assign(reinterpret_cast<const char*>(words), 16);
+      break;
+    }
+    case Shape::kLe64:
+      for (int b = 0; b < 8; ++b) key.push_back(static_cast<char>(id >> (8 * b)));
+      break;
+    case Shape::kBe64:
+      for (int b = 7; b >= 0; --b) key.push_back(static_cast<char>(id >> (8 * b)));
+      break;
+    case Shape::kUserDecimal:
+      key = absl::StrFormat("user%020d", id);
+      break;
+    case Shape::kUrl:
+      key = absl::StrFormat("https://www.example.com/catalogue/products/item?id=%d", id);
+      break;
+  }
+  return key;
+}
+
+std::vector<std::string> MakeKeys(Shape shape, uint64_t first, size_t n) {
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(shape, first + i));
+  return keys;
+}
+
+std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
+  return std::vector<std::string_view>(keys.begin(), keys.end());
+}
+
+std::string Build(const std::vector<std::string>& keys, double bits_per_key,
+                  SimdLevel simd = SimdLevel::kScalar) {
+  CacheLocalBloomBuilder builder(bits_per_key, simd);
+  for (const std::string& key : keys) builder.AddKey(key);
+  std::string filter;
+  builder.Finish(&filter);
+  return filter;
+}
+
+// A copy in a heap block of exactly its size, so that AddressSanitizer
+// reports any read past the end.
+class ExactBuffer {
+ public:
+  explicit ExactBuffer(std::string_view bytes)
+      : data_(new char[bytes.size() + 1]), size_(bytes.size()) {
+    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
+  }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_;
+};
+
+// The format of cache_local_bloom.h written out independently: the library's
+// XXH3 (not the inline copy), plain division-free arithmetic spelled out.
+std::string ReferenceFilter(const std::vector<std::string>& keys, double bits_per_key) {
+  const size_t lines =
+      keys.empty() ? 0
+                   : std::max<size_t>(1, static_cast<size_t>(std::ceil(
+                                             keys.size() * bits_per_key / 512)));
+  const int k = CacheLocalNumProbes(bits_per_key);
+  std::string filter(lines * 64, '\0');
+  for (const std::string& key : keys) {
+    const uint64_t h = XXH3_64bits(key.data(), key.size());
+    const uint64_t line = ((h >> 32) * lines) >> 32;
+    for (int i = 0; i < k; ++i) {
+      const uint32_t bit = (static_cast<uint32_t>(h) * cl::kProbeMultipliers[i]) >> 23;
+      filter[line * 64 + bit / 8] |= static_cast<char>(1 << (bit % 8));
+    }
+  }
+  filter += std::string{'\x01', '\x06', static_cast<char>(lines ? k : 0), 'C'};
+  return filter;
+}
+
+TEST(CacheLocalBloomFormat, HashIsTheLibrarysXxh3) {
+  for (const char* key : {"", "a", "hello world", "0123456789abcdef0123456789abcdef!"}) {
+    EXPECT_EQ(CacheLocalBloomBuilder::HashKey(key), XXH3_64bits(key, std::strlen(key)));
+  }
+  EXPECT_EQ(CacheLocalBloomBuilder::HashKey(""), 0x2d06800538d394c2ULL);  // XXH3 test vector.
+}
+
+TEST(CacheLocalBloomFormat, Schema) {
+  // Pinned bytes: a change here changes the on-disk format.
+  EXPECT_EQ(Hex(Build({}, 10)), "01060043");
+  const std::string one = Build({"a"}, 10);
+  ASSERT_EQ(one.size(), 68u);
+  EXPECT_EQ(Hex(one.substr(64)), "01060643");
+  EXPECT_EQ(Hex(one), Hex(ReferenceFilter({"a"}, 10)));
+  // Key "a": one line, k = 6 bits set.
+  EXPECT_EQ(Hex(one),
+            "00000000000002000000000000000000000000040000000040000000000000000000"
+            "00000000000100000004000000000800000000000000000000000000000001060643");
+  const std::vector<std::string> three = {"alpha", "beta", "gamma"};
+  EXPECT_EQ(Hex(Build(three, 16)),
+            "00100400000000000000000000040600802002011100000004340004000011010080"
+            "00004000000000000000000100000080000000200040000008080000000001060943");
+}
+
+TEST(CacheLocalBloomFormat, MatchesIndependentReference) {
+  std::mt19937_64 rng(7);
+  for (double bpk : {1.0, 4.5, 10.0, 16.0, 23.7, 100.0}) {
+    for (size_t n : {0, 1, 2, 7, 100, 1000}) {
+      std::vector<std::string> keys;
+      for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(Shape::kRandom16, rng()));
+      EXPECT_EQ(Build(keys, bpk), ReferenceFilter(keys, bpk)) << bpk << " " << n;
+    }
+  }
+}
+
+TEST(CacheLocalBloomFormat, TagIsReservedForLevelDbReaders) {
+  static_assert(kCacheLocalTag > kLevelDbMaxProbes);
+  const std::string filter = Build(MakeKeys(Shape::kLe64, 0, 100), 10);
+  EXPECT_TRUE(IsCacheLocalBloomFilter(filter));
+  // A LevelDB-era reader sees k = 67 and fails open.
+  LevelDbBloomReader old_reader(filter);
+  EXPECT_EQ(old_reader.kind(), LevelDbBloomReader::Kind::kMatchEverything);
+  // And ours does not mistake a LevelDB filter for its own.
+  std::string leveldb_filter;
+  AppendLevelDbBloomFilter(Views(MakeKeys(Shape::kLe64, 0, 100)), 10, &leveldb_filter);
+  EXPECT_FALSE(IsCacheLocalBloomFilter(leveldb_filter));
+  EXPECT_EQ(CacheLocalBloomReader(leveldb_filter).kind(),
+            CacheLocalBloomReader::Kind::kMatchEverything);
+}
+
+TEST(CacheLocalBloomFormat, EmptyFilterMatchesNothing) {
+  const std::string filter = Build({}, 10);
+  CacheLocalBloomReader reader(filter);
+  EXPECT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kMatchNothing);
+  EXPECT_FALSE(reader.MayMatch("x"));
+  bool out[3] = {true, true, true};
+  std::vector<std::string_view> keys = {"a", "b", "c"};
+  reader.MayMatchBatch(keys, out);
+  EXPECT_FALSE(out[0] || out[1] || out[2]);
+}
+
+TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
+  const std::vector<std::string> keys = MakeKeys(Shape::kUserDecimal, 0, 1000);
+  const std::string good = Build(keys, 10);
+  ASSERT_EQ(CacheLocalBloomReader(good).kind(), CacheLocalBloomReader::Kind::kBloom);
+  const size_t t = good.size() - 4;  // Trailer: hash kind, layout, k, tag.
+  std::vector<std::string> damaged;
+  for (int v : {0, 2, 255}) damaged.push_back(std::string(good).replace(t, 1, 1, char(v)));
+  for (int v : {0, 5, 7, 255}) damaged.push_back(std::string(good).replace(t + 1, 1, 1, char(v)));
+  for (int v : {0, 33, 255}) damaged.push_back(std::string(good).replace(t + 2, 1, 1, char(v)));
+  damaged.push_back(good.substr(1));                      // Not whole lines.
+  damaged.push_back(good.substr(0, 63) + good.substr(t));  // Not whole lines.
+  damaged.push_back(good.substr(t));                       // No lines, k != 0.
+  damaged.push_back(good.substr(0, 64) + std::string("\x01\x06\x00\x43", 4));  // k = 0.
+  for (size_t len = 0; len < 4; ++len) damaged.push_back(std::string(len, 'C'));
+  // A wrong tag is simply not this encoding.
+  damaged.push_back(good.substr(0, good.size() - 1) + "D");
+  for (const std::string& bytes : damaged) {
+    const ExactBuffer buffer(bytes);
+    CacheLocalBloomReader reader(buffer.view());
+    EXPECT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kMatchEverything) << Hex(bytes.substr(bytes.size() > 8 ? bytes.size() - 8 : 0));
+    EXPECT_TRUE(reader.MayMatch("anything"));
+    EXPECT_TRUE(reader.HashMayMatch(12345));
+    bool out[40];
+    std::vector<std::string_view> probe(40, "key");
+    reader.MayMatchBatch(probe, out);
+    for (bool b : out) EXPECT_TRUE(b);
+  }
+}
+
+TEST(CacheLocalBloomFormat, FilterSizeAndItsInverse) {
+  for (double bpk : {0.5, 1.0, 5.0, 7.3, 10.0, 16.0, 33.3, 100.0}) {
+    CacheLocalBloomBuilder builder(bpk);
+    EXPECT_EQ(builder.FilterSize(0), 4u);
+    size_t last = builder.FilterSize(0);
+    for (size_t n = 1; n < 3000; ++n) {
+      const size_t size = builder.FilterSize(n);
+      ASSERT_GE(size, last);
+      ASSERT_EQ((size - 4) % 64, 0u);
+      ASSERT_GE((size - 4) * 8.0, n * bpk);
+      last = size;
+    }
+    for (size_t bytes = 0; bytes < 20000; bytes += 3) {
+      const size_t n = builder.MaxEntriesForSize(bytes);
+      if (n > 0) {
+        EXPECT_LE(builder.FilterSize(n), bytes) << bpk << " " << bytes;
+      }
+      EXPECT_GT(builder.FilterSize(n + 1), bytes) << bpk << " " << bytes;
+    }
+    // Big filters: no overflow in the size arithmetic.
+    for (size_t bytes : {size_t{1} << 31, size_t{1} << 32, (size_t{1} << 36) + 12345}) {
+      const size_t n = builder.MaxEntriesForSize(bytes);
+      EXPECT_LE(builder.FilterSize(n), bytes);
+      EXPECT_GT(builder.FilterSize(n + 1), bytes);
+    }
+  }
+  // 1e8 keys at 16 bits/key: 3,125,000 lines, 200 MB.
+  EXPECT_EQ(CacheLocalBloomBuilder(16).FilterSize(100'000'000), 3'125'000u * 64 + 4);
+}
+
+TEST(CacheLocalBloomFormat, LineSelectionHasNo32BitOverflow) {
+  // Largest line count: every hash lands inside, offsets past 4 GiB are exact.
+  for (uint64_t h : {uint64_t{0}, ~uint64_t{0}, uint64_t{0x8000000000000000}, uint64_t{0xfffffffe00000000}}) {
+    const uint32_t line = cl::LineIndex(h, 0xffffffffu);
+    EXPECT_LT(line, 0xffffffffu);
+    EXPECT_EQ(cl::LineOffset(h, 0xffffffffu), size_t{line} * 64);
+  }
+  EXPECT_EQ(cl::LineIndex(~uint64_t{0}, 0xffffffffu), 0xfffffffeu);
+  EXPECT_EQ(cl::LineOffset(~uint64_t{0}, 0xffffffffu), uint64_t{0xfffffffe} * 64);
+  // 3,125,000 lines (1e8 keys at 16 bits/key): the top hash reaches the last line.
+  EXPECT_EQ(cl::LineIndex(~uint64_t{0}, 3'125'000), 3'124'999u);
+  EXPECT_EQ(cl::LineIndex(uint64_t{1} << 63, 3'125'000), 1'562'500u);
+}
+
+TEST(CacheLocalBloomBuilder, FinishAppendsAndResets) {
+  const std::vector<std::string> a = MakeKeys(Shape::kBe64, 0, 300);
+  const std::vector<std::string> b = MakeKeys(Shape::kBe64, 1000, 50);
+  CacheLocalBloomBuilder builder(10);
+  std::string out = "prefix";
+  for (const auto& key : a) builder.AddKey(key);
+  EXPECT_EQ(builder.NumEntries(), 300u);
+  builder.Finish(&out);
+  EXPECT_EQ(builder.NumEntries(), 0u);
+  const size_t first_end = out.size();
+  for (const auto& key : b) builder.AddKey(key);
+  builder.Finish(&out);
+  EXPECT_EQ(out.substr(0, 6), "prefix");
+  EXPECT_EQ(out.substr(6, first_end - 6), Build(a, 10));
+  EXPECT_EQ(out.substr(first_end), Build(b, 10));
+}
+
+TEST(CacheLocalBloomBuilder, DropsAdjacentDuplicates) {
+  CacheLocalBloomBuilder builder(10);
+  for (const char* key : {"a", "a", "b", "b", "b", "a"}) builder.AddKey(key);
+  EXPECT_EQ(builder.NumEntries(), 3u);
+  std::string filter;
+  builder.Finish(&filter);
+  EXPECT_EQ(filter, Build({"a", "b"}, 10));  // Same bits, one line either way.
+}
+
+TEST(CacheLocalBloomMath, ProbeCounts) {
+  EXPECT_EQ(CacheLocalNumProbes(10), 6);
+  EXPECT_EQ(CacheLocalNumProbes(16), 9);
+  for (double bpk = 1; bpk <= 100; bpk += 0.5) {
+    const int k = CacheLocalNumProbes(bpk);
+    ASSERT_GE(k, 1);
+    ASSERT_LE(k, cl::kMaxProbes);
+    // Within 1% of the best k, and blocked never beats the standard layout.
+    const double lambda = 512 / bpk;
+    for (int other = 1; other <= cl::kMaxProbes; ++other) {
+      ASSERT_LE(BlockedBloomFpRate(lambda, k),
+                BlockedBloomFpRate(lambda, other) * (1 + kProbeTolerance) + 1e-300);
+    }
+    EXPECT_GE(BlockedBloomFpRate(lambda, k), StandardBloomFpRate(1, bpk, k) * 0.999);
+  }
+}
+
+// ---- Behaviour per SIMD level ----
+
+class CacheLocalBloomSimdTest : public testing::TestWithParam<SimdLevel> {};
+
+TEST_P(CacheLocalBloomSimdTest, SameBytesAndAnswersAsScalar) {
+  const SimdLevel level = GetParam();
+  std::mt19937_64 rng(42);
+  for (double bpk : {1.0, 3.3, 10.0, 16.0, 22.0, 40.0, 100.0}) {  // k from 1 to 23.
+    for (size_t n : {1, 5, 64, 777, 5000}) {
+      std::vector<std::string> keys, absent;
+      for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(Shape::kRandom16, rng()));
+      for (size_t i = 0; i < 2000; ++i) absent.push_back(MakeKey(Shape::kRandom16, rng()));
+      const std::string scalar = Build(keys, bpk, SimdLevel::kScalar);
+      const std::string simd = Build(keys, bpk, level);
+      ASSERT_EQ(simd, scalar) << bpk << " " << n;
+      CacheLocalBloomReader scalar_reader(scalar, SimdLevel::kScalar);
+      CacheLocalBloomReader reader(simd, level);
+      ASSERT_EQ(reader.simd_level(), level);
+      std::vector<std::string_view> queries = Views(absent);
+      queries.insert(queries.end(), keys.begin(), keys.end());
+      std::unique_ptr<bool[]> batch(new bool[queries.size()]);
+      reader.MayMatchBatch(queries, batch.get());
+      const CacheLocalKernels& kernels = GetCacheLocalKernels(level);
+      for (size_t i = 0; i < queries.size(); ++i) {
+        const bool expected = scalar_reader.MayMatch(queries[i]);
+        ASSERT_EQ(reader.MayMatch(queries[i]), expected);
+        ASSERT_EQ(batch[i], expected) << i;
+        const uint64_t h = CacheLocalBloomBuilder::HashKey(queries[i]);
+        ASSERT_EQ(kernels.may_match(h, reader.num_probes(), simd.data(), reader.num_lines()),
+                  expected);
+      }
+    }
+  }
+}
+
+TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
+  for (Shape shape : {Shape::kRandom16, Shape::kLe64, Shape::kUrl}) {
+    for (double bpk : {1.0, 10.0, 16.0, 100.0}) {
+      for (size_t n : {1, 2, 33, 1000, 20000}) {
+        const std::vector<std::string> keys = MakeKeys(shape, 5, n);
+        const std::string filter = Build(keys, bpk, GetParam());
+        const ExactBuffer buffer(filter);
+        CacheLocalBloomReader reader(buffer.view(), GetParam());
+        ASSERT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kBloom);
+        std::unique_ptr<bool[]> batch(new bool[n]);
+        reader.MayMatchBatch(Views(keys), batch.get());
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(reader.MayMatch(keys[i])) << i;
+          ASSERT_TRUE(batch[i]) << i;
+        }
+      }
+    }
+  }
+}
+
+// Measured FP rate against CacheLocalExpectedFpRate. Tolerance: the larger
+// of 15% of the theory and 5 standard deviations of the binomial count, on
+// top of which small filters vary with their own line loads, hence averages
+// over several filters there.
+TEST_P(CacheLocalBloomSimdTest, FalsePositiveRateMatchesTheory) {
+  constexpr size_t kQueries = 100000;
+  for (Shape shape : {Shape::kRandom16, Shape::kLe64, Shape::kBe64, Shape::kUserDecimal,
+                      Shape::kUrl}) {
+    for (double bpk : {10.0, 16.0}) {
+      for (size_t n : {1000, 10000, 100000}) {
+        const size_t filters = n < 10000 ? 10 : 1;
+        size_t positives = 0;
+        for (size_t f = 0; f < filters; ++f) {
+          const uint64_t first = f * n;
+          const std::string filter = Build(MakeKeys(shape, first, n), bpk, GetParam());
+          CacheLocalBloomReader reader(filter, GetParam());
+          // Absent keys: ids far from every added one.
+          const std::vector<std::string> absent =
+              MakeKeys(shape, (uint64_t{1} << 40) + first * 10, kQueries / filters);
+          std::unique_ptr<bool[]> out(new bool[absent.size()]);
+          reader.MayMatchBatch(Views(absent), out.get());
+          for (size_t i = 0; i < absent.size(); ++i) positives += out[i];
+        }
+        const double rate = static_cast<double>(positives) / kQueries;
+        const double expected = CacheLocalExpectedFpRate(n, bpk);
+        const double tolerance =
+            std::max(0.15 * expected, 5 * std::sqrt(expected / kQueries));
+        EXPECT_NEAR(rate, expected, tolerance)
+            << "shape " << static_cast<int>(shape) << " bpk " << bpk << " n " << n;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSupported, CacheLocalBloomSimdTest,
+                         testing::ValuesIn(SupportedSimdLevels()),
+                         [](const testing::TestParamInfo<SimdLevel>& info) {
+                           return std::string(SimdLevelName(info.param));
+                         });
+
+TEST(CacheLocalSimdLevels, ScalarFirstAndClamping) {
+  const std::vector<SimdLevel>& levels = SupportedSimdLevels();
+  ASSERT_FALSE(levels.empty());
+  EXPECT_EQ(levels.front(), SimdLevel::kScalar);
+  EXPECT_EQ(BestSimdLevel(), levels.back());
+  EXPECT_EQ(ClampSimdLevel(SimdLevel::kScalar), SimdLevel::kScalar);
+  EXPECT_EQ(ClampSimdLevel(SimdLevel::kAvx512), BestSimdLevel());
+}
+
+}  // namespace
+}  // namespace sstfilter
