@@ -1,0 +1,317 @@
+#include "table/sst_format.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_format.h"
+
+namespace sstfilter {
+
+namespace {
+
+constexpr uint64_t kLegacyFooterSize = 48;  // 2 handles padded to 40 + magic.
+constexpr uint64_t kFooterSize = 53;        // + checksum type and format_version.
+constexpr uint64_t kPlainTableMagic = 0x8242229663bf9564ULL;
+constexpr uint64_t kLegacyPlainTableMagic = 0x4f3418eb7a8f13b8ULL;
+constexpr uint64_t kCuckooTableMagic = 0x926789d0c5f17873ULL;
+constexpr uint8_t kMaxChecksumType = 4;  // kXXH3
+
+absl::Status DataLoss(std::string_view what) {
+  return absl::DataLossError(std::string(what));
+}
+
+bool DecodeVarint(std::string_view* in, int max_bytes, uint64_t limit,
+                  uint64_t* value) {
+  uint64_t result = 0;
+  for (int i = 0; i < max_bytes && i < static_cast<int>(in->size()); ++i) {
+    const uint64_t byte = static_cast<unsigned char>((*in)[i]);
+    const int shift = 7 * i;
+    // The last allowed byte may only carry the bits that still fit.
+    if (shift > 0 && (byte & 0x7f) > (limit >> shift)) return false;
+    result |= (byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      if (result > limit) return false;
+      in->remove_prefix(i + 1);
+      *value = result;
+      return true;
+    }
+  }
+  return false;  // Truncated, or longer than max_bytes.
+}
+
+// Offset of the entries' end, and the restart offsets, of a block.
+struct BlockLayout {
+  uint32_t entries_size = 0;
+  std::vector<uint32_t> restarts;
+};
+
+absl::StatusOr<BlockLayout> SplitBlock(std::string_view block) {
+  if (block.size() < 4) {
+    return DataLoss(absl::StrFormat(
+        "block of %d bytes is too small to hold its restart count", block.size()));
+  }
+  if (block.size() > UINT32_MAX) {
+    return DataLoss(absl::StrFormat("block of %d bytes is larger than 4 GiB", block.size()));
+  }
+  std::string_view tail = block.substr(block.size() - 4);
+  uint32_t packed = 0;
+  DecodeFixed32(&tail, &packed);
+  if (packed >> 31) {
+    return DataLoss("block has a data-block hash index, which meta and index blocks never have");
+  }
+  const uint64_t num_restarts = packed;
+  if (num_restarts == 0 || (num_restarts + 1) * 4 > block.size()) {
+    return DataLoss(absl::StrFormat(
+        "block of %d bytes claims %d restart points", block.size(), num_restarts));
+  }
+  BlockLayout layout;
+  layout.entries_size = static_cast<uint32_t>(block.size() - (num_restarts + 1) * 4);
+  std::string_view array = block.substr(layout.entries_size, num_restarts * 4);
+  layout.restarts.resize(num_restarts);
+  for (uint32_t& r : layout.restarts) DecodeFixed32(&array, &r);
+  return layout;
+}
+
+// Walks the entries of a block. For each entry, calls
+//   on_entry(const std::string& key, uint32_t shared, std::string_view* value)
+// which must consume the entry's value from *value and return a status. With
+// has_value_length, *value is exactly the value; without, it is the rest of
+// the entries area and on_entry decides how much is value.
+template <typename OnEntry>
+absl::Status WalkEntries(std::string_view block, bool has_value_length,
+                         OnEntry on_entry) {
+  absl::StatusOr<BlockLayout> layout = SplitBlock(block);
+  if (!layout.ok()) return layout.status();
+  const std::string_view entries = block.substr(0, layout->entries_size);
+  std::string_view in = entries;
+  std::string key;
+  std::vector<uint32_t> restartable;  // Offsets of entries with shared == 0.
+  size_t index = 0;
+  while (!in.empty()) {
+    const auto offset = static_cast<uint32_t>(entries.size() - in.size());
+    uint32_t shared = 0, non_shared = 0, value_length = 0;
+    if (!DecodeVarint32(&in, &shared) || !DecodeVarint32(&in, &non_shared) ||
+        (has_value_length && !DecodeVarint32(&in, &value_length))) {
+      return DataLoss(absl::StrFormat(
+          "entry %d at offset %d: truncated or bad length header", index, offset));
+    }
+    if (shared > key.size()) {
+      return DataLoss(absl::StrFormat(
+          "entry %d at offset %d shares %d bytes with a %d-byte previous key",
+          index, offset, shared, key.size()));
+    }
+    if (non_shared > in.size() ||
+        (has_value_length && value_length > in.size() - non_shared)) {
+      return DataLoss(absl::StrFormat(
+          "entry %d at offset %d: key or value runs past the end of the entries",
+          index, offset));
+    }
+    if (shared == 0) restartable.push_back(offset);
+    key.resize(shared);
+    key.append(in.data(), non_shared);
+    in.remove_prefix(non_shared);
+    absl::Status s;
+    if (has_value_length) {
+      std::string_view value = in.substr(0, value_length);
+      in.remove_prefix(value_length);
+      s = on_entry(key, shared, &value);
+    } else {
+      s = on_entry(key, shared, &in);
+    }
+    if (!s.ok()) {
+      return DataLoss(absl::StrFormat("entry %d at offset %d: %s", index, offset,
+                                      s.message()));
+    }
+    ++index;
+  }
+  // RocksDB seeks by binary search over the restart points, so each must be
+  // the start of an entry that stores its whole key.
+  for (size_t i = 0; i < layout->restarts.size(); ++i) {
+    const uint32_t r = layout->restarts[i];
+    const bool empty_block_start = entries.empty() && r == 0;
+    if (!empty_block_start &&
+        !std::binary_search(restartable.begin(), restartable.end(), r)) {
+      return DataLoss(absl::StrFormat(
+          "restart point %d (offset %d) is not the start of an entry with a full key",
+          i, r));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool DecodeVarint32(std::string_view* in, uint32_t* value) {
+  uint64_t v = 0;
+  if (!DecodeVarint(in, 5, UINT32_MAX, &v)) return false;
+  *value = static_cast<uint32_t>(v);
+  return true;
+}
+
+bool DecodeVarint64(std::string_view* in, uint64_t* value) {
+  return DecodeVarint(in, 10, UINT64_MAX, value);
+}
+
+bool DecodeFixed32(std::string_view* in, uint32_t* value) {
+  if (in->size() < 4) return false;
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>((*in)[i]);
+  in->remove_prefix(4);
+  *value = v;
+  return true;
+}
+
+bool DecodeFixed64(std::string_view* in, uint64_t* value) {
+  if (in->size() < 8) return false;
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>((*in)[i]);
+  in->remove_prefix(8);
+  *value = v;
+  return true;
+}
+
+bool DecodeBlockHandle(std::string_view* in, BlockHandle* handle) {
+  return DecodeVarint64(in, &handle->offset) && DecodeVarint64(in, &handle->size);
+}
+
+absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
+  const uint64_t size = file.size();
+  if (size < kLegacyFooterSize) {
+    return DataLoss(absl::StrFormat(
+        "file of %d bytes is too short to be an SST (the footer alone takes %d)",
+        size, kLegacyFooterSize));
+  }
+  std::string scratch;
+  const uint64_t tail_size = std::min(size, kFooterSize);
+  absl::StatusOr<std::string_view> tail = file.Read(size - tail_size, tail_size, &scratch);
+  if (!tail.ok()) return tail.status();
+  std::string_view magic_bytes = tail->substr(tail_size - 8);
+  uint64_t magic = 0;
+  DecodeFixed64(&magic_bytes, &magic);
+
+  SstFooter footer;
+  std::string_view handles;
+  if (magic == kLegacyBlockBasedTableMagic) {
+    footer.encoded_size = kLegacyFooterSize;
+    handles = tail->substr(tail_size - kLegacyFooterSize, 40);
+  } else if (magic == kBlockBasedTableMagic) {
+    if (size < kFooterSize) {
+      return DataLoss(absl::StrFormat(
+          "file of %d bytes is too short for a block-based table footer (%d bytes)",
+          size, kFooterSize));
+    }
+    footer.encoded_size = kFooterSize;
+    std::string_view version = tail->substr(tail_size - 12, 4);
+    DecodeFixed32(&version, &footer.format_version);
+    if (footer.format_version < 1 || footer.format_version > kMaxSupportedFormatVersion) {
+      return DataLoss(absl::StrFormat(
+          "unsupported format_version %d in the footer (RocksDB 7.8 writes 1..%d)",
+          footer.format_version, kMaxSupportedFormatVersion));
+    }
+    footer.checksum_type = static_cast<uint8_t>((*tail)[0]);
+    if (footer.checksum_type > kMaxChecksumType) {
+      return DataLoss(absl::StrFormat("unknown checksum type %d in the footer",
+                                      footer.checksum_type));
+    }
+    handles = tail->substr(1, 40);
+  } else if (magic == kPlainTableMagic || magic == kLegacyPlainTableMagic) {
+    return DataLoss("a plain table, not a block-based table");
+  } else if (magic == kCuckooTableMagic) {
+    return DataLoss("a cuckoo table, not a block-based table");
+  } else {
+    return DataLoss(absl::StrFormat(
+        "no SST magic number at the end of the file (found 0x%016x)", magic));
+  }
+  if (!DecodeBlockHandle(&handles, &footer.metaindex) ||
+      !DecodeBlockHandle(&handles, &footer.index)) {
+    return DataLoss("footer block handles are malformed");
+  }
+  const uint64_t blocks_end = size - footer.encoded_size;
+  for (const auto& [name, h] : {std::pair<const char*, BlockHandle>{"metaindex", footer.metaindex},
+                                {"index", footer.index}}) {
+    if (h.offset > blocks_end || h.size > blocks_end - h.offset ||
+        kBlockTrailerSize > blocks_end - h.offset - h.size) {
+      return DataLoss(absl::StrFormat(
+          "footer's %s handle (offset %d, size %d) points outside the %d-byte file",
+          name, h.offset, h.size, size));
+    }
+  }
+  return footer;
+}
+
+absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
+                                                  const SstFooter& footer,
+                                                  const BlockHandle& handle,
+                                                  std::string_view what) {
+  const uint64_t blocks_end = file.size() - std::min(file.size(), footer.encoded_size);
+  if (handle.offset > blocks_end || handle.size > blocks_end - handle.offset ||
+      kBlockTrailerSize > blocks_end - handle.offset - handle.size) {
+    return DataLoss(absl::StrFormat(
+        "%s (offset %d, size %d) lies outside the table's %d bytes of blocks", what,
+        handle.offset, handle.size, blocks_end));
+  }
+  std::string scratch;
+  absl::StatusOr<std::string_view> bytes =
+      file.Read(handle.offset, handle.size + kBlockTrailerSize, &scratch);
+  if (!bytes.ok()) return bytes.status();
+  const auto compression = static_cast<unsigned char>((*bytes)[handle.size]);
+  if (compression != 0) {
+    return DataLoss(absl::StrFormat(
+        "%s (offset %d) is compressed (type %d); RocksDB writes it uncompressed",
+        what, handle.offset, compression));
+  }
+  return std::string(bytes->substr(0, handle.size));
+}
+
+absl::StatusOr<std::vector<BlockEntry>> ParseBlockEntries(std::string_view block) {
+  std::vector<BlockEntry> result;
+  absl::Status s = WalkEntries(
+      block, /*has_value_length=*/true,
+      [&](const std::string& key, uint32_t, std::string_view* value) {
+        result.push_back({key, std::string(*value)});
+        value->remove_prefix(value->size());
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return result;
+}
+
+absl::StatusOr<std::vector<IndexEntry>> ParseIndexBlock(std::string_view block,
+                                                        bool value_delta_encoded) {
+  std::vector<IndexEntry> result;
+  absl::Status s = WalkEntries(
+      block, /*has_value_length=*/!value_delta_encoded,
+      [&](const std::string& key, uint32_t shared, std::string_view* value) {
+        BlockHandle handle;
+        if (!value_delta_encoded || shared == 0) {
+          if (!DecodeBlockHandle(value, &handle)) {
+            return DataLoss("malformed block handle");
+          }
+          if (!value_delta_encoded && !value->empty()) {
+            return DataLoss(absl::StrFormat(
+                "%d unexpected bytes after the block handle", value->size()));
+          }
+        } else {
+          // shared != 0 implies a previous entry (shared <= previous key size).
+          const BlockHandle& prev = result.back().handle;
+          uint64_t zigzag = 0;
+          if (!DecodeVarint64(value, &zigzag)) {
+            return DataLoss("malformed delta-encoded block size");
+          }
+          const auto delta = static_cast<int64_t>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
+          const uint64_t end = prev.offset + prev.size + kBlockTrailerSize;
+          if (end < prev.offset ||
+              (delta < 0 && static_cast<uint64_t>(-(delta + 1)) + 1 > prev.size) ||
+              (delta > 0 && static_cast<uint64_t>(delta) > UINT64_MAX - prev.size)) {
+            return DataLoss("delta-encoded block handle overflows");
+          }
+          handle.offset = end;
+          handle.size = prev.size + static_cast<uint64_t>(delta);
+        }
+        result.push_back({key, handle});
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return result;
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,102 @@
+// Just enough of RocksDB's block-based table format (format_version 0..5, as
+// written by RocksDB 7.8) to find meta blocks and index entries, with every
+// read bounds-checked: damaged input gives a DataLoss status naming what is
+// wrong, never a crash. Own code written from the format's facts:
+//
+//   file    = block* metaindex_block footer
+//   block   = contents, then a 5-byte trailer: compression type (1 byte),
+//             checksum (4 bytes). A BlockHandle's size excludes the trailer.
+//   handle  = varint64 offset, varint64 size
+//   footer  = legacy (format_version 0): metaindex handle, index handle,
+//             zero padding to 40 bytes, fixed64 magic 0xdb4775248b80fb57;
+//             newer: 1 byte checksum type, the two handles padded to 40
+//             bytes, fixed32 format_version, fixed64 magic 0x88e241b785f4cff7
+//   block contents = entry* restart_offset(fixed32)* packed_count(fixed32)
+//             (the top bit of packed_count flags a data-block hash index; the
+//             low 31 bits are the restart count)
+//   entry   = varint32 shared, varint32 non_shared, varint32 value_length,
+//             key bytes after the shared prefix, value
+//   index blocks with delta-encoded values (index_value_is_delta_encoded,
+//             format_version >= 4) drop value_length; an entry with shared
+//             == 0 holds a full handle, any other a zigzag varint64 size
+//             delta from the previous handle, its offset being the previous
+//             offset + size + trailer.
+//
+// Checksums are not verified here (the inspector runs RocksDB's own
+// SstFileReader::VerifyChecksum for that); compressed blocks are refused.
+#ifndef SSTFILTER_TABLE_SST_FORMAT_H_
+#define SSTFILTER_TABLE_SST_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "table/sst_source.h"
+
+namespace sstfilter {
+
+inline constexpr uint64_t kBlockTrailerSize = 5;
+inline constexpr uint64_t kBlockBasedTableMagic = 0x88e241b785f4cff7ULL;
+inline constexpr uint64_t kLegacyBlockBasedTableMagic = 0xdb4775248b80fb57ULL;
+inline constexpr uint32_t kMaxSupportedFormatVersion = 5;  // RocksDB 7.8
+
+// Decoders over a cursor: each consumes what it decodes from *in and returns
+// false (leaving *in unspecified) on truncated or over-long input.
+bool DecodeVarint32(std::string_view* in, uint32_t* value);
+bool DecodeVarint64(std::string_view* in, uint64_t* value);
+bool DecodeFixed32(std::string_view* in, uint32_t* value);
+bool DecodeFixed64(std::string_view* in, uint64_t* value);
+
+struct BlockHandle {
+  uint64_t offset = 0;
+  uint64_t size = 0;  // Excludes the trailer.
+  bool operator==(const BlockHandle& o) const {
+    return offset == o.offset && size == o.size;
+  }
+};
+bool DecodeBlockHandle(std::string_view* in, BlockHandle* handle);
+
+struct SstFooter {
+  uint32_t format_version = 0;
+  uint8_t checksum_type = 1;  // 0 none, 1 crc32c, 2 xxHash, 3 xxHash64, 4 XXH3.
+  BlockHandle metaindex;
+  BlockHandle index;
+  uint64_t encoded_size = 0;  // 48 (legacy) or 53 bytes at the end of the file.
+};
+
+// Reads and validates the footer of a block-based table: DataLoss for a file
+// too short or without a block-based magic number (naming plain and cuckoo
+// tables when it sees their magic), an unknown format_version or checksum
+// type, or handles outside the file.
+absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file);
+
+// The contents of the uncompressed block at `handle`, which must lie, with
+// its trailer, before the footer. `what` names the block in errors.
+absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
+                                                  const SstFooter& footer,
+                                                  const BlockHandle& handle,
+                                                  std::string_view what);
+
+struct BlockEntry {
+  std::string key;
+  std::string value;
+};
+// All entries of a block whose entries carry value lengths (metaindex,
+// properties, and index blocks without value delta encoding).
+absl::StatusOr<std::vector<BlockEntry>> ParseBlockEntries(std::string_view block);
+
+struct IndexEntry {
+  std::string key;
+  BlockHandle handle;
+};
+// All entries of an index block whose values are bare block handles (no
+// first-key field), delta-encoded or not.
+absl::StatusOr<std::vector<IndexEntry>> ParseIndexBlock(std::string_view block,
+                                                        bool value_delta_encoded);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_SST_FORMAT_H_

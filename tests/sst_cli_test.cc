@@ -1,0 +1,238 @@
+// sstfilter_sst end to end: SSTs written with RocksDB's SstFileWriter, the
+// tool run as a process, its output and exit status checked.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
+#include "gtest/gtest.h"
+#include "tests/db_test_util.h"
+#include "tests/sst_test_util.h"
+
+namespace sstfilter {
+namespace {
+
+using testing::SstConfig;
+using testing::TestFilter;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Arguments are single-quoted for the shell (keys here never hold quotes).
+Result RunTool(const std::vector<std::string>& args) {
+  std::string command = SSTFILTER_SST_BIN;
+  for (const std::string& arg : args) command += " '" + arg + "'";
+  command += " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) result.output.append(buf, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The number after `label` on its output line, or -1.
+double NumberAfter(const std::string& output, const std::string& label) {
+  const size_t at = output.find(label);
+  if (at == std::string::npos) return -1;
+  double value = -1;
+  std::sscanf(output.c_str() + at + label.size(), " %lf", &value);
+  return value;
+}
+
+std::vector<std::string> DecimalKeys(size_t n) {
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < n; ++i) keys.push_back(absl::StrFormat("user%06d", i));
+  return keys;
+}
+
+class SstCliTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& name, const std::vector<std::string>& keys,
+                    const SstConfig& config) {
+    const std::string path = dir_.path() + "/" + name;
+    testing::WriteSst(path, keys, config);
+    return path;
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(SstCliTest, FullFilterDescribedAndQueried) {
+  const std::string path = Write("full.sst", DecimalKeys(2000), SstConfig{});
+  Result r = RunTool({"--file", path, "--key", "user000042", "--key=user000999",
+                      "--key_hex", absl::BytesToHexString("user000007"),
+                      "--sample_absent", "4000"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "filter policy          sstfilter.bloom")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "filter                 full")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "filter entries         2000")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "encoding               leveldb k=6")) << r.output;
+  // 10 bits/key: 20000 bits + the k byte over 2000 keys.
+  EXPECT_NEAR(NumberAfter(r.output, "bits/key spent"), 10.004, 1e-3) << r.output;
+  const double expected = NumberAfter(r.output, "expected fp rate");
+  EXPECT_GT(expected, 0.006);
+  EXPECT_LT(expected, 0.012);
+  // Every key given, from either flag, is answered, in order.
+  EXPECT_TRUE(Contains(r.output, "key \"user000042\" (10 bytes): may be present")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "key \"user000999\" (10 bytes): may be present")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "key \"user000007\" (10 bytes): may be present")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "4000 random keys of 10 bytes")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "absence                not checked")) << r.output;
+  const double measured = NumberAfter(r.output, "measured fp rate");
+  EXPECT_GE(measured, 0.0) << r.output;
+  EXPECT_LE(measured * 4000, testing::BinomialUpperBound(4000, expected)) << r.output;
+}
+
+TEST_F(SstCliTest, AbsentKeysAreMostlyAbsent) {
+  const std::string path = Write("full.sst", DecimalKeys(2000), SstConfig{});
+  std::vector<std::string> args = {"--file", path};
+  for (int i = 0; i < 50; ++i) args.push_back(absl::StrFormat("--key=nouser%06d", i));
+  Result r = RunTool(args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  size_t absent = 0;
+  for (size_t at = 0; (at = r.output.find("): absent", at)) != std::string::npos; ++at) ++absent;
+  EXPECT_GE(absent, 45u) << r.output;  // ~1% FP: more than 5 of 50 is a broken filter
+}
+
+// Short keys: random ones would often be present, so the tool scans the
+// table and must not count present keys as false positives (2000 of the
+// 65536 2-byte keys are present: 3% more "positives" if it did).
+TEST_F(SstCliTest, ShortKeysAreCheckedAgainstTheTable) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back(std::string{static_cast<char>(i * 37 >> 8), static_cast<char>(i * 37)});
+  const std::string path = Write("short.sst", keys, SstConfig{});
+  Result r = RunTool({"--file", path, "--sample_absent", "3000"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "3000 random keys of 2 bytes")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "checked against the table's 2000 keys")) << r.output;
+  const double expected = NumberAfter(r.output, "expected fp rate");
+  const double measured = NumberAfter(r.output, "measured fp rate");
+  EXPECT_GE(measured, 0.0) << r.output;
+  EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
+}
+
+TEST_F(SstCliTest, PartitionedFilter) {
+  SstConfig config;
+  config.partitioned = true;
+  config.format_version = 4;
+  config.index_block_restart_interval = 4;
+  const std::vector<std::string> keys = testing::RandomKeys(3000, 9);
+  const std::string path = Write("partitioned.sst", keys, config);
+  std::vector<std::string> args = {"--file", path, "--sample_absent", "2000"};
+  for (int i = 0; i < 3000; i += 97) args.push_back("--key_hex=" + absl::BytesToHexString(keys[i]));
+  Result r = RunTool(args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "filter                 partitioned:")) << r.output;
+  EXPECT_GT(NumberAfter(r.output, "partitioned:"), 5) << r.output;
+  EXPECT_TRUE(Contains(r.output, "leveldb k=6 (")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "): absent")) << r.output;  // all keys asked are present
+  EXPECT_TRUE(Contains(r.output, "measured fp rate")) << r.output;
+}
+
+TEST_F(SstCliTest, ForeignFilterIsNamedAndNotQueried) {
+  SstConfig config;
+  config.filter = TestFilter::kBuiltin;
+  const std::string path = Write("builtin.sst", DecimalKeys(500), config);
+  Result r = RunTool({"--file", path});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "rocksdb.BuiltinBloomFilter")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not written by sstfilter")) << r.output;
+  r = RunTool({"--file", path, "--key", "user000001"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not sstfilter's")) << r.output;
+  r = RunTool({"--file", path, "--sample_absent", "10"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+}
+
+TEST_F(SstCliTest, TableWithoutFilter) {
+  SstConfig config;
+  config.filter = TestFilter::kNone;
+  const std::string path = Write("none.sst", DecimalKeys(100), config);
+  Result r = RunTool({"--file", path});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "filter                 none")) << r.output;
+  r = RunTool({"--file", path, "--key", "user000001"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_TRUE(Contains(r.output, "has no filter")) << r.output;
+}
+
+TEST_F(SstCliTest, NotAnSstFile) {
+  const std::string empty = dir_.path() + "/empty.sst";
+  testing::WriteFileBytes(empty, "");
+  Result r = RunTool({"--file", empty});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not a block-based SST file: file of 0 bytes is too short"))
+      << r.output;
+
+  const std::string text = dir_.path() + "/notes.txt";
+  std::string lines;
+  for (int i = 0; i < 20; ++i) lines += "this is a text file, not a table\n";
+  testing::WriteFileBytes(text, lines);
+  r = RunTool({"--file", text});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "no SST magic number")) << r.output;
+
+  const std::string good = Write("good.sst", DecimalKeys(500), SstConfig{});
+  const std::string bytes = testing::ReadFileBytes(good);
+  const std::string truncated = dir_.path() + "/truncated.sst";
+  testing::WriteFileBytes(truncated, bytes.substr(0, bytes.size() - 20));
+  r = RunTool({"--file", truncated});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not a block-based SST file")) << r.output;
+
+  r = RunTool({"--file", dir_.path() + "/missing.sst"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "No such file or directory")) << r.output;
+
+  r = RunTool({"--file", dir_.path()});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not a regular file")) << r.output;
+}
+
+// A flipped bit in the filter is caught by RocksDB's checksum verification.
+TEST_F(SstCliTest, DamagedFilterFailsChecksum) {
+  const std::string good = Write("good.sst", DecimalKeys(500), SstConfig{});
+  std::string bytes = testing::ReadFileBytes(good);
+  const auto filter =
+      ReadSstFilter(*NewStringSstSource(bytes), testing::IndexFormatOf(good));
+  ASSERT_TRUE(filter.ok()) << filter.status();
+  bytes[filter->meta_handle.offset + 3] ^= 0x10;
+  const std::string bad = dir_.path() + "/bad.sst";
+  testing::WriteFileBytes(bad, bytes);
+  Result r = RunTool({"--file", bad, "--key", "user000001"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Contains(r.output, "checksum")) << r.output;
+}
+
+TEST_F(SstCliTest, BadFlags) {
+  const std::string path = Write("full.sst", DecimalKeys(100), SstConfig{});
+  Result r = RunTool({});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--file is required")) << r.output;
+  r = RunTool({"--file", path, "--key_hex", "abc"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--key_hex=abc")) << r.output;
+  r = RunTool({"--file", path, "--key_hex", "zz"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = RunTool({"--file", path, "--sample_absent=-1"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--sample_absent=-1")) << r.output;
+  r = RunTool({"--file", path, "--key"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--key needs a value")) << r.output;
+}
+
+}  // namespace
+}  // namespace sstfilter

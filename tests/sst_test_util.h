@@ -1,0 +1,90 @@
+// Writing small SST files with RocksDB's public SstFileWriter, for the tests
+// of the SST filter parser and the sstfilter_sst tool.
+#ifndef SSTFILTER_TESTS_SST_TEST_UTIL_H_
+#define SSTFILTER_TESTS_SST_TEST_UTIL_H_
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table.h"
+#include "table/rocksdb_bloom_policy.h"
+#include "table/sst_filter_block.h"
+
+namespace sstfilter::testing {
+
+enum class TestFilter { kOurs, kBuiltin, kNone };
+
+struct SstConfig {
+  TestFilter filter = TestFilter::kOurs;
+  bool partitioned = false;
+  int format_version = 5;
+  int index_block_restart_interval = 1;
+};
+
+// Writes the keys (sorted and deduplicated here) to path; fails the test on
+// error.
+inline void WriteSst(const std::string& path, std::vector<std::string> keys,
+                     const SstConfig& config) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  rocksdb::BlockBasedTableOptions table;
+  table.format_version = config.format_version;
+  table.index_block_restart_interval = config.index_block_restart_interval;
+  switch (config.filter) {
+    case TestFilter::kOurs:
+      table.filter_policy = NewRocksDbBloomPolicy(BloomOptions{}).value();
+      break;
+    case TestFilter::kBuiltin:
+      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+      break;
+    case TestFilter::kNone:
+      break;
+  }
+  if (config.partitioned) {
+    table.partition_filters = true;
+    table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table.metadata_block_size = 256;  // Several partitions from a few thousand keys.
+    table.block_size = 512;
+  }
+  rocksdb::Options options;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  ASSERT_TRUE(writer.Open(path).ok());
+  for (const std::string& key : keys) {
+    ASSERT_TRUE(writer.Put(key, "v").ok());
+  }
+  ASSERT_TRUE(writer.Finish().ok());
+}
+
+inline std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline void WriteFileBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// The index key/value format the table properties announce.
+inline SstIndexFormat IndexFormatOf(const std::string& path) {
+  rocksdb::SstFileReader reader{rocksdb::Options()};
+  EXPECT_TRUE(reader.Open(path).ok());
+  const auto props = reader.GetTableProperties();
+  SstIndexFormat format;
+  format.key_is_user_key = props->index_key_is_user_key != 0;
+  format.value_delta_encoded = props->index_value_is_delta_encoded != 0;
+  return format;
+}
+
+}  // namespace sstfilter::testing
+
+#endif  // SSTFILTER_TESTS_SST_TEST_UTIL_H_

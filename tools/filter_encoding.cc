@@ -1,0 +1,50 @@
+#include "tools/filter_encoding.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_format.h"
+#include "filter/bloom_math.h"
+#include "filter/leveldb_bloom.h"
+
+namespace sstfilter {
+
+double FilterEncoding::ExpectedFpRate(double num_keys) const {
+  switch (kind) {
+    case Kind::kLevelDb: {
+      // As LevelDbExpectedFpRate, but with the k and bits the filter really
+      // has (small filters are padded to 64 bits, which changes both).
+      const double bloom = StandardBloomFpRate(num_keys, num_bits, num_probes);
+      const double hash_collision = num_keys / 4294967296.0;
+      return std::min(1.0, bloom + (1.0 - bloom) * hash_collision);
+    }
+    case Kind::kEmpty:
+      return 0.0;
+    case Kind::kMatchEverything:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+FilterEncoding DescribeFilterEncoding(std::string_view filter) {
+  FilterEncoding e;
+  if (filter.size() < 2) {
+    e.kind = FilterEncoding::Kind::kEmpty;
+    e.name = "empty (matches nothing)";
+    return e;
+  }
+  const auto tag = static_cast<unsigned char>(filter.back());
+  // New encodings claim their tag (a k byte > kLevelDbMaxProbes) here.
+  if (tag >= 1 && tag <= kLevelDbMaxProbes) {
+    e.kind = FilterEncoding::Kind::kLevelDb;
+    e.num_probes = tag;
+    e.num_bits = static_cast<double>(filter.size() - 1) * 8;
+    e.name = absl::StrFormat("leveldb k=%d", tag);
+    return e;
+  }
+  e.kind = FilterEncoding::Kind::kMatchEverything;
+  e.name = tag == 0 ? "damaged (k=0; reads as may-match)"
+                    : absl::StrFormat("unknown tag 0x%02x (reads as may-match)", tag);
+  return e;
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,416 @@
+// sstfilter_sst: shows the filter of a block-based SST file and queries it.
+//
+//   sstfilter_sst --file X.sst [--key K ...] [--key_hex H ...] [--sample_absent N]
+//
+// The table is opened and validated with RocksDB's public SstFileReader (which
+// also supplies the table properties and verifies checksums); the filter bytes
+// are read with our own bounds-checked parser (table/sst_filter_block.h) and
+// queried through the same FilterBitsReader RocksDB would use.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+#include "table/bits_reader_factory.h"
+#include "table/policy_id.h"
+#include "table/registration.h"
+#include "table/sst_filter_block.h"
+#include "table/sst_source.h"
+#include "tools/filter_encoding.h"
+
+ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
+ABSL_FLAG(std::vector<std::string>, key, {},
+          "a user key (raw bytes) to look up in the filter; repeat the flag for more keys");
+ABSL_FLAG(std::vector<std::string>, key_hex, {},
+          "a user key in hex (e.g. 00ff61) to look up; repeat the flag for more keys");
+ABSL_FLAG(int64_t, sample_absent, 0,
+          "measure the FP rate on this many generated keys absent from the table");
+ABSL_FLAG(uint64_t, seed, 1, "seed of the absent-key generator");
+ABSL_FLAG(bool, verify_checksums, true,
+          "verify every block checksum with RocksDB before reading the filter");
+
+namespace sstfilter {
+namespace {
+
+constexpr int kExitBadFile = 1;     // Missing, unreadable, not an SST, damaged.
+constexpr int kExitUsage = 2;       // Bad flags.
+constexpr int kExitUnanswered = 3;  // Keys/sample asked of a filter that is not ours.
+
+constexpr char kUsage[] =
+    "Shows the filter of a block-based SST file and queries it.\n"
+    "  sstfilter_sst --file X.sst [--key K ...] [--key_hex H ...] [--sample_absent N]\n"
+    "\n"
+    "Prints the table's filter policy, whether the filter is full or partitioned,\n"
+    "its size, entries, bits/key spent, encoding and expected FP rate; with --key /\n"
+    "--key_hex whether each key may be present; with --sample_absent N the FP rate\n"
+    "measured on N random keys of the table's typical key length that are absent\n"
+    "from the table.\n"
+    "\n"
+    "A table whose filter was not written by sstfilter (e.g. RocksDB's built-in\n"
+    "bloomfilter), or that has no filter, is still described (exit 0), but\n"
+    "--key and --sample_absent cannot be answered for it (exit 3).\n"
+    "Exit status: 0 ok; 1 file missing, unreadable, not an SST or damaged;\n"
+    "2 bad flags; 3 keys or a sample asked of a filter that is not sstfilter's.";
+
+int Fail(int code, const std::string& msg) {
+  absl::FPrintF(stderr, "sstfilter_sst: %s\n", msg);
+  return code;
+}
+
+// Abseil flags keep only the last of repeated flags; --key and --key_hex are
+// meant to be repeated, so they are taken out of argv (in order) first.
+std::vector<std::pair<std::string, std::string>> TakeRepeatedKeys(std::vector<char*>* args,
+                                                                  std::string* error) {
+  std::vector<std::pair<std::string, std::string>> keys;
+  std::vector<char*> rest;
+  for (size_t i = 0; i < args->size(); ++i) {
+    std::string_view arg = (*args)[i];
+    if (arg == "--") {  // Everything after is positional.
+      rest.insert(rest.end(), args->begin() + i, args->end());
+      break;
+    }
+    std::string_view name = arg;
+    while (!name.empty() && name.front() == '-') name.remove_prefix(1);
+    const size_t eq = name.find('=');
+    const std::string_view flag = name.substr(0, eq);
+    if (i == 0 || name.size() == arg.size() || (flag != "key" && flag != "key_hex")) {
+      rest.push_back((*args)[i]);
+      continue;
+    }
+    if (eq != std::string_view::npos) {
+      keys.emplace_back(std::string(flag), std::string(name.substr(eq + 1)));
+    } else if (i + 1 < args->size()) {
+      keys.emplace_back(std::string(flag), std::string((*args)[++i]));
+    } else {
+      *error = absl::StrFormat("--%s needs a value", flag);
+    }
+  }
+  *args = std::move(rest);
+  return keys;
+}
+
+bool DecodeHex(std::string_view hex, std::string* out) {
+  if (hex.size() % 2 != 0) return false;
+  for (char c : hex) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  *out = absl::HexStringToBytes(std::string(hex));
+  return true;
+}
+
+const char* ChecksumName(uint8_t type) {
+  static const char* const kNames[] = {"none", "crc32c", "xxHash", "xxHash64", "XXH3"};
+  return type < 5 ? kNames[type] : "unknown";
+}
+
+// Answers "may this key be present?" the way RocksDB's table reader would.
+class FilterQuery {
+ public:
+  FilterQuery(const SstFilter& filter, bool bytewise) : filter_(filter), bytewise_(bytewise) {
+    for (const SstFilterPartition& p : filter.partitions) {
+      readers_.emplace_back(NewBitsReader(rocksdb::Slice(p.contents)));
+    }
+  }
+  bool MayMatch(std::string_view key) {
+    const rocksdb::Slice slice(key.data(), key.size());
+    if (!bytewise_) {  // Cannot pick the partition: ask them all.
+      for (auto& r : readers_) {
+        if (r->MayMatch(slice)) return true;
+      }
+      return false;
+    }
+    for (size_t i : CandidatePartitions(filter_, key)) {
+      if (readers_[i]->MayMatch(slice)) return true;
+    }
+    return false;
+  }
+
+ private:
+  const SstFilter& filter_;
+  const bool bytewise_;
+  std::vector<std::unique_ptr<rocksdb::FilterBitsReader>> readers_;
+};
+
+// Prints the encoding(s) of the partitions and returns the expected FP rate:
+// the mean over partitions (queries spread evenly), each holding a share of
+// the filter entries proportional to its size (one policy sizes them all).
+double PrintEncodings(const SstFilter& filter, uint64_t filter_entries) {
+  std::vector<std::pair<std::string, size_t>> groups;  // name, partitions.
+  double fp_sum = 0;
+  const double total_bytes = static_cast<double>(filter.FilterBytes());
+  for (const SstFilterPartition& p : filter.partitions) {
+    const FilterEncoding e = DescribeFilterEncoding(p.contents);
+    const double keys = total_bytes > 0 ? static_cast<double>(filter_entries) *
+                                              static_cast<double>(p.contents.size()) / total_bytes
+                                        : 0.0;
+    fp_sum += e.ExpectedFpRate(keys);
+    if (groups.empty() || groups.back().first != e.name) {
+      groups.emplace_back(e.name, 0);
+    }
+    ++groups.back().second;
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    absl::PrintF("%-22s %s", i == 0 ? "encoding" : "", groups[i].first);
+    if (filter.kind == SstFilterKind::kPartitioned) {
+      absl::PrintF(" (%d partition%s)", groups[i].second, groups[i].second == 1 ? "" : "s");
+    }
+    absl::PrintF("\n");
+  }
+  return filter.partitions.empty() ? 0.0
+                                   : fp_sum / static_cast<double>(filter.partitions.size());
+}
+
+// Generates n keys absent from the table, of its typical user key length L.
+//
+// A uniformly random L-byte string equals one of the table's keys with
+// probability at most entries / 256^L, whatever the keys are. When that
+// bound, times n, is negligible (< 0.001 expected collisions over the whole
+// sample) random keys are used as they are: scanning a large table would cost
+// far more than it could change the measurement. Otherwise (short keys) the
+// table's keys of length L are scanned into a hash set with SstFileReader's
+// iterator and colliding samples are redrawn. That iterator hides keys whose
+// tombstone is in the same table; such keys still sit in the filter, so a
+// sample equal to one would count as a false positive: said in the output.
+absl::StatusOr<std::vector<std::string>> AbsentKeys(rocksdb::SstFileReader& reader,
+                                                    const rocksdb::TableProperties& props,
+                                                    size_t n, uint64_t seed,
+                                                    std::string* how) {
+  const uint64_t entries = props.num_entries + props.num_range_deletions;
+  constexpr double kInternalKeyTrailer = 8;
+  double avg = entries == 0 ? 16.0
+                            : static_cast<double>(props.raw_key_size) /
+                                      static_cast<double>(entries) -
+                                  kInternalKeyTrailer;
+  const size_t length = static_cast<size_t>(std::max(1.0, std::round(avg)));
+  const double bound = static_cast<double>(entries) / std::pow(256.0, static_cast<double>(length));
+
+  absl::flat_hash_set<std::string> present;
+  if (bound * static_cast<double>(n) >= 1e-3) {
+    constexpr uint64_t kMaxScannedEntries = 50'000'000;
+    if (entries > kMaxScannedEntries) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "keys of %d bytes are too short to be absent by chance and the table "
+          "(%d entries) is too large to scan; cannot make an absent-key sample",
+          length, entries));
+    }
+    std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(rocksdb::ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if (it->key().size() == length) present.insert(it->key().ToString());
+    }
+    if (!it->status().ok()) {
+      return absl::DataLossError("scanning the table's keys: " + it->status().ToString());
+    }
+    *how = absl::StrFormat("checked against the table's %d keys of that length%s",
+                           present.size(),
+                           props.num_deletions > 0
+                               ? " (keys deleted within the table are not visible; "
+                                 "a sample equal to one counts as a false positive)"
+                               : "");
+  } else {
+    *how = absl::StrFormat(
+        "not checked: a random %d-byte key is in the table with probability <= %.3g",
+        length, bound);
+  }
+
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  const uint64_t max_attempts = 20 * static_cast<uint64_t>(n) + 1000;
+  for (uint64_t attempt = 0; keys.size() < n; ++attempt) {
+    if (attempt == max_attempts) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "could not generate %d absent keys of %d bytes: the table holds most such keys",
+          n, length));
+    }
+    std::string key(length, '\0');
+    for (char& c : key) c = static_cast<char>(rng());
+    if (!present.contains(key)) keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
+  const std::string path = absl::GetFlag(FLAGS_file);
+  const int64_t sample = absl::GetFlag(FLAGS_sample_absent);
+  if (path.empty()) return Fail(kExitUsage, "--file is required (see --help)");
+  if (sample < 0) {
+    return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count >= 0", sample));
+  }
+  std::vector<std::string> keys;
+  for (const auto& [flag, value] : raw_keys) {
+    if (flag == "key") {
+      keys.push_back(value);
+    } else if (std::string bytes; DecodeHex(value, &bytes)) {
+      keys.push_back(std::move(bytes));
+    } else {
+      return Fail(kExitUsage, absl::StrFormat(
+                                  "--key_hex=%s: not an even number of hex digits", value));
+    }
+  }
+  const bool questions = !keys.empty() || sample > 0;
+
+  EnsureRocksDbFilterPoliciesRegistered();
+  absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
+  if (!source.ok()) return Fail(kExitBadFile, std::string(source.status().message()));
+  // Our footer check first: its messages say why a file is not an SST.
+  if (absl::StatusOr<SstFooter> footer = ReadSstFooter(**source); !footer.ok()) {
+    return Fail(kExitBadFile, absl::StrFormat("%s: not a block-based SST file: %s", path,
+                                              footer.status().message()));
+  }
+  rocksdb::Options options;
+  rocksdb::SstFileReader reader(options);
+  if (rocksdb::Status s = reader.Open(path); !s.ok()) {
+    return Fail(kExitBadFile,
+                absl::StrFormat("%s: RocksDB cannot open it as an SST: %s", path, s.ToString()));
+  }
+  if (absl::GetFlag(FLAGS_verify_checksums)) {
+    if (rocksdb::Status s = reader.VerifyChecksum(); !s.ok()) {
+      return Fail(kExitBadFile,
+                  absl::StrFormat("%s: checksum verification failed: %s", path, s.ToString()));
+    }
+  }
+  const std::shared_ptr<const rocksdb::TableProperties> props = reader.GetTableProperties();
+  SstIndexFormat index_format;
+  index_format.key_is_user_key = props->index_key_is_user_key != 0;
+  index_format.value_delta_encoded = props->index_value_is_delta_encoded != 0;
+  absl::StatusOr<SstFilter> filter = ReadSstFilter(**source, index_format);
+  if (!filter.ok()) {
+    return Fail(kExitBadFile, absl::StrFormat("%s: reading the filter: %s", path,
+                                              filter.status().message()));
+  }
+
+  const uint64_t entries = props->num_entries;
+  absl::PrintF("%-22s %s\n", "file", path);
+  absl::PrintF("%-22s %d (checksum %s%s)\n", "format_version", filter->footer.format_version,
+               ChecksumName(filter->footer.checksum_type),
+               absl::GetFlag(FLAGS_verify_checksums) ? ", verified" : ", not verified");
+  absl::PrintF("%-22s %d (deletions %d, merge operands %d, range deletions %d)\n", "entries",
+               entries, props->num_deletions, props->num_merge_operands,
+               props->num_range_deletions);
+  if (entries > 0) {
+    absl::PrintF("%-22s %.1f bytes average\n", "user key length",
+                 static_cast<double>(props->raw_key_size) / static_cast<double>(entries) - 8);
+  }
+  absl::PrintF("%-22s %s\n", "comparator", props->comparator_name);
+  absl::PrintF("%-22s %s\n", "prefix extractor", props->prefix_extractor_name);
+  absl::PrintF("%-22s %s\n", "filter policy",
+               props->filter_policy_name.empty() ? "(none)" : props->filter_policy_name);
+
+  const char* unanswered = nullptr;
+  switch (filter->kind) {
+    case SstFilterKind::kNone:
+      absl::PrintF("%-22s none\n", "filter");
+      unanswered = "the table has no filter";
+      break;
+    case SstFilterKind::kBlockBased:
+      absl::PrintF("%-22s obsolete block-based filter '%s' (%d bytes), not read\n", "filter",
+                   filter->meta_block_name, filter->meta_handle.size);
+      unanswered = "the table's obsolete block-based filter is not supported";
+      break;
+    case SstFilterKind::kFull:
+      absl::PrintF("%-22s full (meta block '%s')\n", "filter", filter->meta_block_name);
+      break;
+    case SstFilterKind::kPartitioned:
+      absl::PrintF("%-22s partitioned: %d partitions, top-level index %d bytes (meta block '%s')\n",
+                   "filter", filter->partitions.size(), filter->meta_handle.size,
+                   filter->meta_block_name);
+      break;
+  }
+  if (filter->partitions.empty()) {
+    if (questions && unanswered != nullptr) {
+      return Fail(kExitUnanswered, absl::StrFormat("cannot answer --key/--sample_absent: %s",
+                                                   unanswered));
+    }
+    return 0;
+  }
+
+  const uint64_t filter_entries = props->num_filter_entries;
+  const size_t filter_bytes = filter->FilterBytes();
+  absl::PrintF("%-22s %d (all partitions, index excluded)\n", "filter bytes", filter_bytes);
+  absl::PrintF("%-22s %d\n", "filter entries", filter_entries);
+  if (filter_entries > 0) {
+    absl::PrintF("%-22s %.3f\n", "bits/key spent",
+                 8.0 * static_cast<double>(filter_bytes) / static_cast<double>(filter_entries));
+  }
+  const bool ours = filter->compatibility_name == kRocksDbBloomPolicyName;
+  if (!ours) {
+    absl::PrintF("%-22s unknown: not written by sstfilter (compatibility name '%s')\n",
+                 "encoding", filter->compatibility_name);
+    if (questions) {
+      return Fail(kExitUnanswered,
+                  absl::StrFormat("cannot answer --key/--sample_absent: the filter is "
+                                  "'%s', not sstfilter's '%s'",
+                                  filter->compatibility_name, kRocksDbBloomPolicyName));
+    }
+    return 0;
+  }
+  const double expected_fp = PrintEncodings(*filter, filter_entries);
+  absl::PrintF("%-22s %.6g\n", "expected fp rate", expected_fp);
+  if (!questions) return 0;
+
+  // With whole-key filtering off the filter holds only key prefixes, and
+  // asking it about whole keys would give false negatives.
+  const auto wkf = props->user_collected_properties.find(
+      rocksdb::BlockBasedTablePropertyNames::kWholeKeyFiltering);
+  if (wkf != props->user_collected_properties.end() && wkf->second == "0") {
+    return Fail(kExitUnanswered,
+                "cannot answer --key/--sample_absent: the filter holds only key prefixes "
+                "(whole_key_filtering was off)");
+  }
+  const bool bytewise = props->comparator_name == "leveldb.BytewiseComparator";
+  if (!bytewise && filter->kind == SstFilterKind::kPartitioned) {
+    absl::PrintF("%-22s comparator is not bytewise: answers are the OR of all partitions\n",
+                 "note");
+  }
+  FilterQuery query(*filter, bytewise);
+  for (const std::string& key : keys) {
+    absl::PrintF("key \"%s\" (%d bytes): %s\n", absl::CHexEscape(key), key.size(),
+                 query.MayMatch(key) ? "may be present" : "absent");
+  }
+  if (sample > 0) {
+    std::string how;
+    absl::StatusOr<std::vector<std::string>> absent =
+        AbsentKeys(reader, *props, static_cast<size_t>(sample), absl::GetFlag(FLAGS_seed), &how);
+    if (!absent.ok()) return Fail(kExitBadFile, std::string(absent.status().message()));
+    size_t positives = 0;
+    for (const std::string& key : *absent) positives += query.MayMatch(key) ? 1 : 0;
+    absl::PrintF("%-22s %d random keys of %d bytes (seed %d)\n", "absent-key sample",
+                 absent->size(), absent->front().size(), absl::GetFlag(FLAGS_seed));
+    absl::PrintF("%-22s %s\n", "absence", how);
+    absl::PrintF("%-22s %.6g (%d of %d; expected %.6g)\n", "measured fp rate",
+                 static_cast<double>(positives) / static_cast<double>(absent->size()),
+                 positives, absent->size(), expected_fp);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace sstfilter
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(sstfilter::kUsage);
+  std::vector<char*> args(argv, argv + argc);
+  std::string error;
+  const auto keys = sstfilter::TakeRepeatedKeys(&args, &error);
+  if (!error.empty()) return sstfilter::Fail(sstfilter::kExitUsage, error);
+  std::vector<char*> rest = absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+  if (rest.size() > 1) {
+    return sstfilter::Fail(sstfilter::kExitUsage,
+                           absl::StrFormat("unexpected argument '%s'", rest[1]));
+  }
+  return sstfilter::Run(keys);
+}
