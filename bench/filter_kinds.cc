@@ -6,6 +6,8 @@
 #include "bench/rocksdb_builtin_adapter.h"
 #include "bench/sstfilter_adapter.h"
 #include "filter/bloom_math.h"
+#include "filter/cache_local_bloom.h"
+#include "filter/cache_local_math.h"
 #include "filter/leveldb_bloom.h"
 
 namespace sstfilter::bench {
@@ -13,6 +15,10 @@ namespace {
 
 double LevelDbModel(size_t num_keys, size_t /*filter_bytes*/, double bits_per_key) {
   return LevelDbExpectedFpRate(num_keys, bits_per_key);
+}
+
+double CacheLocalModel(size_t num_keys, size_t /*filter_bytes*/, double bits_per_key) {
+  return CacheLocalExpectedFpRate(num_keys, bits_per_key);
 }
 
 template <typename Builder, typename Reader>
@@ -34,6 +40,8 @@ const std::vector<FilterKind>& AllFilterKinds() {
   static const auto* kinds = new std::vector<FilterKind>{
       Sstfilter<LevelDbBloomBuilder, LevelDbBloomReader>(
           "sst_leveldb", "sstfilter LevelDB-compatible", LevelDbModel),
+      Sstfilter<CacheLocalBloomBuilder, CacheLocalBloomReader>(
+          "sst_cachelocal", "sstfilter cache-local", CacheLocalModel),
       {"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
        NewLibLevelDbBenchFilter},
       RocksDb("rocksdb_fv5", "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom),
