@@ -1,0 +1,83 @@
+#include "filter/filter_policy.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter/bloom_math.h"
+#include "filter/leveldb_bloom.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+std::unique_ptr<const FilterPolicy> MakePolicy(const BloomOptions& options) {
+  auto policy = NewBloomFilterPolicy(options);
+  EXPECT_TRUE(policy.ok()) << policy.status();
+  return policy.ok() ? std::move(*policy) : nullptr;
+}
+
+TEST(FilterPolicyTest, NameAndRoundTrip) {
+  const auto policy = MakePolicy(BloomOptions());
+  ASSERT_NE(policy, nullptr);
+  EXPECT_STREQ(policy->Name(), "sstfilter.bloom");
+  const std::vector<std::string_view> keys = {"apple", "banana", "", "cherry"};
+  std::string dst = "earlier filter";
+  policy->CreateFilter(keys, &dst);
+  ASSERT_EQ(dst.substr(0, 14), "earlier filter");
+  const std::string_view filter = std::string_view(dst).substr(14);
+  EXPECT_EQ(filter.size(), LevelDbFilterBits(keys.size(), 10) / 8 + 1);
+  for (std::string_view key : keys) EXPECT_TRUE(policy->KeyMayMatch(key, filter)) << key;
+  EXPECT_FALSE(policy->KeyMayMatch("durian", filter));
+  EXPECT_FALSE(policy->KeyMayMatch("apple", ""));  // Empty filter.
+  EXPECT_TRUE(policy->KeyMayMatch("apple", std::string(8, '\0') + '\x80'));  // Reserved k.
+}
+
+TEST(FilterPolicyTest, BuildsTheLevelDbEncoding) {
+  BloomOptions options;
+  options.bits_per_key = 7.5;
+  const auto policy = MakePolicy(options);
+  ASSERT_NE(policy, nullptr);
+  std::vector<std::string> storage;
+  for (int i = 0; i < 500; ++i) storage.push_back("key" + std::to_string(i));
+  const std::vector<std::string_view> keys(storage.begin(), storage.end());
+  std::string ours, direct;
+  policy->CreateFilter(keys, &ours);
+  AppendLevelDbBloomFilter(keys, 7.5, &direct);
+  EXPECT_EQ(ours, direct);
+}
+
+TEST(FilterPolicyTest, FpRateSizesTheFilter) {
+  BloomOptions options;
+  options.fp_rate = 0.01;
+  const auto policy = MakePolicy(options);
+  ASSERT_NE(policy, nullptr);
+  std::vector<std::string> storage;
+  for (int i = 0; i < 1000; ++i) storage.push_back("k" + std::to_string(i));
+  const std::vector<std::string_view> keys(storage.begin(), storage.end());
+  std::string filter;
+  policy->CreateFilter(keys, &filter);
+  // 9585.06 bits -> 9592 bits = 1199 bytes, and k = floor(9.585 * 0.69) = 6.
+  EXPECT_EQ(filter.size(), 1200u);
+  EXPECT_EQ(filter.back(), 6);
+}
+
+TEST(FilterPolicyTest, BadOptionsNameTheValue) {
+  BloomOptions bits;
+  bits.bits_per_key = -3;
+  auto policy = NewBloomFilterPolicy(bits);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(policy.status().message().find("bits_per_key=-3"), std::string_view::npos)
+      << policy.status();
+
+  BloomOptions fp;
+  fp.fp_rate = 2;
+  policy = NewBloomFilterPolicy(fp);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_NE(policy.status().message().find("fp_rate=2"), std::string_view::npos)
+      << policy.status();
+}
+
+}  // namespace
+}  // namespace sstfilter

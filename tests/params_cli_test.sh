@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# sstfilter_params from the outside: the fields it prints for good input
+# (values worked out by hand from the formulas in bloom_math.h), and a
+# non-zero exit with a message naming the problem for bad input.
+# Usage: params_cli_test.sh <path to sstfilter_params>
+set -uo pipefail
+params="$1"
+passed=0; failed=0
+expect_line() {  # expect_line <output> <exact line>
+  if grep -qxF -- "$2" <<<"$1"; then passed=$((passed + 1));
+  else echo "FAIL: no line '$2' in:"; echo "$1"; failed=$((failed + 1)); fi
+}
+expect_error() {  # expect_error <text the message must contain> <args...>
+  local text="$1"; shift
+  local out
+  if out="$("$params" "$@" 2>&1)"; then
+    echo "FAIL: '$*' exited 0: $out"; failed=$((failed + 1)); return
+  fi
+  if grep -qF -- "$text" <<<"$out"; then passed=$((passed + 1));
+  else echo "FAIL: '$*' error lacks '$text': $out"; failed=$((failed + 1)); fi
+}
+
+# 1M keys at 1%: -ln(0.01)/ln(2)^2 = 9.5851 bits/key, k = floor(9.5851 * 0.69)
+# = 6, 9585058 bits rounded up to 9585064 = 1198133 bytes + the k byte.
+if out="$("$params" --keys=1000000 --fp=0.01 2>&1)"; then passed=$((passed + 1));
+else echo "FAIL: --keys=1000000 --fp=0.01 exited non-zero: $out"; failed=$((failed + 1)); fi
+echo "$out"
+expect_line "$out" "encoding           leveldb"
+expect_line "$out" "keys               1000000"
+expect_line "$out" "target fp rate     0.01"
+expect_line "$out" "bits/key           9.5851"
+expect_line "$out" "k (probes)         6"
+expect_line "$out" "filter bytes       1198134"
+# (1 - e^(-6 * 1e6 / 9585064))^6 = 0.0101431, plus n / 2^32 for the hash.
+expect_line "$out" "  standard bloom   0.0101431"
+expect_line "$out" "  32-bit hash      0.000232831"
+expect_line "$out" "expected fp rate   0.0103736"
+
+# Space-separated flags work too; 1000 keys at 10 bits/key: 1250 + 1 bytes.
+out="$("$params" --keys 1000 --bits_per_key 10 2>&1)"
+expect_line "$out" "bits/key           10.0000"
+expect_line "$out" "k (probes)         6"
+expect_line "$out" "filter bytes       1251"
+expect_line "$out" "  standard bloom   0.00843621"
+if grep -q "target fp rate" <<<"$out"; then
+  echo "FAIL: target fp rate printed without --fp"; failed=$((failed + 1))
+else passed=$((passed + 1)); fi
+
+# Tiny filters keep the 64-bit minimum: 9 bytes.
+out="$("$params" --keys=1 --bits_per_key=2 2>&1)"
+expect_line "$out" "filter bytes       9"
+expect_line "$out" "k (probes)         1"
+
+expect_error "--keys=0" --keys=0 --fp=0.01
+expect_error "--keys=0" --fp=0.01
+expect_error "--keys=-5" --keys=-5 --fp=0.01
+expect_error "fp_rate=1 " --keys=10 --fp=1
+expect_error "fp_rate=0 " --keys=10 --fp=0
+expect_error "fp_rate=nan" --keys=10 --fp=nan
+expect_error "fp_rate=inf" --keys=10 --fp=inf
+expect_error "fp_rate=1e-30 needs too many bits" --keys=10 --fp=1e-30
+expect_error "bits_per_key=-1" --keys=10 --bits_per_key=-1
+expect_error "bits_per_key=0 " --keys=10 --bits_per_key=0
+expect_error "bits_per_key=nan" --keys=10 --bits_per_key=nan
+expect_error "bits_per_key=101" --keys=10 --bits_per_key=101
+expect_error "exactly one of --fp and --bits_per_key" --keys=10 --fp=0.01 --bits_per_key=10
+expect_error "exactly one of --fp and --bits_per_key" --keys=10
+expect_error "Unknown command line flag 'bogus'" --keys=10 --fp=0.01 --bogus=1
+expect_error "Illegal value 'abc' specified for flag 'fp'" --keys=10 --fp=abc
+expect_error "unexpected argument 'stray'" --keys=10 --fp=0.01 stray
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
