@@ -73,7 +73,7 @@ TEST_F(SstCliTest, FullFilterDescribedAndQueried) {
   const std::string path = Write("full.sst", DecimalKeys(2000), SstConfig{});
   Result r = RunTool({"--file", path, "--key", "user000042", "--key=user000999",
                       "--key_hex", absl::BytesToHexString("user000007"),
-                      "--sample_absent", "4000"});
+                      "--sample_absent", "4000", "--seed", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "filter policy          sstfilter.bloom")) << r.output;
   EXPECT_TRUE(Contains(r.output, "filter                 full")) << r.output;
@@ -88,7 +88,7 @@ TEST_F(SstCliTest, FullFilterDescribedAndQueried) {
   EXPECT_TRUE(Contains(r.output, "key \"user000042\" (10 bytes): may be present")) << r.output;
   EXPECT_TRUE(Contains(r.output, "key \"user000999\" (10 bytes): may be present")) << r.output;
   EXPECT_TRUE(Contains(r.output, "key \"user000007\" (10 bytes): may be present")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "4000 random keys of 10 bytes")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "4000 random keys of 10 bytes (seed 3)")) << r.output;
   EXPECT_TRUE(Contains(r.output, "absence                not checked")) << r.output;
   const double measured = NumberAfter(r.output, "measured fp rate");
   EXPECT_GE(measured, 0.0) << r.output;
@@ -113,7 +113,7 @@ TEST_F(SstCliTest, ShortKeysAreCheckedAgainstTheTable) {
   std::vector<std::string> keys;
   for (int i = 0; i < 2000; ++i) keys.push_back(std::string{static_cast<char>(i * 37 >> 8), static_cast<char>(i * 37)});
   const std::string path = Write("short.sst", keys, SstConfig{});
-  Result r = RunTool({"--file", path, "--sample_absent", "3000"});
+  Result r = RunTool({"--file", path, "--sample_absent", "3000", "--seed", "5"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "3000 random keys of 2 bytes")) << r.output;
   EXPECT_TRUE(Contains(r.output, "checked against the table's 2000 keys")) << r.output;
@@ -123,6 +123,23 @@ TEST_F(SstCliTest, ShortKeysAreCheckedAgainstTheTable) {
   EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
 }
 
+// The sample must not replay a common test-data generator: a table of
+// RandomKeys(n, 1) (mt19937_64 seeded with 1) sampled with --seed 1 once
+// measured an FP rate of 1, every "absent" key being a present one.
+TEST_F(SstCliTest, SampleDoesNotReplayTheSeedsStream) {
+  const std::string path = Write("random.sst", testing::RandomKeys(3000, 1), SstConfig{});
+  Result r = RunTool({"--file", path, "--sample_absent", "3000", "--seed", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double expected = NumberAfter(r.output, "expected fp rate");
+  const double measured = NumberAfter(r.output, "measured fp rate");
+  EXPECT_GE(measured, 0.0) << r.output;
+  EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
+  // Without --seed a random seed is picked and printed.
+  r = RunTool({"--file", path, "--sample_absent", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GT(NumberAfter(r.output, "(seed"), 0) << r.output;
+}
+
 TEST_F(SstCliTest, PartitionedFilter) {
   SstConfig config;
   config.partitioned = true;
@@ -130,7 +147,7 @@ TEST_F(SstCliTest, PartitionedFilter) {
   config.index_block_restart_interval = 4;
   const std::vector<std::string> keys = testing::RandomKeys(3000, 9);
   const std::string path = Write("partitioned.sst", keys, config);
-  std::vector<std::string> args = {"--file", path, "--sample_absent", "2000"};
+  std::vector<std::string> args = {"--file", path, "--sample_absent", "2000", "--seed", "7"};
   for (int i = 0; i < 3000; i += 97) args.push_back("--key_hex=" + absl::BytesToHexString(keys[i]));
   Result r = RunTool(args);
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
+#include "filter/cache_local_bloom.h"
+#include "filter/cache_local_math.h"
 #include "filter/leveldb_bloom.h"
 
 namespace sstfilter {
@@ -17,6 +19,8 @@ double FilterEncoding::ExpectedFpRate(double num_keys) const {
       const double hash_collision = num_keys / 4294967296.0;
       return std::min(1.0, bloom + (1.0 - bloom) * hash_collision);
     }
+    case Kind::kCacheLocal:
+      return BlockedBloomFpRate(num_keys / num_lines, num_probes);
     case Kind::kEmpty:
       return 0.0;
     case Kind::kMatchEverything:
@@ -32,8 +36,28 @@ FilterEncoding DescribeFilterEncoding(std::string_view filter) {
     e.name = "empty (matches nothing)";
     return e;
   }
+  // Other encodings claim their tag (a final byte > kLevelDbMaxProbes) here.
+  if (IsCacheLocalBloomFilter(filter)) {
+    const CacheLocalBloomReader reader(filter);
+    switch (reader.kind()) {
+      case CacheLocalBloomReader::Kind::kBloom:
+        e.kind = FilterEncoding::Kind::kCacheLocal;
+        e.num_probes = reader.num_probes();
+        e.num_lines = reader.num_lines();
+        e.num_bits = e.num_lines * 512;
+        e.name = absl::StrFormat("cache_local k=%d", e.num_probes);
+        return e;
+      case CacheLocalBloomReader::Kind::kMatchNothing:
+        e.kind = FilterEncoding::Kind::kEmpty;
+        e.name = "cache_local, empty (matches nothing)";
+        return e;
+      case CacheLocalBloomReader::Kind::kMatchEverything:
+        e.kind = FilterEncoding::Kind::kMatchEverything;
+        e.name = "cache_local, damaged trailer (reads as may-match)";
+        return e;
+    }
+  }
   const auto tag = static_cast<unsigned char>(filter.back());
-  // New encodings claim their tag (a k byte > kLevelDbMaxProbes) here.
   if (tag >= 1 && tag <= kLevelDbMaxProbes) {
     e.kind = FilterEncoding::Kind::kLevelDb;
     e.num_probes = tag;

@@ -39,7 +39,9 @@ ABSL_FLAG(std::vector<std::string>, key_hex, {},
           "a user key in hex (e.g. 00ff61) to look up; repeat the flag for more keys");
 ABSL_FLAG(int64_t, sample_absent, 0,
           "measure the FP rate on this many generated keys absent from the table");
-ABSL_FLAG(uint64_t, seed, 1, "seed of the absent-key generator");
+ABSL_FLAG(uint64_t, seed, 0,
+          "seed of the absent-key generator; 0 picks a random one (printed, so a run "
+          "can be repeated)");
 ABSL_FLAG(bool, verify_checksums, true,
           "verify every block checksum with RocksDB before reading the filter");
 
@@ -226,7 +228,11 @@ absl::StatusOr<std::vector<std::string>> AbsentKeys(rocksdb::SstFileReader& read
         length, bound);
   }
 
-  std::mt19937_64 rng(seed);
+  // The seed goes through a mixer so that seed s does not replay
+  // mt19937_64(s), a stream test data is often drawn from.
+  std::seed_seq mixed{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                      uint32_t{0x66696c74}};
+  std::mt19937_64 rng(mixed);
   std::vector<std::string> keys;
   keys.reserve(n);
   const uint64_t max_attempts = 20 * static_cast<uint64_t>(n) + 1000;
@@ -340,7 +346,10 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
 
   const uint64_t filter_entries = props->num_filter_entries;
   const size_t filter_bytes = filter->FilterBytes();
-  absl::PrintF("%-22s %d (all partitions, index excluded)\n", "filter bytes", filter_bytes);
+  absl::PrintF("%-22s %d%s\n", "filter bytes", filter_bytes,
+               filter->kind == SstFilterKind::kPartitioned
+                   ? " (all partitions, top-level index excluded)"
+                   : "");
   absl::PrintF("%-22s %d\n", "filter entries", filter_entries);
   if (filter_entries > 0) {
     absl::PrintF("%-22s %.3f\n", "bits/key spent",
@@ -383,13 +392,15 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   }
   if (sample > 0) {
     std::string how;
+    uint64_t seed = absl::GetFlag(FLAGS_seed);
+    while (seed == 0) seed = (uint64_t{std::random_device()()} << 32) | std::random_device()();
     absl::StatusOr<std::vector<std::string>> absent =
-        AbsentKeys(reader, *props, static_cast<size_t>(sample), absl::GetFlag(FLAGS_seed), &how);
+        AbsentKeys(reader, *props, static_cast<size_t>(sample), seed, &how);
     if (!absent.ok()) return Fail(kExitBadFile, std::string(absent.status().message()));
     size_t positives = 0;
     for (const std::string& key : *absent) positives += query.MayMatch(key) ? 1 : 0;
     absl::PrintF("%-22s %d random keys of %d bytes (seed %d)\n", "absent-key sample",
-                 absent->size(), absent->front().size(), absl::GetFlag(FLAGS_seed));
+                 absent->size(), absent->front().size(), seed);
     absl::PrintF("%-22s %s\n", "absence", how);
     absl::PrintF("%-22s %.6g (%d of %d; expected %.6g)\n", "measured fp rate",
                  static_cast<double>(positives) / static_cast<double>(absent->size()),
