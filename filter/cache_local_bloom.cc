@@ -53,19 +53,22 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
 }
 
 void CacheLocalBloomBuilder::Finish(std::string* dst) {
-  const uint64_t lines = CacheLocalNumLines(hashes_.size(), bits_per_key_);
+  const uint64_t lines = CacheLocalNumLines(size_, bits_per_key_);
   const size_t start = dst->size();
   dst->resize(start + static_cast<size_t>(lines) * cl::kLineBytes, 0);
   if (lines > 0) {
-    GetCacheLocalKernels(simd_).add(hashes_.data(), hashes_.size(), num_probes_,
-                                    dst->data() + start, static_cast<uint32_t>(lines));
+    const CacheLocalKernels& kernels = GetCacheLocalKernels(simd_);
+    for (size_t first = 0; first < size_; first += kBlockHashes) {
+      kernels.add(blocks_[first / kBlockHashes].get(), std::min(kBlockHashes, size_ - first),
+                  num_probes_, dst->data() + start, static_cast<uint32_t>(lines));
+    }
   }
   dst->push_back(static_cast<char>(kCacheLocalHashXxh3));
   dst->push_back(static_cast<char>(kCacheLocalLayout64));
   // The empty filter has k = 0: it matches nothing (see the header).
   dst->push_back(static_cast<char>(lines > 0 ? num_probes_ : 0));
   dst->push_back(static_cast<char>(kCacheLocalTag));
-  hashes_.clear();
+  size_ = 0;
 }
 
 void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
@@ -100,13 +103,12 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
 
 bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
   if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  return cl::LineMayMatch(array_ + cl::LineOffset(h, num_lines_), cl::ProbeSeed(h),
-                          num_probes_);
+  return kernels_->may_match(h, num_probes_, array_, num_lines_);
 }
 
 bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
   if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  return HashMayMatch(cl::HashKey(key));
+  return kernels_->may_match(cl::HashKey(key), num_probes_, array_, num_lines_);
 }
 
 void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
@@ -123,7 +125,11 @@ void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> key
     const size_t n = std::min(kChunk, keys.size() - base);
     for (size_t i = 0; i < n; ++i) {
       hashes[i] = cl::HashKey(keys[base + i]);
-      __builtin_prefetch(array_ + cl::LineOffset(hashes[i], num_lines_));
+      // Both ends: filter bytes need not be 64-byte aligned, and then every
+      // line straddles two cache lines.
+      const char* line = array_ + cl::LineOffset(hashes[i], num_lines_);
+      __builtin_prefetch(line);
+      __builtin_prefetch(line + cl::kLineBytes - 1);
     }
     kernels_->query(hashes, n, num_probes_, array_, num_lines_, out + base);
   }

@@ -20,6 +20,7 @@
 #define SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,11 +59,20 @@ class CacheLocalBloomBuilder {
   // adjacent duplicates (a key and its prefix, repeated user keys), which
   // would set no new bit but would inflate the filter's size.
   void AddHash(Hash h) {
-    if (hashes_.empty() || hashes_.back() != h) hashes_.push_back(h);
+    if (size_ > 0 && At(size_ - 1) == h) return;
+    if (size_ == blocks_.size() * kBlockHashes) {
+      blocks_.push_back(std::make_unique<Hash[]>(kBlockHashes));
+    }
+    blocks_[size_ / kBlockHashes][size_ % kBlockHashes] = h;
+    ++size_;
   }
-  size_t NumEntries() const { return hashes_.size(); }
-  // The hashes added since the last Finish, in order (for post-verification).
-  const std::vector<Hash>& hashes() const { return hashes_; }
+  size_t NumEntries() const { return size_; }
+  // Calls visit(hash) for the hashes added since the last Finish, in order
+  // (for post-verification).
+  template <typename Visit>
+  void ForEachHash(Visit&& visit) const {
+    for (size_t i = 0; i < size_; ++i) visit(At(i));
+  }
 
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst);
@@ -82,8 +92,15 @@ class CacheLocalBloomBuilder {
  private:
   double bits_per_key_;
   int num_probes_;
+  // Hashes live in fixed blocks of 8 KiB rather than one growing vector:
+  // a vector's big reallocations come fresh from the OS on every build and
+  // their page faults cost more than hashing (16 ns/key measured at 10k
+  // keys); small blocks are recycled by malloc. Blocks are kept for reuse.
+  static constexpr size_t kBlockHashes = 1024;
+  Hash At(size_t i) const { return blocks_[i / kBlockHashes][i % kBlockHashes]; }
+  std::vector<std::unique_ptr<Hash[]>> blocks_;
+  size_t size_ = 0;
   SimdLevel simd_;
-  std::vector<Hash> hashes_;
 };
 
 // One-shot form of the builder.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 
 #include "filter/cache_local_probes.h"
 
@@ -18,42 +20,80 @@ uint64_t CacheLocalNumLines(size_t num_keys, double bits_per_key) {
 double BlockedBloomFpRate(double keys_per_line, int num_probes) {
   if (keys_per_line <= 0) return 0.0;
   const double lambda = keys_per_line;
-  const double k = num_probes;
-  const double log_keep = std::log1p(-1.0 / cache_local::kLineBits);
-  // Sum the Poisson terms out to where they no longer matter.
-  const auto last = static_cast<int>(lambda + 12 * std::sqrt(lambda) + 40);
-  double fp = 0.0;
-  double log_pmf = -lambda;  // log Poisson(0; lambda).
-  for (int load = 0; load <= last; ++load) {
-    if (load > 0) log_pmf += std::log(lambda) - std::log(static_cast<double>(load));
-    const double set_fraction = -std::expm1(k * load * log_keep);
-    fp += std::exp(log_pmf) * std::pow(set_fraction, k);
+  // Terms are computed by recurrence (no exp/pow per term): the builder
+  // evaluates this for many k and must stay cheap. Start at the Poisson mode
+  // (where the pmf cannot underflow) and walk both ways until the terms no
+  // longer matter.
+  const double keep_per_key = std::pow(1.0 - 1.0 / cache_local::kLineBits, num_probes);
+  const auto fp_at = [num_probes](double clear_fraction) {
+    double set = 1.0 - clear_fraction, p = 1.0;
+    for (int i = 0; i < num_probes; ++i) p *= set;
+    return p;
+  };
+  const auto mode = static_cast<int>(lambda);
+  const double mode_pmf =
+      std::exp(mode * std::log(lambda) - lambda - std::lgamma(mode + 1.0));
+  const double mode_clear = std::pow(keep_per_key, mode);
+  double fp = mode_pmf * fp_at(mode_clear);
+  double pmf = mode_pmf, clear = mode_clear;
+  for (int load = mode + 1; pmf > 1e-18 * mode_pmf || load < lambda + 10; ++load) {
+    pmf *= lambda / load;
+    clear *= keep_per_key;
+    fp += pmf * fp_at(clear);
+  }
+  pmf = mode_pmf;
+  clear = mode_clear;
+  for (int load = mode; load > 0 && pmf > 1e-18 * mode_pmf; --load) {
+    pmf *= load / lambda;  // Poisson(load - 1) from Poisson(load).
+    clear /= keep_per_key;
+    fp += pmf * fp_at(clear);
   }
   return std::min(fp, 1.0);
 }
 
 int CacheLocalNumProbes(double bits_per_key) {
+  // Memoised: every builder asks, and a partitioned or per-SST build makes
+  // many builders with the same bits/key.
+  static std::mutex mu;
+  static std::map<double, int>* memo = new std::map<double, int>();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo->find(bits_per_key);
+    if (it != memo->end()) return it->second;
+  }
   const double lambda = cache_local::kLineBits / bits_per_key;
+  // The FP rate is unimodal in k: scan up to the first increase.
   double fp[cache_local::kMaxProbes + 1];
   double best_fp = 1.0;
+  int last = cache_local::kMaxProbes;
   for (int k = 1; k <= cache_local::kMaxProbes; ++k) {
     fp[k] = BlockedBloomFpRate(lambda, k);
+    if (k > 1 && fp[k] > fp[k - 1]) {
+      last = k;
+      break;
+    }
     best_fp = std::min(best_fp, fp[k]);
   }
   // The FP rate is flat near its minimum (at 10 bits/key k = 6 and 7 differ
   // by 0.05%) while every probe costs time: take the fewest probes within
   // kProbeTolerance of the minimum.
-  for (int k = 1; k <= cache_local::kMaxProbes; ++k) {
-    if (fp[k] <= best_fp * (1 + kProbeTolerance)) return k;
-  }
-  return cache_local::kMaxProbes;
+  int k = 1;
+  while (k < last && fp[k] > best_fp * (1 + kProbeTolerance)) ++k;
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo->size() < 1024) (*memo)[bits_per_key] = k;
+  return k;
 }
 
 double CacheLocalExpectedFpRate(size_t num_keys, double bits_per_key) {
+  return CacheLocalFilterFpRate(num_keys, CacheLocalNumLines(num_keys, bits_per_key),
+                                CacheLocalNumProbes(bits_per_key));
+}
+
+double CacheLocalFilterFpRate(size_t num_keys, uint64_t num_lines, int num_probes) {
   if (num_keys == 0) return 0.0;
-  const uint64_t lines = CacheLocalNumLines(num_keys, bits_per_key);
-  return BlockedBloomFpRate(static_cast<double>(num_keys) / static_cast<double>(lines),
-                            CacheLocalNumProbes(bits_per_key));
+  if (num_lines == 0 || num_probes <= 0) return 1.0;
+  return BlockedBloomFpRate(static_cast<double>(num_keys) / static_cast<double>(num_lines),
+                            num_probes);
 }
 
 }  // namespace sstfilter

@@ -38,6 +38,10 @@ int CacheLocalNumProbes(double bits_per_key);
 // their 32 probe bits), below 1e-8 for every sensible size: left out.
 double CacheLocalExpectedFpRate(size_t num_keys, double bits_per_key);
 
+// Expected FP rate of a filter already built: n keys in num_lines lines
+// with num_probes (what the SST inspector reads from a filter's trailer).
+double CacheLocalFilterFpRate(size_t num_keys, uint64_t num_lines, int num_probes);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_CACHE_LOCAL_MATH_H_

@@ -280,6 +280,23 @@ TEST(CacheLocalBloomBuilder, DropsAdjacentDuplicates) {
   std::string filter;
   builder.Finish(&filter);
   EXPECT_EQ(filter, Build({"a", "b"}, 10));  // Same bits, one line either way.
+
+  // Across the builder's internal 1024-hash blocks, and with builder reuse.
+  const std::vector<std::string> keys = MakeKeys(Shape::kLe64, 0, 3000);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      builder.AddKey(keys[i]);
+      if (i == 1023 || i == 1024 || i == 2047) builder.AddKey(keys[i]);
+    }
+    EXPECT_EQ(builder.NumEntries(), keys.size());
+    std::vector<uint64_t> seen;
+    builder.ForEachHash([&seen](uint64_t h) { seen.push_back(h); });
+    ASSERT_EQ(seen.size(), keys.size());
+    EXPECT_EQ(seen[1500], CacheLocalBloomBuilder::HashKey(keys[1500]));
+    filter.clear();
+    builder.Finish(&filter);
+    EXPECT_EQ(filter, Build(keys, 10));
+  }
 }
 
 TEST(CacheLocalBloomMath, ProbeCounts) {
@@ -297,6 +314,13 @@ TEST(CacheLocalBloomMath, ProbeCounts) {
     }
     EXPECT_GE(BlockedBloomFpRate(lambda, k), StandardBloomFpRate(1, bpk, k) * 0.999);
   }
+  // A built filter's rate from its own lines and k.
+  EXPECT_DOUBLE_EQ(CacheLocalFilterFpRate(10000, CacheLocalNumLines(10000, 10), 6),
+                   CacheLocalExpectedFpRate(10000, 10));
+  EXPECT_EQ(CacheLocalFilterFpRate(0, 5, 6), 0.0);
+  EXPECT_EQ(CacheLocalFilterFpRate(5, 0, 6), 1.0);
+  // 10 bits/key: about 0.96%, above the 0.82% of a standard Bloom filter.
+  EXPECT_NEAR(CacheLocalExpectedFpRate(1000000, 10), 0.00957, 0.0001);
 }
 
 // ---- Behaviour per SIMD level ----
