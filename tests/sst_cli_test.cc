@@ -185,6 +185,19 @@ TEST_F(SstCliTest, TableWithoutFilter) {
   EXPECT_TRUE(Contains(r.output, "has no filter")) << r.output;
 }
 
+// Whole keys asked of a prefix-only filter would be false negatives.
+TEST_F(SstCliTest, PrefixOnlyFilterIsNotQueried) {
+  SstConfig config;
+  config.prefix_only = true;
+  const std::string path = Write("prefix.sst", DecimalKeys(500), config);
+  Result r = RunTool({"--file", path});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "prefix extractor       rocksdb.FixedPrefix.4")) << r.output;
+  r = RunTool({"--file", path, "--key", "user000001"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_TRUE(Contains(r.output, "only key prefixes")) << r.output;
+}
+
 TEST_F(SstCliTest, NotAnSstFile) {
   const std::string empty = dir_.path() + "/empty.sst";
   testing::WriteFileBytes(empty, "");

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
@@ -28,6 +29,9 @@ struct SstConfig {
   bool partitioned = false;
   int format_version = 5;
   int index_block_restart_interval = 1;
+  // A 4-byte fixed prefix extractor with whole_key_filtering off: the filter
+  // then holds prefixes only.
+  bool prefix_only = false;
 };
 
 // Writes the keys (sorted and deduplicated here) to path; fails the test on
@@ -56,6 +60,10 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
     table.block_size = 512;
   }
   rocksdb::Options options;
+  if (config.prefix_only) {
+    options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(4));
+    table.whole_key_filtering = false;
+  }
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
   ASSERT_TRUE(writer.Open(path).ok());
