@@ -18,6 +18,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "rocksdb/iterator.h"
@@ -66,7 +67,9 @@ constexpr char kUsage[] =
     "bloomfilter), or that has no filter, is still described (exit 0), but\n"
     "--key and --sample_absent cannot be answered for it (exit 3).\n"
     "Exit status: 0 ok; 1 file missing, unreadable, not an SST or damaged;\n"
-    "2 bad flags; 3 keys or a sample asked of a filter that is not sstfilter's.";
+    "2 bad flag values (an unknown flag exits 1, from Abseil's parser);\n"
+    "3 keys or a sample asked of a filter that is not sstfilter's, of a table\n"
+    "without a filter, or of a prefix-only filter (whole_key_filtering off).";
 
 int Fail(int code, const std::string& msg) {
   absl::FPrintF(stderr, "sstfilter_sst: %s\n", msg);
@@ -414,6 +417,12 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(sstfilter::kUsage);
+  absl::FlagsUsageConfig usage;  // --help lists this file's flags.
+  usage.contains_help_flags = [](absl::string_view path) {
+    return path.find("tools/sst_main.cc") != absl::string_view::npos;
+  };
+  usage.contains_helpshort_flags = usage.contains_help_flags;
+  absl::SetFlagsUsageConfig(usage);
   std::vector<char*> args(argv, argv + argc);
   std::string error;
   const auto keys = sstfilter::TakeRepeatedKeys(&args, &error);
