@@ -41,13 +41,26 @@ std::string Script(const FpPlot& plot, const std::string& png) {
                         plot.x_label);
   s += plot.log_x ? "set logscale x\nset format x '10^{%L}'\n"
                   : "unset logscale x\nset format x '%g'\n";
-  // Series 0 (the reference) is drawn last so it stays visible where another
-  // kind gives identical answers; kind 1 gets rings around its points.
-  auto style = [](size_t i) {
-    return i == 0   ? absl::StrFormat("lc rgb '%s' lw 2 pt 7 ps 0.9", kColours[0])
-           : i == 1 ? absl::StrFormat("lc rgb '%s' lw 1 pt 6 ps 1.8", kColours[1])
-                    : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8],
-                                      i + 3);
+  // Series 0 (the reference) is drawn last so it stays visible; a series
+  // that measured exactly what series 0 did (libleveldb vs our bit-exact
+  // encoding) gets rings around the points instead of being hidden.
+  auto same_as_reference = [&plot](size_t i) {
+    for (const FpPanel& panel : plot.panels) {
+      if (i == 0 || i >= panel.series.size()) return false;
+      const auto& a = panel.series[0].points;
+      const auto& b = panel.series[i].points;
+      if (a.size() != b.size()) return false;
+      for (size_t j = 0; j < a.size(); ++j) {
+        if (a[j].x != b[j].x || a[j].measured != b[j].measured) return false;
+      }
+    }
+    return i > 0;
+  };
+  auto style = [&](size_t i) {
+    return i == 0 ? absl::StrFormat("lc rgb '%s' lw 2 pt 7 ps 0.9", kColours[0])
+           : same_as_reference(i)
+               ? absl::StrFormat("lc rgb '%s' lw 1 pt 6 ps 1.9", kColours[i % 8])
+               : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8], i + 3);
   };
   for (size_t p = 0; p < panels; ++p) {
     const FpPanel& panel = plot.panels[p];
