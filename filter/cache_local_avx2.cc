@@ -21,7 +21,7 @@ namespace {
 
 namespace cl = cache_local;
 
-constexpr size_t kAddPrefetchDistance = 8;
+constexpr size_t kAddPrefetchDistance = 16;
 
 SSTFILTER_AVX2 inline __m256i LaneMask(int lanes) {
   // All-ones in lanes [0, lanes), lanes clamped to [0, 8].
@@ -91,7 +91,7 @@ SSTFILTER_AVX2 void Avx2Add(const uint64_t* hashes, size_t n, int k, char* array
                             uint32_t num_lines) {
   for (size_t i = 0; i < n; ++i) {
     if (i + kAddPrefetchDistance < n) {
-      __builtin_prefetch(array + cl::LineOffset(hashes[i + kAddPrefetchDistance], num_lines), 1);
+      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
     }
     LineAddAvx2(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
   }

@@ -25,7 +25,7 @@ namespace {
 
 namespace cl = cache_local;
 
-constexpr size_t kAddPrefetchDistance = 8;
+constexpr size_t kAddPrefetchDistance = 16;
 
 inline __mmask16 RoundMask(int lanes) {
   if (lanes >= 16) return 0xffff;
@@ -78,7 +78,7 @@ SSTFILTER_AVX512 void Avx512Add(const uint64_t* hashes, size_t n, int k, char* a
                                 uint32_t num_lines) {
   for (size_t i = 0; i < n; ++i) {
     if (i + kAddPrefetchDistance < n) {
-      __builtin_prefetch(array + cl::LineOffset(hashes[i + kAddPrefetchDistance], num_lines), 1);
+      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
     }
     LineAddAvx512(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
   }

@@ -125,11 +125,7 @@ void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> key
     const size_t n = std::min(kChunk, keys.size() - base);
     for (size_t i = 0; i < n; ++i) {
       hashes[i] = cl::HashKey(keys[base + i]);
-      // Both ends: filter bytes need not be 64-byte aligned, and then every
-      // line straddles two cache lines.
-      const char* line = array_ + cl::LineOffset(hashes[i], num_lines_);
-      __builtin_prefetch(line);
-      __builtin_prefetch(line + cl::kLineBytes - 1);
+      cl::PrefetchLine(array_, hashes[i], num_lines_);
     }
     kernels_->query(hashes, n, num_probes_, array_, num_lines_, out + base);
   }

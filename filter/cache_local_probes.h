@@ -55,6 +55,20 @@ inline size_t LineOffset(uint64_t h, uint32_t num_lines) {
   return static_cast<size_t>(LineIndex(h, num_lines)) << kLogLineBytes;
 }
 
+// Prefetches the line of hash h, both its ends: filter bytes need not be
+// 64-byte aligned, and then every line straddles two cache lines.
+inline void PrefetchLine(const char* array, uint64_t h, uint32_t num_lines) {
+  const char* line = array + LineOffset(h, num_lines);
+  __builtin_prefetch(line);
+  __builtin_prefetch(line + kLineBytes - 1);
+}
+
+inline void PrefetchLineForWrite(char* array, uint64_t h, uint32_t num_lines) {
+  char* line = array + LineOffset(h, num_lines);
+  __builtin_prefetch(line, 1);
+  __builtin_prefetch(line + kLineBytes - 1, 1);
+}
+
 inline uint32_t ProbeSeed(uint64_t h) { return static_cast<uint32_t>(h); }
 
 // Bit position (0..511) of probe i in the line. REQUIRES: 0 <= i < kMaxProbes.

@@ -11,13 +11,13 @@ namespace cl = cache_local;
 
 // Keys the add kernels prefetch ahead: enough to overlap the misses of a
 // filter bigger than the cache, few enough to stay in L1.
-constexpr size_t kAddPrefetchDistance = 8;
+constexpr size_t kAddPrefetchDistance = 16;
 
 void ScalarAdd(const uint64_t* hashes, size_t n, int k, char* array,
                uint32_t num_lines) {
   for (size_t i = 0; i < n; ++i) {
     if (i + kAddPrefetchDistance < n) {
-      __builtin_prefetch(array + cl::LineOffset(hashes[i + kAddPrefetchDistance], num_lines), 1);
+      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
     }
     cl::LineAdd(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
   }
