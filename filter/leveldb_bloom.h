@@ -39,8 +39,14 @@ class LevelDbBloomBuilder {
   void AddKey(std::string_view key) { AddHash(HashKey(key)); }
   void AddHash(Hash h) { hashes_.push_back(h); }
   size_t NumEntries() const { return hashes_.size(); }
-  // The hashes added since the last Finish, in order (for post-verification).
+  // The hashes added since the last Finish, in order.
   const std::vector<Hash>& hashes() const { return hashes_; }
+  // Calls visit(hash) for each of them (the interface all our builders share,
+  // used for post-verification).
+  template <typename Visit>
+  void ForEachHash(Visit&& visit) const {
+    for (Hash h : hashes_) visit(h);
+  }
 
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst);

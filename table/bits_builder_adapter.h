@@ -1,7 +1,7 @@
 // rocksdb::FilterBitsBuilder over one of our encodings' builders.
 //
 // FormatBuilder provides: Hash, static HashKey(string_view), AddHash(Hash),
-// NumEntries(), hashes(), Finish(std::string*), FilterSize(n),
+// NumEntries(), ForEachHash(visit), Finish(std::string*), FilterSize(n),
 // MaxEntriesForSize(bytes). FormatReader provides HashMayMatch(Hash).
 //
 // RocksDB's call order per SST (and per partition, reusing the builder):
@@ -46,7 +46,10 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
 
   using rocksdb::FilterBitsBuilder::Finish;
   rocksdb::Slice Finish(std::unique_ptr<const char[]>* buf) override {
-    if (post_verify_) verify_hashes_ = builder_.hashes();
+    if (post_verify_) {
+      verify_hashes_.clear();
+      builder_.ForEachHash([this](Hash h) { verify_hashes_.push_back(h); });
+    }
     std::string filter;
     filter.reserve(builder_.FilterSize(builder_.NumEntries()));
     builder_.Finish(&filter);  // Also resets the builder for the next partition.

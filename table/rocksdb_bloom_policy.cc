@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_format.h"
+#include "filter/cache_local_bloom.h"
 #include "filter/leveldb_bloom.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/bits_builder_adapter.h"
@@ -86,10 +87,11 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
       const rocksdb::FilterBuildingContext& context) const override {
     const bool post_verify = context.table_options.detect_filter_construct_corruption;
     switch (config_.format) {
+      case BloomFormat::kCacheLocal:
+        return new BitsBuilderAdapter<CacheLocalBloomBuilder, CacheLocalBloomReader>(
+            CacheLocalBloomBuilder(config_.bits_per_key), post_verify);
       case BloomFormat::kLevelDb:
         break;
-      case BloomFormat::kCacheLocal:
-        break;  // TODO(issue 5): the cache-local builder.
     }
     return new BitsBuilderAdapter<LevelDbBloomBuilder, LevelDbBloomReader>(
         LevelDbBloomBuilder(config_.bits_per_key), post_verify);

@@ -139,7 +139,7 @@ TEST_P(BitsAdapterTest, SharedReaderAnswersTheSameFromManyThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,
-                         ::testing::Values(BloomFormat::kLevelDb),
+                         ::testing::Values(BloomFormat::kLevelDb, BloomFormat::kCacheLocal),
                          [](const auto& info) {
                            return std::string(BloomFormatName(info.param));
                          });

@@ -7,6 +7,7 @@
 
 #include "db_test_util.h"
 #include "filter/bloom_math.h"
+#include "filter/cache_local_math.h"
 #include "gtest/gtest.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/slice_transform.h"
@@ -41,8 +42,8 @@ std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.
 double ExpectedFp(BloomFormat format, size_t n) {
-  (void)format;
-  return LevelDbExpectedFpRate(n, 10.0);
+  return format == BloomFormat::kCacheLocal ? CacheLocalExpectedFpRate(n, 10.0)
+                                            : LevelDbExpectedFpRate(n, 10.0);
 }
 
 class DbFilterTest : public ::testing::TestWithParam<DbMode> {
@@ -171,7 +172,7 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
 
 std::vector<DbMode> AllModes() {
   std::vector<DbMode> modes;
-  for (BloomFormat format : {BloomFormat::kLevelDb}) {
+  for (BloomFormat format : {BloomFormat::kLevelDb, BloomFormat::kCacheLocal}) {
     for (bool partitioned : {false, true}) {
       for (PrefixMode prefix :
            {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {
