@@ -381,8 +381,9 @@ TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
 // Measured FP rate against CacheLocalExpectedFpRate. Tolerance: the larger
 // of 15% of the theory and 5 standard deviations of the binomial count, on
 // top of which small filters vary with their own line loads, hence averages
-// over several filters there.
-TEST_P(CacheLocalBloomSimdTest, FalsePositiveRateMatchesTheory) {
+// over several filters there. Run at the default level only: the test above
+// shows every level builds the same bytes and gives the same answers.
+TEST(CacheLocalBloomFpRate, MatchesTheory) {
   constexpr size_t kQueries = 100000;
   for (Shape shape : {Shape::kRandom16, Shape::kLe64, Shape::kBe64, Shape::kUserDecimal,
                       Shape::kUrl}) {
@@ -392,8 +393,8 @@ TEST_P(CacheLocalBloomSimdTest, FalsePositiveRateMatchesTheory) {
         size_t positives = 0;
         for (size_t f = 0; f < filters; ++f) {
           const uint64_t first = f * n;
-          const std::string filter = Build(MakeKeys(shape, first, n), bpk, GetParam());
-          CacheLocalBloomReader reader(filter, GetParam());
+          const std::string filter = Build(MakeKeys(shape, first, n), bpk, BestSimdLevel());
+          CacheLocalBloomReader reader(filter, BestSimdLevel());
           // Absent keys: ids far from every added one.
           const std::vector<std::string> absent =
               MakeKeys(shape, (uint64_t{1} << 40) + first * 10, kQueries / filters);
