@@ -158,6 +158,34 @@ TEST_F(SstCliTest, PartitionedFilter) {
   EXPECT_TRUE(Contains(r.output, "measured fp rate")) << r.output;
 }
 
+TEST_F(SstCliTest, CacheLocalFilter) {
+  for (bool partitioned : {false, true}) {
+    SstConfig config;
+    config.format = BloomFormat::kCacheLocal;
+    config.partitioned = partitioned;
+    const std::string path = Write("cache_local.sst", DecimalKeys(3000), config);
+    std::vector<std::string> args = {"--file", path, "--sample_absent", "3000", "--seed", "2"};
+    for (int i = 0; i < 3000; i += 101) args.push_back(absl::StrFormat("--key=user%06d", i));
+    Result r = RunTool(args);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_TRUE(Contains(r.output, "encoding               cache_local k=")) << r.output;
+    if (!partitioned) {
+      // 3000 keys at 10 bits/key: ceil(30000 / 512) = 59 lines of 64 bytes,
+      // and the 4-byte trailer.
+      EXPECT_TRUE(Contains(r.output, "filter bytes           3780")) << r.output;
+    }
+    EXPECT_TRUE(Contains(r.output, "may be present")) << r.output;
+    EXPECT_FALSE(Contains(r.output, "): absent")) << r.output;  // all keys asked are present
+    // Small partitions round up to whole lines and spend more bits per key.
+    const double expected = NumberAfter(r.output, "expected fp rate");
+    EXPECT_GT(expected, partitioned ? 0.001 : 0.005) << r.output;
+    EXPECT_LT(expected, 0.02) << r.output;
+    const double measured = NumberAfter(r.output, "measured fp rate");
+    EXPECT_GE(measured, 0.0) << r.output;
+    EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
+  }
+}
+
 TEST_F(SstCliTest, ForeignFilterIsNamedAndNotQueried) {
   SstConfig config;
   config.filter = TestFilter::kBuiltin;

@@ -26,6 +26,7 @@ enum class TestFilter { kOurs, kBuiltin, kNone };
 
 struct SstConfig {
   TestFilter filter = TestFilter::kOurs;
+  BloomFormat format = BloomFormat::kLevelDb;  // Of kOurs.
   bool partitioned = false;
   int format_version = 5;
   int index_block_restart_interval = 1;
@@ -44,9 +45,12 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
   table.format_version = config.format_version;
   table.index_block_restart_interval = config.index_block_restart_interval;
   switch (config.filter) {
-    case TestFilter::kOurs:
-      table.filter_policy = NewRocksDbBloomPolicy(BloomOptions{}).value();
+    case TestFilter::kOurs: {
+      BloomOptions bloom;
+      bloom.format = config.format;
+      table.filter_policy = NewRocksDbBloomPolicy(bloom).value();
       break;
+    }
     case TestFilter::kBuiltin:
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       break;
