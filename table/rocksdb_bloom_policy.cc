@@ -20,52 +20,44 @@ rocksdb::Status ToRocksDb(const absl::Status& status) {
   return rocksdb::Status::InvalidArgument(std::string(status.message()));
 }
 
-// bits_per_key and format as RocksDB options, parsed strictly so that a bad
-// value is an error naming it (RocksDB's own double parsing accepts "10abc").
+// An option of type T, parsed strictly by `parse` (so a bad value is an
+// error naming it; RocksDB's own double parsing accepts "10abc") and written
+// back by `format` in a form `parse` reads to the same value.
+template <typename T>
+rocksdb::OptionTypeInfo StrictOption(int offset,
+                                     absl::StatusOr<T> (*parse)(std::string_view),
+                                     std::string (*format)(const T&)) {
+  return rocksdb::OptionTypeInfo(
+      offset, rocksdb::OptionType::kUnknown, rocksdb::OptionVerificationType::kNormal,
+      rocksdb::OptionTypeFlags::kNone,
+      [parse](const rocksdb::ConfigOptions&, const std::string&, const std::string& value,
+              void* addr) {
+        absl::StatusOr<T> parsed = parse(value);
+        if (!parsed.ok()) return ToRocksDb(parsed.status());
+        *static_cast<T*>(addr) = *parsed;
+        return rocksdb::Status::OK();
+      },
+      [format](const rocksdb::ConfigOptions&, const std::string&, const void* addr,
+               std::string* value) {
+        *value = format(*static_cast<const T*>(addr));
+        return rocksdb::Status::OK();
+      },
+      [](const rocksdb::ConfigOptions&, const std::string&, const void* a, const void* b,
+         std::string*) { return *static_cast<const T*>(a) == *static_cast<const T*>(b); });
+}
+
+std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bits_per_key); }
+std::string FormatFormat(const BloomFormat& format) {
+  return std::string(BloomFormatName(format));
+}
+
+// bits_per_key and format, the options of "{id=sstfilter.bloom;...}".
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
-  using rocksdb::OptionTypeInfo;
-  static const auto* const kInfo = new std::unordered_map<std::string, OptionTypeInfo>{
-      {"bits_per_key",
-       OptionTypeInfo(
-           offsetof(BloomPolicyConfig, bits_per_key), rocksdb::OptionType::kDouble,
-           rocksdb::OptionVerificationType::kNormal, rocksdb::OptionTypeFlags::kNone,
-           [](const rocksdb::ConfigOptions&, const std::string&,
-              const std::string& value, void* addr) {
-             absl::StatusOr<double> bits = ParseBitsPerKeyValue(value);
-             if (!bits.ok()) return ToRocksDb(bits.status());
-             *static_cast<double*>(addr) = *bits;
-             return rocksdb::Status::OK();
-           },
-           [](const rocksdb::ConfigOptions&, const std::string&,
-              const void* addr, std::string* value) {
-             *value = FormatBitsPerKey(*static_cast<const double*>(addr));
-             return rocksdb::Status::OK();
-           },
-           [](const rocksdb::ConfigOptions&, const std::string&, const void* a,
-              const void* b, std::string*) {
-             return *static_cast<const double*>(a) == *static_cast<const double*>(b);
-           })},
-      {"format",
-       OptionTypeInfo(
-           offsetof(BloomPolicyConfig, format), rocksdb::OptionType::kUnknown,
-           rocksdb::OptionVerificationType::kNormal, rocksdb::OptionTypeFlags::kNone,
-           [](const rocksdb::ConfigOptions&, const std::string&,
-              const std::string& value, void* addr) {
-             absl::StatusOr<BloomFormat> format = ParseFormatValue(value);
-             if (!format.ok()) return ToRocksDb(format.status());
-             *static_cast<BloomFormat*>(addr) = *format;
-             return rocksdb::Status::OK();
-           },
-           [](const rocksdb::ConfigOptions&, const std::string&,
-              const void* addr, std::string* value) {
-             *value = std::string(BloomFormatName(*static_cast<const BloomFormat*>(addr)));
-             return rocksdb::Status::OK();
-           },
-           [](const rocksdb::ConfigOptions&, const std::string&, const void* a,
-              const void* b, std::string*) {
-             return *static_cast<const BloomFormat*>(a) ==
-                    *static_cast<const BloomFormat*>(b);
-           })},
+  static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
+      {"bits_per_key", StrictOption<double>(offsetof(BloomPolicyConfig, bits_per_key),
+                                            ParseBitsPerKeyValue, FormatBits)},
+      {"format", StrictOption<BloomFormat>(offsetof(BloomPolicyConfig, format),
+                                           ParseFormatValue, FormatFormat)},
   };
   return *kInfo;
 }
