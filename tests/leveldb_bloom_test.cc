@@ -302,7 +302,7 @@ TEST(LevelDbBloomFpTest, VaryingLengthsRandomKeys) {
     constexpr int kSets = 40;
     double sum = 0;
     for (int set = 0; set < kSets; ++set) {
-      sum += FilterFpRate(Random16Key, uint64_t{1} << (32 + set), length, 2000);
+      sum += FilterFpRate(Random16Key, uint64_t(set + 1) << 32, length, 2000);
     }
     EXPECT_LE(sum / kSets, 0.03) << "mean FP rate at " << length << " keys";
   }
