@@ -21,13 +21,13 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bench/filter_kinds.h"
 #include "bench/fp_measure.h"
 #include "bench/fp_plot.h"
 #include "bench/key_shapes.h"
+#include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, out_dir, "", "Directory for fp_rates.csv and the plots (created)");
 ABSL_FLAG(std::string, shapes, "all", "Key shapes: random16,le64,be64,user,url or all");
@@ -221,7 +221,8 @@ int Run() {
 }  // namespace sstfilter::bench
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  sstfilter::SetToolUsage(
+      "bench/fp_report_main.cc",
       "Measured FP rate of every filter kind vs its model; see the file comment.");
   absl::ParseCommandLine(argc, argv);
   return sstfilter::bench::Run();

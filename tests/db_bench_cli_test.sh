@@ -44,5 +44,8 @@ expect_error "--key_size=4" --key_size=4
 expect_error "unknown benchmark 'readsometimes'" --benchmarks=readsometimes
 expect_error "unexpected argument" --num=10 stray
 expect_error "Unknown command line flag" --no_such_flag=1
+help="$("$bench" --help 2>&1)"
+check "--help lists the db_bench flags" grep -qF -- "--partition_index_and_filters (" <<<"$help"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

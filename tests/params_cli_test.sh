@@ -69,5 +69,11 @@ expect_error "Unknown command line flag 'bogus'" --keys=10 --fp=0.01 --bogus=1
 expect_error "Illegal value 'abc' specified for flag 'fp'" --keys=10 --fp=abc
 expect_error "unexpected argument 'stray'" --keys=10 --fp=0.01 stray
 
+# --help lists the tool's own flags (Abseil lists none for a file not named
+# after the binary unless told which file defines them).
+help="$("$params" --help 2>&1)"
+if grep -qF -- "--bits_per_key (" <<<"$help" && grep -qF -- "--keys (" <<<"$help"; then
+  passed=$((passed + 1)); else echo "FAIL: --help lacks the flags: $help"; failed=$((failed + 1)); fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -13,13 +13,13 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
 #include "filter/bloom_format.h"
 #include "filter/bloom_math.h"
 #include "filter/bloom_options.h"
 #include "filter/cache_local_bloom.h"
 #include "filter/cache_local_math.h"
+#include "tools/flags_usage.h"
 
 ABSL_FLAG(int64_t, keys, 0, "number of keys the filter will hold (> 0)");
 ABSL_FLAG(std::optional<double>, fp, std::nullopt,
@@ -55,7 +55,8 @@ void PrintCacheLocal(int64_t keys, std::optional<double> fp, double bits_per_key
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  sstfilter::SetToolUsage(
+      "tools/params_main.cc",
       "Bloom filter sizing.\n"
       "  sstfilter_params --keys N (--fp P | --bits_per_key B) [--format leveldb|cache_local]");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);

@@ -17,8 +17,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "rocksdb/iterator.h"
@@ -32,6 +30,7 @@
 #include "table/sst_filter_block.h"
 #include "table/sst_source.h"
 #include "tools/filter_encoding.h"
+#include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
 ABSL_FLAG(std::vector<std::string>, key, {},
@@ -416,13 +415,7 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
 }  // namespace sstfilter
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(sstfilter::kUsage);
-  absl::FlagsUsageConfig usage;  // --help lists this file's flags.
-  usage.contains_help_flags = [](absl::string_view path) {
-    return path.find("tools/sst_main.cc") != absl::string_view::npos;
-  };
-  usage.contains_helpshort_flags = usage.contains_help_flags;
-  absl::SetFlagsUsageConfig(usage);
+  sstfilter::SetToolUsage("tools/sst_main.cc", sstfilter::kUsage);
   std::vector<char*> args(argv, argv + argc);
   std::string error;
   const auto keys = sstfilter::TakeRepeatedKeys(&args, &error);

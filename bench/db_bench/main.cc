@@ -12,13 +12,13 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/workload.h"
 #include "rocksdb/db.h"
+#include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, benchmarks, "fillrandom,readrandom,readmissing,multireadrandom",
           "comma-separated: fillrandom, fillseq, readrandom, readmissing, multireadrandom");
@@ -131,7 +131,8 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
 }
 
 int Main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  sstfilter::SetToolUsage(
+      "bench/db_bench/",
       "db_bench-style benchmark of filter policies on an embedded RocksDB.\n"
       "  sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000\n"
       "Result lines use db_bench's format; after each, the filter's FP rate on absent-key\n"
