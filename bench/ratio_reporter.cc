@@ -129,11 +129,42 @@ void RatioReporter::PrintTargets() const {
   std::fputs(out.c_str(), stdout);
 }
 
+void RatioReporter::PrintCacheLocalTargets() const {
+  // Issue 5: the cache-local encoding's time as a fraction of RocksDB's
+  // FastLocalBloom (format_version 5) on the same keys; lower is better.
+  constexpr char kOurs[] = "sst_cachelocal";
+  constexpr char kPeer[] = "rocksdb_fv5";
+  std::string out = absl::StrFormat("\nIssue 5 targets for %s (time / %s):\n", kOurs, kPeer);
+  auto line = [&](const std::string& case_name, double target) {
+    const double ours = NsPerKey(case_name, kOurs);
+    const double peer = NsPerKey(case_name, kPeer);
+    if (ours <= 0 || peer <= 0) {
+      out += absl::StrFormat("  %-62s  not measured in this run\n", case_name);
+      return;
+    }
+    const double ratio = ours / peer;
+    out += absl::StrFormat("  %-62s %5.2fx (target <= %.1fx) %s\n", case_name, ratio,
+                           target, ratio <= target ? "MET" : "MISSED");
+  };
+  for (const char* c : {"InCache/present", "InCache/absent", "InCache/batch8/batched",
+                        "InCache/batch32/batched"}) {
+    line(c, 0.8);
+  }
+  for (const char* c : {"OutOfCache/present", "OutOfCache/absent"}) line(c, 1.0);
+  for (const char* c : {"OutOfCache/batch8/batched", "OutOfCache/batch16/batched",
+                        "OutOfCache/batch32/batched"}) {
+    line(c, 0.8);
+  }
+  line("Build", 1.0);
+  std::fputs(out.c_str(), stdout);
+}
+
 void RatioReporter::Finalize() {
   ConsoleReporter::Finalize();
   if (kinds_.empty() || cases_.empty()) return;
   PrintTable();
   PrintTargets();
+  PrintCacheLocalTargets();
   std::fflush(stdout);
 }
 
