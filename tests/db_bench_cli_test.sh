@@ -6,20 +6,8 @@
 set -uo pipefail
 bench="$1"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
-check() {  # check <description> <command...>
-  local what="$1"; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
-expect_error() {  # expect_error <text the message must contain> <args...>
-  local text="$1"; shift
-  local out
-  if out="$("$bench" "$@" 2>&1)"; then
-    echo "FAIL: '$*' exited 0"; failed=$((failed + 1)); return
-  fi
-  if grep -qF -- "$text" <<<"$out"; then passed=$((passed + 1));
-  else echo "FAIL: '$*' error lacks '$text': $out"; failed=$((failed + 1)); fi
-}
+tool="$bench"
+source "$(dirname "$0")/cli_test_lib.sh"
 
 out="$("$bench" --filter=sstfilter.bloom:10 --num=20000 --benchmarks=fillrandom,readmissing \
        --json="$work/r.json" 2>/dev/null)"
@@ -47,5 +35,4 @@ expect_error "Unknown command line flag" --no_such_flag=1
 help="$("$bench" --help 2>&1)"
 check "--help lists the db_bench flags" grep -qF -- "--partition_index_and_filters (" <<<"$help"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

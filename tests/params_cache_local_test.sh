@@ -6,11 +6,8 @@
 # Usage: params_cache_local_test.sh <path to sstfilter_params>
 set -uo pipefail
 params="$1"
-passed=0; failed=0
-expect_line() {  # expect_line <output> <exact line>
-  if grep -qxF -- "$2" <<<"$1"; then passed=$((passed + 1));
-  else echo "FAIL: no line '$2' in:"; echo "$1"; failed=$((failed + 1)); fi
-}
+tool="$params"
+source "$(dirname "$0")/cli_test_lib.sh"
 
 # 1000 keys at 10 bits/key: 20 lines, 1284 bytes, k = 6, lambda = 50.
 out="$("$params" --keys 1000 --bits_per_key 10 --format cache_local 2>&1)"
@@ -42,11 +39,7 @@ for args in "" "--format=leveldb"; do
   expect_line "$out" "filter bytes       1251"
 done
 
-if out="$("$params" --keys 1000 --bits_per_key 10 --format=bogus 2>&1)"; then
-  echo "FAIL: --format=bogus exited 0"; failed=$((failed + 1))
-elif grep -qF -- "--format=bogus: unknown encoding (expected leveldb or cache_local)" <<<"$out"; then
-  passed=$((passed + 1))
-else echo "FAIL: --format=bogus error: $out"; failed=$((failed + 1)); fi
+expect_error "--format=bogus: unknown encoding (expected leveldb or cache_local)" \
+  --keys 1000 --bits_per_key 10 --format=bogus
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,25 +5,13 @@
 # Usage: params_cli_test.sh <path to sstfilter_params>
 set -uo pipefail
 params="$1"
-passed=0; failed=0
-expect_line() {  # expect_line <output> <exact line>
-  if grep -qxF -- "$2" <<<"$1"; then passed=$((passed + 1));
-  else echo "FAIL: no line '$2' in:"; echo "$1"; failed=$((failed + 1)); fi
-}
-expect_error() {  # expect_error <text the message must contain> <args...>
-  local text="$1"; shift
-  local out
-  if out="$("$params" "$@" 2>&1)"; then
-    echo "FAIL: '$*' exited 0: $out"; failed=$((failed + 1)); return
-  fi
-  if grep -qF -- "$text" <<<"$out"; then passed=$((passed + 1));
-  else echo "FAIL: '$*' error lacks '$text': $out"; failed=$((failed + 1)); fi
-}
+tool="$params"
+source "$(dirname "$0")/cli_test_lib.sh"
 
 # 1M keys at 1%: -ln(0.01)/ln(2)^2 = 9.5851 bits/key, k = floor(9.5851 * 0.69)
 # = 6, 9585058 bits rounded up to 9585064 = 1198133 bytes + the k byte.
-if out="$("$params" --keys=1000000 --fp=0.01 2>&1)"; then passed=$((passed + 1));
-else echo "FAIL: --keys=1000000 --fp=0.01 exited non-zero: $out"; failed=$((failed + 1)); fi
+if out="$("$params" --keys=1000000 --fp=0.01 2>&1)"; then pass;
+else fail "--keys=1000000 --fp=0.01 exited non-zero: $out"; fi
 echo "$out"
 expect_line "$out" "encoding           leveldb"
 expect_line "$out" "keys               1000000"
@@ -43,8 +31,8 @@ expect_line "$out" "k (probes)         6"
 expect_line "$out" "filter bytes       1251"
 expect_line "$out" "  standard bloom   0.00843621"
 if grep -q "target fp rate" <<<"$out"; then
-  echo "FAIL: target fp rate printed without --fp"; failed=$((failed + 1))
-else passed=$((passed + 1)); fi
+  fail "target fp rate printed without --fp"
+else pass; fi
 
 # Tiny filters keep the 64-bit minimum: 9 bytes.
 out="$("$params" --keys=1 --bits_per_key=2 2>&1)"
@@ -72,8 +60,7 @@ expect_error "unexpected argument 'stray'" --keys=10 --fp=0.01 stray
 # --help lists the tool's own flags (Abseil lists none for a file not named
 # after the binary unless told which file defines them).
 help="$("$params" --help 2>&1)"
-if grep -qF -- "--bits_per_key (" <<<"$help" && grep -qF -- "--keys (" <<<"$help"; then
-  passed=$((passed + 1)); else echo "FAIL: --help lacks the flags: $help"; failed=$((failed + 1)); fi
+check "--help lists --bits_per_key" grep -qF -- "--bits_per_key (" <<<"$help"
+check "--help lists --keys" grep -qF -- "--keys (" <<<"$help"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
