@@ -13,6 +13,26 @@ namespace sstfilter {
 // saturates at k = 30 and more memory buys almost nothing.
 inline constexpr double kMaxBitsPerKey = 100.0;
 
+// Most keys the size inversions (MaxEntriesForSize) ever answer: 2^48, far
+// past any SST or partition, and small enough that n * kMaxBitsPerKey and
+// every size computed from n stay exact in size_t and double.
+inline constexpr size_t kMaxFilterEntries = size_t{1} << 48;
+
+// The largest n in [0, kMaxFilterEntries] with fits(n), by binary search
+// (48 steps). REQUIRES: fits is monotone (true up to some n, false after)
+// and fits(0). Size inversions use this rather than a real-valued estimate
+// plus correction, whose correction can take ~1 / bits_per_key steps.
+template <typename Fits>
+size_t LargestFittingEntries(Fits&& fits) {
+  if (fits(kMaxFilterEntries)) return kMaxFilterEntries;
+  size_t lo = 0, hi = kMaxFilterEntries;  // fits(lo), !fits(hi).
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 // k of the LevelDB format: floor(bits_per_key * ln 2), clamped to [1, 30]
 // (0.69 =~ ln(2) minimises the FP rate of a standard Bloom filter).
 int LevelDbNumProbes(double bits_per_key);

@@ -38,18 +38,13 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   if (bytes < FilterSize(1)) return 0;
   const uint64_t lines =
       std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
-  // CacheLocalNumLines is non-decreasing in n; start from the real-valued
-  // inverse and correct the rounding in both directions.
-  auto n = static_cast<size_t>(static_cast<double>(lines) * cl::kLineBits / bits_per_key_);
-  while (n > 1 && CacheLocalNumLines(n, bits_per_key_) > lines) --n;
-  while (CacheLocalNumLines(n + 1, bits_per_key_) <= lines) {
-    if (lines == cl::kMaxLines &&
-        static_cast<double>(n + 1) * bits_per_key_ > static_cast<double>(lines) * cl::kLineBits) {
-      break;  // Capped lines: more keys would overfill them.
-    }
-    ++n;
-  }
-  return n;
+  // Past kMaxLines the line count stops growing with n; there, n fits while
+  // it does not overfill the capped lines.
+  const double capacity_bits = static_cast<double>(lines) * cl::kLineBits;
+  return LargestFittingEntries([&](size_t n) {
+    return CacheLocalNumLines(n, bits_per_key_) <= lines &&
+           (lines < cl::kMaxLines || static_cast<double>(n) * bits_per_key_ <= capacity_bits);
+  });
 }
 
 void CacheLocalBloomBuilder::Finish(std::string* dst) {

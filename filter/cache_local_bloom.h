@@ -80,9 +80,9 @@ class CacheLocalBloomBuilder {
   // Bytes Finish appends for n entries: 64 * lines + 4.
   size_t FilterSize(size_t num_entries) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
-  // inverse RocksDB's partitioned filters size their partitions with. Past
-  // 2^32 - 1 lines (256 GiB) lines stop growing; the answer is then capped
-  // at the n that fills them.
+  // inverse RocksDB's partitioned filters size their partitions with; at
+  // most kMaxFilterEntries. Past 2^32 - 1 lines (256 GiB) lines stop
+  // growing; the answer is then capped at the n that fills them.
   size_t MaxEntriesForSize(size_t bytes) const;
 
   double bits_per_key() const { return bits_per_key_; }

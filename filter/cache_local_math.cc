@@ -19,6 +19,13 @@ uint64_t CacheLocalNumLines(size_t num_keys, double bits_per_key) {
 
 double BlockedBloomFpRate(double keys_per_line, int num_probes) {
   if (keys_per_line <= 0) return 0.0;
+  // From this many keys per line on, a line keeps a bit clear with
+  // probability below (1 - 1/512)^32768 < e^-64: the FP rate is 1 to double
+  // precision. Returning early also keeps the Poisson walk below finite (its
+  // term count grows with lambda) and the mode within int range (bits_per_key
+  // down to 1e-300 is a valid, if useless, setting). No probes: all match.
+  constexpr double kSaturatedKeysPerLine = 64.0 * cache_local::kLineBits;
+  if (keys_per_line >= kSaturatedKeysPerLine || num_probes <= 0) return 1.0;
   const double lambda = keys_per_line;
   // Terms are computed by recurrence (no exp/pow per term): the builder
   // evaluates this for many k and must stay cheap. Start at the Poisson mode

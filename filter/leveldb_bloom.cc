@@ -25,12 +25,7 @@ size_t LevelDbBloomBuilder::FilterSize(size_t num_entries) const {
 
 size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   if (bytes < FilterSize(0)) return 0;
-  // FilterSize is non-decreasing in n; start from the real-valued inverse
-  // and correct the rounding in both directions.
-  auto n = static_cast<size_t>(static_cast<double>(bytes - 1) * 8 / bits_per_key_);
-  while (n > 0 && FilterSize(n) > bytes) --n;
-  while (FilterSize(n + 1) <= bytes) ++n;
-  return n;
+  return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
 }
 
 void LevelDbBloomBuilder::Finish(std::string* dst) {

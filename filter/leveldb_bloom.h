@@ -53,8 +53,9 @@ class LevelDbBloomBuilder {
 
   // Bytes Finish appends for n entries.
   size_t FilterSize(size_t num_entries) const;
-  // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
-  // inverse RocksDB's partitioned filters size their partitions with.
+  // Largest n with FilterSize(n) <= bytes (0 if there is none), at most
+  // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
+  // their partitions with.
   size_t MaxEntriesForSize(size_t bytes) const;
   double bits_per_key() const { return bits_per_key_; }
 

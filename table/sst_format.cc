@@ -22,7 +22,7 @@ absl::Status DataLoss(std::string_view what) {
 bool DecodeVarint(std::string_view* in, int max_bytes, uint64_t limit,
                   uint64_t* value) {
   uint64_t result = 0;
-  for (int i = 0; i < max_bytes && i < static_cast<int>(in->size()); ++i) {
+  for (int i = 0; i < max_bytes && static_cast<size_t>(i) < in->size(); ++i) {
     const uint64_t byte = static_cast<unsigned char>((*in)[i]);
     const int shift = 7 * i;
     // The last allowed byte may only carry the bits that still fit.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -321,6 +322,36 @@ TEST(CacheLocalBloomMath, ProbeCounts) {
   EXPECT_EQ(CacheLocalFilterFpRate(5, 0, 6), 1.0);
   // 10 bits/key: about 0.96%, above the 0.82% of a standard Bloom filter.
   EXPECT_NEAR(CacheLocalExpectedFpRate(1000000, 10), 0.00957, 0.0001);
+}
+
+TEST(CacheLocalBloomMath, TinyBitsPerKeyIsSaturatedNotStuck) {
+  // Any bits/key in (0, 100] is a valid setting. Below ~1/64 bit per key
+  // every line is full: FP 1 to double precision, one probe. The model must
+  // say so promptly (it once walked a Poisson sum with an int mode past
+  // INT_MAX and never ended), and the builder must still build a filter
+  // without false negatives.
+  EXPECT_EQ(BlockedBloomFpRate(1e12, 6), 1.0);
+  EXPECT_EQ(BlockedBloomFpRate(64.0 * 512, 1), 1.0);
+  EXPECT_LT(BlockedBloomFpRate(1000, 1), 1.0);  // Below the cut: still modelled.
+  for (double bpk : {0.01, 2.08e-7, 1e-9, 1e-300, std::numeric_limits<double>::denorm_min()}) {
+    EXPECT_EQ(CacheLocalNumProbes(bpk), 1) << bpk;
+    EXPECT_EQ(CacheLocalExpectedFpRate(1000000, bpk), 1.0) << bpk;  // Saturated lines.
+    CacheLocalBloomBuilder builder(bpk);
+    for (int i = 0; i < 1000; ++i) builder.AddKey(std::to_string(i));
+    std::string filter;
+    builder.Finish(&filter);
+    ASSERT_EQ(filter.size(), 64u + 4) << bpk;  // One line.
+    const CacheLocalBloomReader reader(filter);
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(reader.MayMatch(std::to_string(i)));
+    for (size_t bytes : {size_t{68}, size_t{4096}, size_t{1} << 30}) {
+      const size_t n = builder.MaxEntriesForSize(bytes);
+      EXPECT_LE(n, kMaxFilterEntries);
+      EXPECT_LE(builder.FilterSize(n), bytes) << bpk << " " << bytes;
+      if (n < kMaxFilterEntries) {
+        EXPECT_GT(builder.FilterSize(n + 1), bytes);
+      }
+    }
+  }
 }
 
 // ---- Behaviour per SIMD level ----

@@ -125,7 +125,9 @@ TEST_P(DbFilterTest, NoFalseNegativesThroughFlushCompactionReopen) {
   const size_t per_flush = keys_.size() / kNumFlushes;
   for (size_t i = 0; i < keys_.size(); ++i) {
     ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueFor(keys_[i])).ok());
-    if ((i + 1) % per_flush == 0) ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    if ((i + 1) % per_flush == 0) {
+      ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    }
   }
   ExpectAllFound("after flushes");
   ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());

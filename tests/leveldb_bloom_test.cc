@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -187,6 +188,30 @@ TEST(LevelDbBloomBuilderTest, MaxEntriesForSizeInvertsFilterSize) {
       }
       EXPECT_LE(builder.FilterSize(n), bytes) << bits_per_key << " " << bytes;
       EXPECT_GT(builder.FilterSize(n + 1), bytes) << bits_per_key << " " << bytes;
+    }
+  }
+}
+
+TEST(LevelDbBloomBuilderTest, TinyBitsPerKeyStaysFastAndCorrect) {
+  // Any bits/key in (0, 100] is a valid setting: tiny ones give a tiny,
+  // useless filter (k = 1, the 64-bit minimum), never a long loop in the
+  // size inversion or an out-of-range cast.
+  for (double bits_per_key : {0.01, 1e-6, 1e-9, 1e-300, std::numeric_limits<double>::denorm_min()}) {
+    LevelDbBloomBuilder builder(bits_per_key);
+    for (int i = 0; i < 1000; ++i) builder.AddKey(std::to_string(i));
+    std::string filter;
+    builder.Finish(&filter);
+    ASSERT_EQ(filter.size(), 9u) << bits_per_key;  // 64 bits + k.
+    EXPECT_EQ(filter.back(), 1);
+    const LevelDbBloomReader reader(filter);
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(reader.MayMatch(std::to_string(i)));
+    for (size_t bytes : {size_t{9}, size_t{10}, size_t{4096}, size_t{1} << 30}) {
+      const size_t n = builder.MaxEntriesForSize(bytes);
+      EXPECT_LE(n, kMaxFilterEntries);
+      EXPECT_LE(builder.FilterSize(n), bytes) << bits_per_key << " " << bytes;
+      if (n < kMaxFilterEntries) {
+        EXPECT_GT(builder.FilterSize(n + 1), bytes);
+      }
     }
   }
 }
