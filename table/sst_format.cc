@@ -259,6 +259,10 @@ absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
         "%s (offset %d) is compressed (type %d); RocksDB writes it uncompressed",
         what, handle.offset, compression));
   }
+  if (bytes->data() == scratch.data()) {  // Read into scratch: keep it, no second copy.
+    scratch.resize(handle.size);
+    return scratch;
+  }
   return std::string(bytes->substr(0, handle.size));
 }
 
