@@ -12,9 +12,10 @@ namespace {
 constexpr size_t kInternalKeyTrailer = 8;
 
 absl::Status ReadPartitions(const SstSource& file, const SstIndexFormat& index_format,
-                            SstFilter* filter) {
-  absl::StatusOr<std::string> index_block = ReadUncompressedBlock(
-      file, filter->footer, filter->meta_handle, "the filter partition index");
+                            bool verify_checksums, SstFilter* filter) {
+  absl::StatusOr<std::string> index_block =
+      ReadUncompressedBlock(file, filter->footer, filter->meta_handle,
+                            "the filter partition index", verify_checksums);
   if (!index_block.ok()) return index_block.status();
   absl::StatusOr<std::vector<IndexEntry>> entries =
       ParseIndexBlock(*index_block, index_format.value_delta_encoded);
@@ -51,8 +52,8 @@ absl::Status ReadPartitions(const SstSource& file, const SstIndexFormat& index_f
           partition.handle.offset));
     }
     absl::StatusOr<std::string> contents = ReadUncompressedBlock(
-        file, filter->footer, partition.handle,
-        absl::StrFormat("filter partition %d", i));
+        file, filter->footer, partition.handle, absl::StrFormat("filter partition %d", i),
+        verify_checksums);
     if (!contents.ok()) return contents.status();
     partition.contents = *std::move(contents);
     next_free_offset = partition.handle.offset + partition.handle.size + kBlockTrailerSize;
@@ -70,13 +71,15 @@ size_t SstFilter::FilterBytes() const {
 }
 
 absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
-                                        const SstIndexFormat& index_format) {
+                                        const SstIndexFormat& index_format,
+                                        bool verify_checksums) {
   SstFilter filter;
   absl::StatusOr<SstFooter> footer = ReadSstFooter(file);
   if (!footer.ok()) return footer.status();
   filter.footer = *footer;
   absl::StatusOr<std::string> metaindex =
-      ReadUncompressedBlock(file, filter.footer, filter.footer.metaindex, "the metaindex block");
+      ReadUncompressedBlock(file, filter.footer, filter.footer.metaindex, "the metaindex block",
+                            verify_checksums);
   if (!metaindex.ok()) return metaindex.status();
   absl::StatusOr<std::vector<BlockEntry>> meta = ParseBlockEntries(*metaindex);
   if (!meta.ok()) {
@@ -112,13 +115,14 @@ absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
       return filter;
     case SstFilterKind::kFull: {
       absl::StatusOr<std::string> contents =
-          ReadUncompressedBlock(file, filter.footer, filter.meta_handle, "the filter block");
+          ReadUncompressedBlock(file, filter.footer, filter.meta_handle, "the filter block",
+                                verify_checksums);
       if (!contents.ok()) return contents.status();
       filter.partitions.push_back({"", filter.meta_handle, *std::move(contents)});
       return filter;
     }
     case SstFilterKind::kPartitioned: {
-      absl::Status s = ReadPartitions(file, index_format, &filter);
+      absl::Status s = ReadPartitions(file, index_format, verify_checksums, &filter);
       if (!s.ok()) return s;
       return filter;
     }

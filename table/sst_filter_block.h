@@ -63,8 +63,11 @@ inline constexpr std::string_view kFullFilterPrefix = "fullfilter.";
 inline constexpr std::string_view kPartitionedFilterPrefix = "partitionedfilter.";
 inline constexpr std::string_view kBlockBasedFilterPrefix = "filter.";
 
+// With verify_checksums, every block read (metaindex, filter, partition
+// index, each partition) must match its trailer checksum.
 absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
-                                        const SstIndexFormat& index_format);
+                                        const SstIndexFormat& index_format,
+                                        bool verify_checksums = true);
 
 // Indexes of the partitions that may hold user_key, for a table whose
 // comparator orders keys bytewise. As RocksDB does: the first partition whose

@@ -1,8 +1,10 @@
 #include "table/sst_format.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_format.h"
+#include "table/block_checksum.h"
 
 namespace sstfilter {
 
@@ -241,7 +243,8 @@ absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
 absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
                                                   const SstFooter& footer,
                                                   const BlockHandle& handle,
-                                                  std::string_view what) {
+                                                  std::string_view what,
+                                                  bool verify_checksum) {
   const uint64_t blocks_end = file.size() - std::min(file.size(), footer.encoded_size);
   if (handle.offset > blocks_end || handle.size > blocks_end - handle.offset ||
       kBlockTrailerSize > blocks_end - handle.offset - handle.size) {
@@ -253,6 +256,19 @@ absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
   absl::StatusOr<std::string_view> bytes =
       file.Read(handle.offset, handle.size + kBlockTrailerSize, &scratch);
   if (!bytes.ok()) return bytes.status();
+  if (verify_checksum) {
+    const std::optional<uint32_t> computed = BlockChecksum(
+        footer.checksum_type, bytes->substr(0, handle.size), (*bytes)[handle.size]);
+    uint32_t stored = 0;
+    for (int i = 0; i < 4; ++i) {
+      stored |= uint32_t{static_cast<unsigned char>((*bytes)[handle.size + 1 + i])} << (8 * i);
+    }
+    if (computed.has_value() && *computed != stored) {
+      return DataLoss(absl::StrFormat(
+          "%s (offset %d, size %d): block checksum mismatch (stored 0x%08x, computed 0x%08x)",
+          what, handle.offset, handle.size, stored, *computed));
+    }
+  }
   const auto compression = static_cast<unsigned char>((*bytes)[handle.size]);
   if (compression != 0) {
     return DataLoss(absl::StrFormat(

@@ -22,8 +22,10 @@
 //             delta from the previous handle, its offset being the previous
 //             offset + size + trailer.
 //
-// Checksums are not verified here (the inspector runs RocksDB's own
-// SstFileReader::VerifyChecksum for that); compressed blocks are refused.
+// Each block read here can have its trailer checksum verified
+// (block_checksum.h): RocksDB's SstFileReader::VerifyChecksum skips filter
+// partitions, so the inspector checks every block it reads itself.
+// Compressed blocks are refused.
 #ifndef SSTFILTER_TABLE_SST_FORMAT_H_
 #define SSTFILTER_TABLE_SST_FORMAT_H_
 
@@ -74,11 +76,14 @@ struct SstFooter {
 absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file);
 
 // The contents of the uncompressed block at `handle`, which must lie, with
-// its trailer, before the footer. `what` names the block in errors.
+// its trailer, before the footer. `what` names the block in errors. With
+// verify_checksum, a trailer checksum that does not match the block (under
+// the footer's checksum type) is DataLoss.
 absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
                                                   const SstFooter& footer,
                                                   const BlockHandle& handle,
-                                                  std::string_view what);
+                                                  std::string_view what,
+                                                  bool verify_checksum);
 
 struct BlockEntry {
   std::string key;

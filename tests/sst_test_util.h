@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct SstConfig {
   // A 4-byte fixed prefix extractor with whole_key_filtering off: the filter
   // then holds prefixes only.
   bool prefix_only = false;
+  // The blocks' checksum type; RocksDB's default when unset.
+  std::optional<rocksdb::ChecksumType> checksum;
 };
 
 // Writes the keys (sorted and deduplicated here) to path; fails the test on
@@ -44,6 +47,7 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
   rocksdb::BlockBasedTableOptions table;
   table.format_version = config.format_version;
   table.index_block_restart_interval = config.index_block_restart_interval;
+  if (config.checksum.has_value()) table.checksum = *config.checksum;
   switch (config.filter) {
     case TestFilter::kOurs: {
       BloomOptions bloom;

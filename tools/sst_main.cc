@@ -43,7 +43,8 @@ ABSL_FLAG(uint64_t, seed, 0,
           "seed of the absent-key generator; 0 picks a random one (printed, so a run "
           "can be repeated)");
 ABSL_FLAG(bool, verify_checksums, true,
-          "verify every block checksum with RocksDB before reading the filter");
+          "verify block checksums: RocksDB's check of the table, then each filter block "
+          "(partitions included) as it is read");
 
 namespace sstfilter {
 namespace {
@@ -295,7 +296,8 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   SstIndexFormat index_format;
   index_format.key_is_user_key = props->index_key_is_user_key != 0;
   index_format.value_delta_encoded = props->index_value_is_delta_encoded != 0;
-  absl::StatusOr<SstFilter> filter = ReadSstFilter(**source, index_format);
+  absl::StatusOr<SstFilter> filter =
+      ReadSstFilter(**source, index_format, absl::GetFlag(FLAGS_verify_checksums));
   if (!filter.ok()) {
     return Fail(kExitBadFile, absl::StrFormat("%s: reading the filter: %s", path,
                                               filter.status().message()));
