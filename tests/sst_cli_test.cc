@@ -287,6 +287,10 @@ TEST_F(SstCliTest, BadFlags) {
   r = RunTool({"--file", path, "--sample_absent=-1"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(Contains(r.output, "--sample_absent=-1")) << r.output;
+  // A sample too big to hold is refused up front, not an allocation failure.
+  r = RunTool({"--file", path, "--sample_absent=9223372036854775807"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Contains(r.output, "need a count in [0, 100000000]")) << r.output;
   r = RunTool({"--file", path, "--key"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(Contains(r.output, "--key needs a value")) << r.output;

@@ -51,6 +51,8 @@ namespace {
 
 constexpr int kExitBadFile = 1;     // Missing, unreadable, not an SST, damaged.
 constexpr int kExitUsage = 2;       // Bad flags.
+// Generated absent keys are held in memory (~50 bytes each): 1e8 is ~5 GB.
+constexpr int64_t kMaxSample = 100'000'000;
 constexpr int kExitUnanswered = 3;  // Keys/sample asked of a filter that is not ours.
 
 constexpr char kUsage[] =
@@ -67,7 +69,8 @@ constexpr char kUsage[] =
     "bloomfilter), or that has no filter, is still described (exit 0), but\n"
     "--key and --sample_absent cannot be answered for it (exit 3).\n"
     "Exit status: 0 ok; 1 file missing, unreadable, not an SST or damaged;\n"
-    "2 bad flag values (an unknown flag exits 1, from Abseil's parser);\n"
+    "2 bad flag values (out of range, bad hex); Abseil's parser exits 1 for an\n"
+    "unknown flag or a value not of the flag's type (e.g. --seed=abc);\n"
     "3 keys or a sample asked of a filter that is not sstfilter's, of a table\n"
     "without a filter, or of a prefix-only filter (whole_key_filtering off).";
 
@@ -256,8 +259,9 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   const std::string path = absl::GetFlag(FLAGS_file);
   const int64_t sample = absl::GetFlag(FLAGS_sample_absent);
   if (path.empty()) return Fail(kExitUsage, "--file is required (see --help)");
-  if (sample < 0) {
-    return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count >= 0", sample));
+  if (sample < 0 || sample > kMaxSample) {
+    return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count in [0, %d]",
+                                            sample, kMaxSample));
   }
   std::vector<std::string> keys;
   for (const auto& [flag, value] : raw_keys) {
@@ -266,8 +270,9 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
     } else if (std::string bytes; DecodeHex(value, &bytes)) {
       keys.push_back(std::move(bytes));
     } else {
-      return Fail(kExitUsage, absl::StrFormat(
-                                  "--key_hex=%s: not an even number of hex digits", value));
+      return Fail(kExitUsage,
+                  absl::StrFormat("--key_hex=%s: expected an even number of hex digits (0-9, a-f)",
+                                  value));
     }
   }
   const bool questions = !keys.empty() || sample > 0;
