@@ -37,10 +37,18 @@ double LevelDbExpectedFpRate(size_t num_keys, double bits_per_key) {
   if (num_keys == 0) return 0.0;
   const double bloom = StandardBloomFpRate(
       static_cast<double>(num_keys),
-      static_cast<double>(LevelDbFilterBits(num_keys, bits_per_key)),
+      LevelDbReachableBits(static_cast<double>(LevelDbFilterBits(num_keys, bits_per_key))),
       LevelDbNumProbes(bits_per_key));
-  const double hash_collision = static_cast<double>(num_keys) / 4294967296.0;
-  return std::min(1.0, bloom + (1.0 - bloom) * hash_collision);
+  return WithHash32Collisions(bloom, static_cast<double>(num_keys));
+}
+
+double Hash32CollisionRate(double num_keys) {
+  if (!(num_keys > 0)) return 0.0;
+  return -std::expm1(num_keys * std::log1p(-1.0 / 4294967296.0));
+}
+
+double WithHash32Collisions(double bloom_fp, double num_keys) {
+  return std::min(1.0, bloom_fp + (1.0 - bloom_fp) * Hash32CollisionRate(num_keys));
 }
 
 }  // namespace sstfilter

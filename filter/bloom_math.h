@@ -54,9 +54,26 @@ int OptimalNumProbes(double bits_per_key);
 // and an ideal hash: (1 - e^(-k n / m))^k. 0 for n = 0.
 double StandardBloomFpRate(double num_keys, double num_bits, int num_probes);
 
-// Expected FP rate of a LevelDB-format filter for n keys, including the
-// collisions of its 32-bit hash (two keys alike in hash are alike in every
-// probe): p_bloom + (1 - p_bloom) * n / 2^32, to first order.
+// Probability that an absent key's 32-bit hash equals one of n present
+// keys' hashes (uniform hashes): 1 - (1 - 2^-32)^n, about n / 2^32 while
+// that is small, and never above 1.
+double Hash32CollisionRate(double num_keys);
+
+// The FP rate of a filter whose Bloom part has FP rate bloom_fp and whose
+// probes all derive from one 32-bit hash: a key that collides in the hash
+// collides in every probe, so p_bloom + (1 - p_bloom) * Hash32CollisionRate.
+double WithHash32Collisions(double bloom_fp, double num_keys);
+
+// Bits of a LevelDB-format array its probes can reach: positions are a
+// 32-bit hash modulo the bit count, so past 2^32 bits (512 MiB) the rest of
+// the array is never set or tested.
+inline double LevelDbReachableBits(double num_bits) {
+  return num_bits < 4294967296.0 ? num_bits : 4294967296.0;
+}
+
+// Expected FP rate of a LevelDB-format filter for n keys, with its 32-bit
+// hash's collisions (WithHash32Collisions of the standard Bloom rate over
+// LevelDbReachableBits).
 double LevelDbExpectedFpRate(size_t num_keys, double bits_per_key);
 
 }  // namespace sstfilter

@@ -102,10 +102,31 @@ TEST(BloomMathTest, LevelDbExpectedFpRateAddsHashCollisions) {
   // Small n: the Bloom term dominates (the 64-bit minimum applies at n = 1).
   EXPECT_NEAR(LevelDbExpectedFpRate(1, 10), 5.136136e-7 + 1 / 4294967296.0, 1e-12);
   EXPECT_NEAR(LevelDbExpectedFpRate(1000, 10), 0.0084362093, 1e-6);
-  // 10M keys: the 32-bit hash adds about n / 2^32 = 0.23%.
-  EXPECT_NEAR(LevelDbExpectedFpRate(10000000, 10), 0.0107449, 1e-6);
+  // 10M keys: the 32-bit hash adds 1 - (1 - 2^-32)^n = 0.2326% (of the
+  // 99.16% the Bloom part lets through): 0.843621% + 0.230601%.
+  EXPECT_NEAR(LevelDbExpectedFpRate(10000000, 10), 0.0107422, 1e-6);
   // Never above 1, even when every probe of a full filter hits.
   EXPECT_LE(LevelDbExpectedFpRate(size_t{1} << 40, 1), 1.0);
+}
+
+TEST(BloomMathTest, Hash32CollisionsSaturate) {
+  // 1 - (1 - 2^-32)^n: n / 2^32 while small, e^-1 short of 1 at n = 2^32,
+  // 1 (not n / 2^32 > 1) far past it.
+  EXPECT_EQ(Hash32CollisionRate(0), 0.0);
+  EXPECT_NEAR(Hash32CollisionRate(1e6), 1e6 / 4294967296.0, 1e-7);
+  EXPECT_NEAR(Hash32CollisionRate(4294967296.0), 1 - std::exp(-1.0), 1e-9);
+  EXPECT_EQ(Hash32CollisionRate(1e15), 1.0);
+  EXPECT_NEAR(WithHash32Collisions(0.5, 4294967296.0), 0.5 + 0.5 * (1 - std::exp(-1.0)), 1e-9);
+}
+
+TEST(BloomMathTest, LevelDbProbesReachAtMost2To32Bits) {
+  // A 32-bit hash modulo the bit count never reaches bits past 2^32: a
+  // 1 GiB LevelDB-format array is a 512 MiB one for the FP rate.
+  EXPECT_EQ(LevelDbReachableBits(1000), 1000);
+  EXPECT_EQ(LevelDbReachableBits(8589934592.0), 4294967296.0);
+  const size_t n = size_t{1} << 29;  // At 16 bits/key: 2^33 bits.
+  EXPECT_NEAR(LevelDbExpectedFpRate(n, 16),
+              WithHash32Collisions(StandardBloomFpRate(n, 4294967296.0, 11), n), 1e-12);
 }
 
 }  // namespace

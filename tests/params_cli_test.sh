@@ -19,9 +19,10 @@ expect_line "$out" "target fp rate     0.01"
 expect_line "$out" "bits/key           9.5851"
 expect_line "$out" "k (probes)         6"
 expect_line "$out" "filter bytes       1198134"
-# (1 - e^(-6 * 1e6 / 9585064))^6 = 0.0101431, plus n / 2^32 for the hash.
+# (1 - e^(-6 * 1e6 / 9585064))^6 = 0.0101431, plus 1 - (1 - 2^-32)^1e6 for
+# the hash.
 expect_line "$out" "  standard bloom   0.0101431"
-expect_line "$out" "  32-bit hash      0.000232831"
+expect_line "$out" "  32-bit hash      0.000232804"
 expect_line "$out" "expected fp rate   0.0103736"
 
 # Space-separated flags work too; 1000 keys at 10 bits/key: 1250 + 1 bytes.
@@ -42,6 +43,8 @@ expect_line "$out" "k (probes)         1"
 expect_error "--keys=0" --keys=0 --fp=0.01
 expect_error "--keys=0" --fp=0.01
 expect_error "--keys=-5" --keys=-5 --fp=0.01
+expect_error "--keys=281474976710657: need a key count in [1, 281474976710656]" \
+  --keys=281474976710657 --bits_per_key=10
 expect_error "fp_rate=1 " --keys=10 --fp=1
 expect_error "fp_rate=0 " --keys=10 --fp=0
 expect_error "fp_rate=nan" --keys=10 --fp=nan

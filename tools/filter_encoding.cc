@@ -15,9 +15,8 @@ double FilterEncoding::ExpectedFpRate(double num_keys) const {
     case Kind::kLevelDb: {
       // As LevelDbExpectedFpRate, but with the k and bits the filter really
       // has (small filters are padded to 64 bits, which changes both).
-      const double bloom = StandardBloomFpRate(num_keys, num_bits, num_probes);
-      const double hash_collision = num_keys / 4294967296.0;
-      return std::min(1.0, bloom + (1.0 - bloom) * hash_collision);
+      return WithHash32Collisions(
+          StandardBloomFpRate(num_keys, LevelDbReachableBits(num_bits), num_probes), num_keys);
     }
     case Kind::kCacheLocal:
       return BlockedBloomFpRate(num_keys / num_lines, num_probes);

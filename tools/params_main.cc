@@ -68,8 +68,9 @@ int main(int argc, char** argv) {
     return fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
   }
   const int64_t keys = absl::GetFlag(FLAGS_keys);
-  if (keys <= 0) {
-    return fail(absl::StrFormat("--keys=%d: need a positive key count", keys));
+  if (keys <= 0 || static_cast<uint64_t>(keys) > sstfilter::kMaxFilterEntries) {
+    return fail(absl::StrFormat("--keys=%d: need a key count in [1, %d]", keys,
+                                sstfilter::kMaxFilterEntries));
   }
   const auto fp = absl::GetFlag(FLAGS_fp);
   const auto bits = absl::GetFlag(FLAGS_bits_per_key);
@@ -105,8 +106,10 @@ int main(int argc, char** argv) {
   absl::PrintF("expected fp rate   %.6g\n",
                sstfilter::LevelDbExpectedFpRate(n, *bits_per_key));
   absl::PrintF("  standard bloom   %.6g\n",
-               sstfilter::StandardBloomFpRate(static_cast<double>(n),
-                                              static_cast<double>(filter_bits), k));
-  absl::PrintF("  32-bit hash      %.6g\n", static_cast<double>(n) / 4294967296.0);
+               sstfilter::StandardBloomFpRate(
+                   static_cast<double>(n),
+                   sstfilter::LevelDbReachableBits(static_cast<double>(filter_bits)), k));
+  absl::PrintF("  32-bit hash      %.6g\n",
+               sstfilter::Hash32CollisionRate(static_cast<double>(n)));
   return 0;
 }
