@@ -34,13 +34,7 @@ void LevelDbBloomBuilder::Finish(std::string* dst) {
   dst->resize(start + bits / 8, 0);
   dst->push_back(static_cast<char>(num_probes_));
   char* array = dst->data() + start;
-  const FastMod32 mod(bits);
-  for (uint32_t h : hashes_) {
-    leveldb_probes::ForEachProbe(h, num_probes_, mod, [array](uint32_t pos) {
-      leveldb_probes::SetBit(array, pos);
-      return true;
-    });
-  }
+  GetLevelDbKernels(num_probes_).set(hashes_.data(), hashes_.size(), FastMod32(bits), array);
   hashes_.clear();
 }
 
@@ -62,19 +56,17 @@ LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
   array_ = filter.data();
   num_probes_ = k;
   bits_ = FastMod32(static_cast<uint64_t>(filter.size() - 1) * 8);
+  kernels_ = &GetLevelDbKernels(k);
 }
 
 bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
   if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  const char* array = array_;
-  return leveldb_probes::ForEachProbe(h, num_probes_, bits_, [array](uint32_t pos) {
-    return leveldb_probes::TestBit(array, pos);
-  });
+  return kernels_->test_hash(h, bits_, array_);
 }
 
 bool LevelDbBloomReader::MayMatch(std::string_view key) const {
   if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  return HashMayMatch(LevelDbBloomHash(key));
+  return kernels_->test_key(key, bits_, array_);
 }
 
 void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
@@ -83,32 +75,7 @@ void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
     std::fill(out, out + keys.size(), kind_ == Kind::kMatchEverything);
     return;
   }
-  // Batches of up to kChunk keys: hash each key, compute and prefetch all of
-  // its probe positions, then test them. The prefetches overlap the cache
-  // misses that single queries take one after another; the positions are
-  // kept (kChunk * 30 * 4 bytes on the stack) so they are computed once.
-  constexpr size_t kChunk = 32;
-  uint32_t positions[kChunk][kLevelDbMaxProbes];
-  const char* const array = array_;
-  for (size_t base = 0; base < keys.size(); base += kChunk) {
-    const size_t n = std::min(kChunk, keys.size() - base);
-    for (size_t i = 0; i < n; ++i) {
-      uint32_t* pos = positions[i];
-      leveldb_probes::ForEachProbe(LevelDbBloomHash(keys[base + i]), num_probes_, bits_,
-                                   [array, &pos](uint32_t p) {
-                                     __builtin_prefetch(array + (p >> 3));
-                                     *pos++ = p;
-                                     return true;
-                                   });
-    }
-    for (size_t i = 0; i < n; ++i) {
-      bool match = true;
-      for (int j = 0; j < num_probes_ && match; ++j) {
-        match = leveldb_probes::TestBit(array, positions[i][j]);
-      }
-      out[base + i] = match;
-    }
-  }
+  kernels_->test_batch(keys.data(), keys.size(), bits_, array_, out);
 }
 
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key) {

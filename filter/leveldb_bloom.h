@@ -19,11 +19,9 @@
 
 #include "absl/types/span.h"
 #include "filter/fast_mod.h"
+#include "filter/leveldb_kernels.h"
 
 namespace sstfilter {
-
-// Largest k byte the LevelDB format writes; larger values tag other encodings.
-inline constexpr int kLevelDbMaxProbes = 30;
 
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* Finish
@@ -93,6 +91,7 @@ class LevelDbBloomReader {
   int num_probes_ = 0;
   Kind kind_ = Kind::kMatchEverything;
   FastMod32 bits_{1};
+  const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kBloom.
 };
 
 // One-shot form, shaped like LevelDB's KeyMayMatch.
