@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
 #include "filter/leveldb_hash.h"
+#include "filter/leveldb_probes.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
@@ -212,6 +213,47 @@ TEST(LevelDbBloomBuilderTest, TinyBitsPerKeyStaysFastAndCorrect) {
       if (n < kMaxFilterEntries) {
         EXPECT_GT(builder.FilterSize(n + 1), bytes);
       }
+    }
+  }
+}
+
+TEST(LevelDbBloomKernelsTest, EveryKMatchesTheGenericProbeLoop) {
+  // The per-k kernels (leveldb_kernels.h) against the one generic loop of
+  // leveldb_probes.h, for every k the format allows: same bytes, and the
+  // single, hash and batched queries answer as the bits say.
+  std::mt19937_64 rng(29);
+  for (int k = 1; k <= kLevelDbMaxProbes; ++k) {
+    const double bits_per_key = (k + 0.5) / 0.69;  // LevelDbNumProbes gives k.
+    ASSERT_EQ(LevelDbNumProbes(bits_per_key), k);
+    const std::vector<std::string> keys = RandomKeys(300, 20, rng);
+    const std::string filter = BuildFilter(keys, bits_per_key);
+    ASSERT_EQ(filter.back(), k);
+
+    const size_t bits = LevelDbFilterBits(keys.size(), bits_per_key);
+    std::string expected(bits / 8, '\0');
+    const FastMod32 mod(bits);
+    for (const std::string& key : keys) {
+      leveldb_probes::ForEachProbe(LevelDbBloomHash(key), k, mod, [&](uint32_t pos) {
+        leveldb_probes::SetBit(expected.data(), pos);
+        return true;
+      });
+    }
+    expected.push_back(static_cast<char>(k));
+    ASSERT_EQ(Hex(filter), Hex(expected)) << "k=" << k;
+
+    const LevelDbBloomReader reader(filter);
+    std::vector<std::string> queries = RandomKeys(2000, 20, rng);
+    queries.insert(queries.end(), keys.begin(), keys.end());
+    std::vector<std::string_view> views(queries.begin(), queries.end());
+    std::unique_ptr<bool[]> batch(new bool[views.size()]);
+    reader.MayMatchBatch(views, batch.get());
+    for (size_t i = 0; i < queries.size(); ++i) {
+      const uint32_t h = LevelDbBloomHash(queries[i]);
+      const bool truth = leveldb_probes::ForEachProbe(
+          h, k, mod, [&](uint32_t pos) { return leveldb_probes::TestBit(filter.data(), pos); });
+      ASSERT_EQ(reader.MayMatch(queries[i]), truth) << "k=" << k << " key " << i;
+      ASSERT_EQ(reader.HashMayMatch(h), truth) << "k=" << k << " key " << i;
+      ASSERT_EQ(batch[i], truth) << "k=" << k << " key " << i;
     }
   }
 }
