@@ -33,13 +33,16 @@ double StandardBloomFpRate(double num_keys, double num_bits, int num_probes) {
   return std::pow(-std::expm1(-num_probes * num_keys / num_bits), num_probes);
 }
 
+double LevelDbFilterFpRate(double num_keys, double num_bits, int num_probes) {
+  if (!(num_keys > 0)) return 0.0;
+  return WithHash32Collisions(
+      StandardBloomFpRate(num_keys, LevelDbReachableBits(num_bits), num_probes), num_keys);
+}
+
 double LevelDbExpectedFpRate(size_t num_keys, double bits_per_key) {
-  if (num_keys == 0) return 0.0;
-  const double bloom = StandardBloomFpRate(
-      static_cast<double>(num_keys),
-      LevelDbReachableBits(static_cast<double>(LevelDbFilterBits(num_keys, bits_per_key))),
-      LevelDbNumProbes(bits_per_key));
-  return WithHash32Collisions(bloom, static_cast<double>(num_keys));
+  return LevelDbFilterFpRate(static_cast<double>(num_keys),
+                             static_cast<double>(LevelDbFilterBits(num_keys, bits_per_key)),
+                             LevelDbNumProbes(bits_per_key));
 }
 
 double Hash32CollisionRate(double num_keys) {

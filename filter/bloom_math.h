@@ -71,9 +71,12 @@ inline double LevelDbReachableBits(double num_bits) {
   return num_bits < 4294967296.0 ? num_bits : 4294967296.0;
 }
 
-// Expected FP rate of a LevelDB-format filter for n keys, with its 32-bit
-// hash's collisions (WithHash32Collisions of the standard Bloom rate over
-// LevelDbReachableBits).
+// FP rate of a LevelDB-format filter of num_bits bits, k probes, n keys: the
+// standard Bloom rate over LevelDbReachableBits, WithHash32Collisions.
+double LevelDbFilterFpRate(double num_keys, double num_bits, int num_probes);
+
+// Expected FP rate of a LevelDB-format filter built for n keys at
+// bits_per_key (LevelDbFilterFpRate with the builder's bits and k).
 double LevelDbExpectedFpRate(size_t num_keys, double bits_per_key);
 
 }  // namespace sstfilter

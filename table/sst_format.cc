@@ -259,10 +259,9 @@ absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
   if (verify_checksum) {
     const std::optional<uint32_t> computed = BlockChecksum(
         footer.checksum_type, bytes->substr(0, handle.size), (*bytes)[handle.size]);
+    std::string_view stored_field = bytes->substr(handle.size + 1);
     uint32_t stored = 0;
-    for (int i = 0; i < 4; ++i) {
-      stored |= uint32_t{static_cast<unsigned char>((*bytes)[handle.size + 1 + i])} << (8 * i);
-    }
+    DecodeFixed32(&stored_field, &stored);  // The trailer's 4 bytes are there.
     if (computed.has_value() && *computed != stored) {
       return DataLoss(absl::StrFormat(
           "%s (offset %d, size %d): block checksum mismatch (stored 0x%08x, computed 0x%08x)",

@@ -15,8 +15,7 @@ double FilterEncoding::ExpectedFpRate(double num_keys) const {
     case Kind::kLevelDb: {
       // As LevelDbExpectedFpRate, but with the k and bits the filter really
       // has (small filters are padded to 64 bits, which changes both).
-      return WithHash32Collisions(
-          StandardBloomFpRate(num_keys, LevelDbReachableBits(num_bits), num_probes), num_keys);
+      return LevelDbFilterFpRate(num_keys, num_bits, num_probes);
     }
     case Kind::kCacheLocal:
       return BlockedBloomFpRate(num_keys / num_lines, num_probes);
