@@ -5,7 +5,7 @@
 
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter::bench {
 namespace {

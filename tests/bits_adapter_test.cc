@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb_bloom_policy.h"
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 namespace {
@@ -84,7 +84,9 @@ TEST_P(BitsAdapterTest, NoFalseNegativesSingleOrBatched) {
       reader->MayMatch(n, pointers.data(), may_match.get());
       for (int i = 0; i < n; ++i) {
         ASSERT_EQ(may_match[i], reader->MayMatch(slices[i])) << base + i;
-        if (base + i < keys.size()) ASSERT_TRUE(may_match[i]);
+        if (base + i < keys.size()) {
+          ASSERT_TRUE(may_match[i]);
+        }
       }
     }
   }
@@ -99,8 +101,12 @@ TEST_P(BitsAdapterTest, ApproximateNumEntriesInvertsTheSize) {
       const std::vector<std::string> keys = RandomKeys(n + extra, 5);
       auto b = NewBuilder();
       const size_t size = Build(b.get(), keys).size();
-      if (extra == 0 && n > 0) EXPECT_LE(size, bytes) << "n=" << n;
-      if (extra == 1) EXPECT_GT(size, bytes) << "n+1=" << n + 1;
+      if (extra == 0 && n > 0) {
+        EXPECT_LE(size, bytes) << "n=" << n;
+      }
+      if (extra == 1) {
+        EXPECT_GT(size, bytes) << "n+1=" << n + 1;
+      }
     }
   }
 }

@@ -11,8 +11,8 @@
 #include "gtest/gtest.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/slice_transform.h"
-#include "table/registration.h"
-#include "table/rocksdb_bloom_policy.h"
+#include "table/rocksdb/registration.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
 
 namespace sstfilter {
 namespace {

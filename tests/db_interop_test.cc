@@ -11,7 +11,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/options_util.h"
-#include "table/registration.h"
+#include "table/rocksdb/registration.h"
 
 namespace sstfilter {
 namespace {

@@ -7,9 +7,9 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
-#include "table/policy_id.h"
-#include "table/registration.h"
-#include "table/rocksdb_bloom_policy.h"
+#include "table/rocksdb/policy_id.h"
+#include "table/rocksdb/registration.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
 
 namespace sstfilter {
 namespace {

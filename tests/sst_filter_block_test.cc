@@ -2,7 +2,7 @@
 // SSTs from RocksDB's SstFileWriter in every filter mode and format version,
 // hand-built blocks, and damaged input (which must give an error, never a
 // crash: the sanitizer build runs this too).
-#include "table/sst_filter_block.h"
+#include "table/sst/sst_filter_block.h"
 
 #include <memory>
 #include <random>
@@ -12,10 +12,10 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/sst_file_reader.h"
-#include "table/bits_reader_factory.h"
-#include "table/block_checksum.h"
-#include "table/sst_format.h"
-#include "table/sst_source.h"
+#include "table/rocksdb/bits_reader_factory.h"
+#include "table/sst/block_checksum.h"
+#include "table/sst/sst_format.h"
+#include "table/sst/sst_source.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 

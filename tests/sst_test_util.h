@@ -18,8 +18,8 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb_bloom_policy.h"
-#include "table/sst_filter_block.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/sst/sst_filter_block.h"
 
 namespace sstfilter::testing {
 

@@ -16,7 +16,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
-#include "table/registration.h"
+#include "table/rocksdb/registration.h"
 
 namespace sstfilter::db_bench {
 

@@ -1,8 +1,8 @@
 // Picks the reader for a filter block written by any of our encodings.
-#ifndef SSTFILTER_TABLE_BITS_READER_FACTORY_H_
-#define SSTFILTER_TABLE_BITS_READER_FACTORY_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_BITS_READER_FACTORY_H_
+#define SSTFILTER_TABLE_ROCKSDB_BITS_READER_FACTORY_H_
 
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 
@@ -12,4 +12,4 @@ rocksdb::FilterBitsReader* NewBitsReader(const rocksdb::Slice& contents);
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_BITS_READER_FACTORY_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_BITS_READER_FACTORY_H_

@@ -1,7 +1,7 @@
 // Makes "sstfilter.bloom..." ids resolvable in RocksDB option strings,
 // OPTIONS files and FilterPolicy::CreateFromString.
-#ifndef SSTFILTER_TABLE_REGISTRATION_H_
-#define SSTFILTER_TABLE_REGISTRATION_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_REGISTRATION_H_
+#define SSTFILTER_TABLE_ROCKSDB_REGISTRATION_H_
 
 #include <string>
 
@@ -22,4 +22,4 @@ __attribute__((visibility("default"))) void EnsureRocksDbFilterPoliciesRegistere
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_REGISTRATION_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_REGISTRATION_H_

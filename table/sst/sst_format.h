@@ -36,7 +36,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "table/sst_source.h"
+#include "table/sst/sst_source.h"
 
 namespace sstfilter {
 

@@ -1,4 +1,4 @@
-#include "table/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
 
 #include <cstddef>
 #include <string>
@@ -8,9 +8,9 @@
 #include "filter/cache_local_bloom.h"
 #include "filter/leveldb_bloom.h"
 #include "rocksdb/utilities/options_type.h"
-#include "table/bits_builder_adapter.h"
-#include "table/bits_reader_factory.h"
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/bits_builder_adapter.h"
+#include "table/rocksdb/bits_reader_factory.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 

@@ -2,7 +2,7 @@
 // RocksDB's default object library as soon as the library is loaded, so
 // stock tools (db_bench, ldb, sst_dump) resolve "sstfilter.bloom:<bits>"
 // when started with LD_PRELOAD=libsstfilter_rocksdb.so.
-#include "table/registration.h"
+#include "table/rocksdb/registration.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "table/sst_filter_block.h"
+#include "table/sst/sst_filter_block.h"
 
 #include <algorithm>
 

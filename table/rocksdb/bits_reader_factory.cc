@@ -1,8 +1,8 @@
-#include "table/bits_reader_factory.h"
+#include "table/rocksdb/bits_reader_factory.h"
 
 #include "filter/cache_local_bloom.h"
 #include "filter/leveldb_bloom.h"
-#include "table/bits_reader_adapter.h"
+#include "table/rocksdb/bits_reader_adapter.h"
 
 namespace sstfilter {
 

@@ -3,13 +3,13 @@
 // FormatReader provides MayMatch(string_view) and
 // MayMatchBatch(Span<const string_view>, bool*). It is immutable after
 // construction, so one adapter is safe to share between threads.
-#ifndef SSTFILTER_TABLE_BITS_READER_ADAPTER_H_
-#define SSTFILTER_TABLE_BITS_READER_ADAPTER_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_BITS_READER_ADAPTER_H_
+#define SSTFILTER_TABLE_ROCKSDB_BITS_READER_ADAPTER_H_
 
 #include <algorithm>
 #include <string_view>
 
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 
@@ -43,4 +43,4 @@ class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_BITS_READER_ADAPTER_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_BITS_READER_ADAPTER_H_

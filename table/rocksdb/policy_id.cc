@@ -1,4 +1,4 @@
-#include "table/policy_id.h"
+#include "table/rocksdb/policy_id.h"
 
 #include <vector>
 

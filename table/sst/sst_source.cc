@@ -1,4 +1,4 @@
-#include "table/sst_source.h"
+#include "table/sst/sst_source.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -6,8 +6,8 @@
 //
 // BloomPolicyId is what GetId() returns, so a saved OPTIONS file reloads to
 // an equal policy: ParseBloomPolicyId(BloomPolicyId(o)) == o.
-#ifndef SSTFILTER_TABLE_POLICY_ID_H_
-#define SSTFILTER_TABLE_POLICY_ID_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_POLICY_ID_H_
+#define SSTFILTER_TABLE_ROCKSDB_POLICY_ID_H_
 
 #include <string>
 #include <string_view>
@@ -38,4 +38,4 @@ std::string FormatBitsPerKey(double bits_per_key);
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_POLICY_ID_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_POLICY_ID_H_

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "table/sst_format.h"
-#include "table/sst_source.h"
+#include "table/sst/sst_format.h"
+#include "table/sst/sst_source.h"
 
 namespace sstfilter {
 

@@ -6,8 +6,8 @@
 //
 // RocksDB's call order per SST (and per partition, reusing the builder):
 //   (AddKey* Finish MaybePostVerify?)*   with ApproximateNumEntries any time.
-#ifndef SSTFILTER_TABLE_BITS_BUILDER_ADAPTER_H_
-#define SSTFILTER_TABLE_BITS_BUILDER_ADAPTER_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
+#define SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 
 #include <cstring>
 #include <memory>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "table/rocksdb_internal.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 
@@ -89,4 +89,4 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_BITS_BUILDER_ADAPTER_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_

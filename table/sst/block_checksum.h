@@ -9,8 +9,8 @@
 //      (type byte * 0x6b9083d9)
 //   0  no checksum
 // Pure functions: no I/O, no allocation.
-#ifndef SSTFILTER_TABLE_BLOCK_CHECKSUM_H_
-#define SSTFILTER_TABLE_BLOCK_CHECKSUM_H_
+#ifndef SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_
+#define SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_
 
 #include <cstdint>
 #include <optional>
@@ -30,4 +30,4 @@ std::optional<uint32_t> BlockChecksum(uint8_t checksum_type, std::string_view bl
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_BLOCK_CHECKSUM_H_
+#endif  // SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_

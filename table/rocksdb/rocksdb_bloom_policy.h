@@ -18,7 +18,7 @@
 #include "absl/status/statusor.h"
 #include "filter/bloom_options.h"
 #include "rocksdb/filter_policy.h"
-#include "table/policy_id.h"
+#include "table/rocksdb/policy_id.h"
 
 namespace sstfilter {
 

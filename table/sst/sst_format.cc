@@ -1,10 +1,10 @@
-#include "table/sst_format.h"
+#include "table/sst/sst_format.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_format.h"
-#include "table/block_checksum.h"
+#include "table/sst/block_checksum.h"
 
 namespace sstfilter {
 

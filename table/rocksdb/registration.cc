@@ -1,11 +1,11 @@
-#include "table/registration.h"
+#include "table/rocksdb/registration.h"
 
 #include <memory>
 #include <mutex>
 
 #include "rocksdb/filter_policy.h"
-#include "table/policy_id.h"
-#include "table/rocksdb_bloom_policy.h"
+#include "table/rocksdb/policy_id.h"
+#include "table/rocksdb/rocksdb_bloom_policy.h"
 
 namespace sstfilter {
 
