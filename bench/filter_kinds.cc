@@ -5,29 +5,10 @@
 #include "bench/libleveldb_adapter.h"
 #include "bench/rocksdb_builtin_adapter.h"
 #include "bench/sstfilter_adapter.h"
-#include "filter/bloom_math.h"
-#include "filter/cache_local_bloom.h"
-#include "filter/cache_local_math.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/encodings.h"
 
 namespace sstfilter::bench {
 namespace {
-
-double LevelDbModel(size_t num_keys, size_t /*filter_bytes*/, double bits_per_key) {
-  return LevelDbExpectedFpRate(num_keys, bits_per_key);
-}
-
-double CacheLocalModel(size_t num_keys, size_t /*filter_bytes*/, double bits_per_key) {
-  return CacheLocalExpectedFpRate(num_keys, bits_per_key);
-}
-
-template <typename Builder, typename Reader>
-FilterKind Sstfilter(std::string name, std::string description, ExpectedFpFn model) {
-  return {std::move(name), std::move(description), /*native_batch=*/true,
-          [model](double bpk) -> std::unique_ptr<BenchFilter> {
-            return std::make_unique<SstfilterBenchFilter<Builder, Reader>>(bpk, model);
-          }};
-}
 
 FilterKind RocksDb(std::string name, std::string description, RocksDbBuiltin impl) {
   return {std::move(name), std::move(description), /*native_batch=*/true,
@@ -36,18 +17,29 @@ FilterKind RocksDb(std::string name, std::string description, RocksDbBuiltin imp
 
 }  // namespace
 
+std::string OurKindName(std::string_view format_name) {
+  return "sst_" + std::string(format_name);
+}
+
 const std::vector<FilterKind>& AllFilterKinds() {
-  static const auto* kinds = new std::vector<FilterKind>{
-      Sstfilter<LevelDbBloomBuilder, LevelDbBloomReader>(
-          "sst_leveldb", "sstfilter LevelDB-compatible", LevelDbModel),
-      Sstfilter<CacheLocalBloomBuilder, CacheLocalBloomReader>(
-          "sst_cachelocal", "sstfilter cache-local", CacheLocalModel),
-      {"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
-       NewLibLevelDbBenchFilter},
-      RocksDb("rocksdb_fv5", "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom),
-      RocksDb("rocksdb_fv4", "RocksDB legacy Bloom (fv4)", RocksDbBuiltin::kLegacyBloom),
-      RocksDb("ribbon", "RocksDB Ribbon", RocksDbBuiltin::kRibbon),
-  };
+  static const auto* kinds = [] {
+    auto* all = new std::vector<FilterKind>();
+    ForEachEncoding([all](auto encoding) {
+      using E = decltype(encoding);
+      all->push_back({OurKindName(E::kInfo.name), std::string(E::kInfo.title), /*native_batch=*/true,
+                      [](double bpk) -> std::unique_ptr<BenchFilter> {
+                        return std::make_unique<SstfilterBenchFilter<E>>(bpk);
+                      }});
+    });
+    all->push_back({"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
+                    NewLibLevelDbBenchFilter});
+    all->push_back(
+        RocksDb("rocksdb_fv5", "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom));
+    all->push_back(
+        RocksDb("rocksdb_fv4", "RocksDB legacy Bloom (fv4)", RocksDbBuiltin::kLegacyBloom));
+    all->push_back(RocksDb("ribbon", "RocksDB Ribbon", RocksDbBuiltin::kRibbon));
+    return all;
+  }();
   return *kinds;
 }
 

@@ -1,13 +1,15 @@
 // The filter kinds every benchmark and the FP report compare.
 //
-// Adding a kind is one line in filter_kinds.cc. The first kind is the
-// reference that ratios are quoted against.
+// Our encodings come from filter/encodings.h, one kind each, named
+// OurKindName(format name); the peers are listed in filter_kinds.cc. The
+// first kind is the reference that ratios are quoted against.
 #ifndef SSTFILTER_BENCH_FILTER_KINDS_H_
 #define SSTFILTER_BENCH_FILTER_KINDS_H_
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -22,7 +24,11 @@ struct FilterKind {
   std::function<std::unique_ptr<BenchFilter>(double bits_per_key)> make;
 };
 
-// All kinds, the reference (our LevelDB-compatible encoding) first.
+// "sst_leveldb", "sst_cache_local": the kind of one of our encodings.
+std::string OurKindName(std::string_view format_name);
+
+// All kinds: ours in FilterFormat order (the reference, LevelDB's, first),
+// then the peers.
 const std::vector<FilterKind>& AllFilterKinds();
 
 // The kinds named in a comma-separated list ("" or "all": every kind), in

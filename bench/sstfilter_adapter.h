@@ -1,9 +1,5 @@
-// Adapter for sstfilter's own encodings: any Builder/Reader pair shaped like
-// LevelDbBloomBuilder / LevelDbBloomReader (filter/leveldb_bloom.h):
-//   Builder(double bits_per_key); AddKey(string_view); Finish(std::string*)
-//   Reader(string_view filter);   MayMatch(string_view) const;
-//   MayMatchBatch(Span<const string_view>, bool*) const
-// so each new encoding is one registration line in filter_kinds.cc.
+// BenchFilter over one of sstfilter's encodings (an encoding description E
+// from filter/encodings.h: its Builder, Reader and FP model).
 #ifndef SSTFILTER_BENCH_SSTFILTER_ADAPTER_H_
 #define SSTFILTER_BENCH_SSTFILTER_ADAPTER_H_
 
@@ -15,15 +11,11 @@
 
 namespace sstfilter::bench {
 
-// ExpectedFp(num_keys, filter_bytes, bits_per_key) -> the encoding's model.
-using ExpectedFpFn = double (*)(size_t num_keys, size_t filter_bytes,
-                                double bits_per_key);
-
-template <typename Builder, typename Reader>
+template <typename E>
 class SstfilterBenchFilter : public BenchFilter {
  public:
-  SstfilterBenchFilter(double bits_per_key, ExpectedFpFn expected_fp)
-      : builder_(bits_per_key), bits_per_key_(bits_per_key), expected_fp_(expected_fp) {}
+  explicit SstfilterBenchFilter(double bits_per_key)
+      : builder_(bits_per_key), bits_per_key_(bits_per_key) {}
 
   void Build(absl::Span<const std::string_view> keys, std::string* out) override {
     out->clear();  // Keeps the capacity: no allocation once warmed up.
@@ -35,8 +27,8 @@ class SstfilterBenchFilter : public BenchFilter {
     return std::make_unique<ReaderAdapter>(filter);
   }
 
-  double ExpectedFpRate(size_t num_keys, size_t filter_bytes) const override {
-    return expected_fp_(num_keys, filter_bytes, bits_per_key_);
+  double ExpectedFpRate(size_t num_keys, size_t /*filter_bytes*/) const override {
+    return E::kInfo.expected_fp_rate(num_keys, bits_per_key_);
   }
 
  private:
@@ -49,12 +41,11 @@ class SstfilterBenchFilter : public BenchFilter {
     }
 
    private:
-    Reader reader_;
+    typename E::Reader reader_;
   };
 
-  Builder builder_;
+  typename E::Builder builder_;
   double bits_per_key_;
-  ExpectedFpFn expected_fp_;
 };
 
 }  // namespace sstfilter::bench

@@ -1,44 +1,130 @@
 #include "filter/bloom_options.h"
 
 #include <cmath>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "filter/bloom_math.h"
 
 namespace sstfilter {
 
 namespace {
 
-absl::Status CheckBitsPerKey(double bits_per_key, const char* source) {
-  if (!std::isfinite(bits_per_key) || bits_per_key <= 0 ||
-      bits_per_key > kMaxBitsPerKey) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: bits_per_key=%g is out of range; expected a number in (0, %g]",
-        source, bits_per_key, kMaxBitsPerKey));
-  }
-  return absl::OkStatus();
+// Debian's Abseil is built with its own string_view type.
+absl::string_view AbslView(std::string_view s) { return {s.data(), s.size()}; }
+std::string_view StdView(absl::string_view s) { return {s.data(), s.size()}; }
+
+// How a value appears in messages: as given, '' when empty.
+std::string Shown(std::string_view value) {
+  return value.empty() ? "''" : std::string(value);
+}
+
+absl::Status BadValue(std::string_view option, std::string_view value,
+                      std::string_view problem) {
+  return absl::InvalidArgumentError(absl::StrFormat("%s: %s=%s %s", kBloomPolicyName, option,
+                                                    Shown(value), problem));
+}
+
+bool BitsPerKeyInRange(double bits_per_key) {
+  return std::isfinite(bits_per_key) && bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey;
+}
+
+absl::Status BitsPerKeyOutOfRange(std::string_view shown) {
+  return BadValue("bits_per_key", shown,
+                  absl::StrFormat("is out of range; expected a number in (0, %g]",
+                                  kMaxBitsPerKey));
 }
 
 }  // namespace
 
 absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options) {
   if (!options.fp_rate.has_value()) {
-    absl::Status s = CheckBitsPerKey(options.bits_per_key, "bloom options");
-    if (!s.ok()) return s;
+    if (!BitsPerKeyInRange(options.bits_per_key)) {
+      return BitsPerKeyOutOfRange(FormatBitsPerKey(options.bits_per_key));
+    }
     return options.bits_per_key;
   }
   const double p = *options.fp_rate;
+  const std::string shown = absl::StrFormat("%g", p);
   if (!(p > 0 && p < 1)) {  // Also rejects NaN.
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "bloom options: fp_rate=%g is out of range; expected 0 < fp_rate < 1",
-        p));
+    return BadValue("fp_rate", shown, "is out of range; expected 0 < fp_rate < 1");
   }
   const double bits_per_key = BitsPerKeyForFpRate(p);
-  absl::Status s = CheckBitsPerKey(
-      bits_per_key, absl::StrFormat("fp_rate=%g needs too many bits", p).c_str());
-  if (!s.ok()) return s;
+  if (!BitsPerKeyInRange(bits_per_key)) {
+    return BadValue("fp_rate", shown,
+                    absl::StrFormat("needs too many bits (%g bits/key; at most %g)",
+                                    bits_per_key, kMaxBitsPerKey));
+  }
   return bits_per_key;
+}
+
+absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options) {
+  absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
+  if (!bits_per_key.ok()) return bits_per_key.status();
+  BloomOptions resolved = options;
+  resolved.bits_per_key = *bits_per_key;
+  resolved.fp_rate.reset();
+  return resolved;
+}
+
+absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value) {
+  double bits_per_key = 0;
+  if (!absl::SimpleAtod(AbslView(value), &bits_per_key)) {
+    return BadValue("bits_per_key", value, "is not a number");
+  }
+  if (!BitsPerKeyInRange(bits_per_key)) return BitsPerKeyOutOfRange(value);
+  return bits_per_key;
+}
+
+absl::StatusOr<FilterFormat> ParseFormatValue(std::string_view value) {
+  std::optional<FilterFormat> format = ParseFormatName(value);
+  if (!format.has_value()) {
+    return BadValue("format", value, "is unknown; expected " + FormatNameList());
+  }
+  return *format;
+}
+
+absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
+  std::vector<absl::string_view> parts = absl::StrSplit(AbslView(id), ':');
+  if (parts[0] != kBloomPolicyName || parts.size() > 3) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "'%s' is not a %s id; expected %s[:<bits_per_key>[:<format>]]", id,
+        kBloomPolicyName, kBloomPolicyName));
+  }
+  BloomOptions options;
+  if (parts.size() >= 2) {
+    absl::StatusOr<double> bits = ParseBitsPerKeyValue(StdView(parts[1]));
+    if (!bits.ok()) return bits.status();
+    options.bits_per_key = *bits;
+  }
+  if (parts.size() == 3) {
+    absl::StatusOr<FilterFormat> format = ParseFormatValue(StdView(parts[2]));
+    if (!format.ok()) return format.status();
+    options.format = *format;
+  }
+  return options;
+}
+
+std::string FormatBitsPerKey(double bits_per_key) {
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::string text = absl::StrFormat("%.*g", precision, bits_per_key);
+    double back = 0;
+    if (absl::SimpleAtod(text, &back) && back == bits_per_key) return text;
+  }
+  return absl::StrFormat("%.17g", bits_per_key);
+}
+
+std::string BloomPolicyId(const BloomOptions& options) {
+  std::string id =
+      absl::StrCat(kBloomPolicyName, ":", FormatBitsPerKey(options.bits_per_key));
+  if (options.format != kDefaultFormat) {
+    absl::StrAppend(&id, ":", AbslView(FormatName(options.format)));
+  }
+  return id;
 }
 
 }  // namespace sstfilter

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 
 #include "filter/bloom_math.h"
 #include "filter/cache_local_hash.h"
@@ -48,21 +49,28 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
 }
 
 void CacheLocalBloomBuilder::Finish(std::string* dst) {
-  const uint64_t lines = CacheLocalNumLines(size_, bits_per_key_);
   const size_t start = dst->size();
-  dst->resize(start + static_cast<size_t>(lines) * cl::kLineBytes, 0);
+  dst->resize(start + FilterSize(size_));
+  FinishInto(dst->data() + start);
+}
+
+void CacheLocalBloomBuilder::FinishInto(char* out) {
+  const uint64_t lines = CacheLocalNumLines(size_, bits_per_key_);
+  const size_t array_bytes = static_cast<size_t>(lines) * cl::kLineBytes;
+  std::memset(out, 0, array_bytes);
   if (lines > 0) {
     const CacheLocalKernels& kernels = GetCacheLocalKernels(simd_);
     for (size_t first = 0; first < size_; first += kBlockHashes) {
       kernels.add(blocks_[first / kBlockHashes].get(), std::min(kBlockHashes, size_ - first),
-                  num_probes_, dst->data() + start, static_cast<uint32_t>(lines));
+                  num_probes_, out, static_cast<uint32_t>(lines));
     }
   }
-  dst->push_back(static_cast<char>(kCacheLocalHashXxh3));
-  dst->push_back(static_cast<char>(kCacheLocalLayout64));
+  char* trailer = out + array_bytes;
+  trailer[0] = static_cast<char>(kCacheLocalHashXxh3);
+  trailer[1] = static_cast<char>(kCacheLocalLayout64);
   // The empty filter has k = 0: it matches nothing (see the header).
-  dst->push_back(static_cast<char>(lines > 0 ? num_probes_ : 0));
-  dst->push_back(static_cast<char>(kCacheLocalTag));
+  trailer[2] = static_cast<char>(lines > 0 ? num_probes_ : 0);
+  trailer[3] = static_cast<char>(kCacheLocalTag);
   size_ = 0;
 }
 
@@ -75,7 +83,7 @@ void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
 
 CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel simd)
     : simd_(ClampSimdLevel(simd)), kernels_(&GetCacheLocalKernels(simd_)) {
-  // kind_ starts as kMatchEverything: every early return fails open.
+  // state_ starts as kMatchEverything: every early return fails open.
   if (!IsCacheLocalBloomFilter(filter)) return;
   const auto* trailer = reinterpret_cast<const unsigned char*>(
       filter.data() + filter.size() - kCacheLocalTrailerBytes);
@@ -83,33 +91,33 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
   if (trailer[0] != kCacheLocalHashXxh3 || trailer[1] != kCacheLocalLayout64) return;
   const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
   if (array_bytes == 0 && k == 0) {
-    kind_ = Kind::kMatchNothing;
+    state_ = FilterState::kMatchNothing;
     return;
   }
   if (k == 0 || k > cl::kMaxProbes) return;
   if (array_bytes == 0 || array_bytes % cl::kLineBytes != 0) return;
   const uint64_t lines = array_bytes / cl::kLineBytes;
   if (lines > cl::kMaxLines) return;
-  kind_ = Kind::kBloom;
+  state_ = FilterState::kProbe;
   array_ = filter.data();
   num_lines_ = static_cast<uint32_t>(lines);
   num_probes_ = k;
 }
 
 bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
-  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
   return kernels_->may_match(h, num_probes_, array_, num_lines_);
 }
 
 bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
-  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
+  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
   return kernels_->may_match(cl::HashKey(key), num_probes_, array_, num_lines_);
 }
 
 void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
                                           bool* out) const {
-  if (kind_ != Kind::kBloom) {
-    std::fill(out, out + keys.size(), kind_ == Kind::kMatchEverything);
+  if (state_ != FilterState::kProbe) {
+    std::fill(out, out + keys.size(), state_ == FilterState::kMatchEverything);
     return;
   }
   // Chunks of up to kChunk keys: hash all and prefetch their lines, then
@@ -124,10 +132,6 @@ void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> key
     }
     kernels_->query(hashes, n, num_probes_, array_, num_lines_, out + base);
   }
-}
-
-bool CacheLocalBloomMayMatch(std::string_view filter, std::string_view key) {
-  return CacheLocalBloomReader(filter).MayMatch(key);
 }
 
 }  // namespace sstfilter

@@ -1,4 +1,4 @@
-// The cache-local Bloom encoding: builder and reader (BloomFormat::kCacheLocal).
+// The cache-local Bloom encoding: builder and reader.
 //
 // Format, for n keys at bits_per_key:
 //   num_lines * 64 bytes   bit array, num_lines = ceil(n * bits_per_key / 512)
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "filter/encoding_info.h"
 #include "filter/cache_local_simd.h"
 
 namespace sstfilter {
@@ -76,6 +77,9 @@ class CacheLocalBloomBuilder {
 
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst);
+  // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
+  // builder. The bytes need not be initialised.
+  void FinishInto(char* out);
 
   // Bytes Finish appends for n entries: 64 * lines + 4.
   size_t FilterSize(size_t num_entries) const;
@@ -123,9 +127,7 @@ class CacheLocalBloomReader {
   // probing any, so the cache misses of a big filter overlap.
   void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
 
-  // Fixed answer when the filter is empty or not of this format.
-  enum class Kind { kBloom, kMatchNothing, kMatchEverything };
-  Kind kind() const { return kind_; }
+  FilterState state() const { return state_; }
   int num_probes() const { return num_probes_; }
   uint32_t num_lines() const { return num_lines_; }
   SimdLevel simd_level() const { return simd_; }
@@ -134,13 +136,18 @@ class CacheLocalBloomReader {
   const char* array_ = nullptr;
   uint32_t num_lines_ = 0;
   int num_probes_ = 0;
-  Kind kind_ = Kind::kMatchEverything;
+  FilterState state_ = FilterState::kMatchEverything;
   SimdLevel simd_;
   const CacheLocalKernels* kernels_;
 };
 
-// One-shot form of the reader.
-bool CacheLocalBloomMayMatch(std::string_view filter, std::string_view key);
+// The encoding as filter/encodings.h lists it; kInfo ("cache_local") is defined
+// in cache_local_encoding.cc.
+struct CacheLocalEncoding {
+  using Builder = CacheLocalBloomBuilder;
+  using Reader = CacheLocalBloomReader;
+  static const EncodingInfo kInfo;
+};
 
 }  // namespace sstfilter
 

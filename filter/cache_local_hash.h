@@ -2,7 +2,7 @@
 // libxxhash (libxxhash-dev). XXH_INLINE_ALL compiles the library's own code
 // inline here, so short keys are hashed without a call.
 //
-// Part of the format: the trailer's hash-kind byte kHashXxh3 names it.
+// Part of the format: the trailer's hash-kind byte kCacheLocalHashXxh3 names it.
 #ifndef SSTFILTER_FILTER_CACHE_LOCAL_HASH_H_
 #define SSTFILTER_FILTER_CACHE_LOCAL_HASH_H_
 

@@ -1,6 +1,6 @@
 #include "filter/filter_policy.h"
 
-#include "filter/leveldb_bloom.h"
+#include "filter/encodings.h"
 
 namespace sstfilter {
 
@@ -8,32 +8,37 @@ namespace {
 
 class BloomFilterPolicy final : public FilterPolicy {
  public:
-  explicit BloomFilterPolicy(double bits_per_key)
-      : bits_per_key_(bits_per_key) {}
+  // REQUIRES: options resolved (ResolveBloomOptions).
+  explicit BloomFilterPolicy(const BloomOptions& options) : options_(options) {}
 
   const char* Name() const override { return kBloomPolicyName; }
 
   void CreateFilter(absl::Span<const std::string_view> keys,
                     std::string* dst) const override {
-    AppendLevelDbBloomFilter(keys, bits_per_key_, dst);
+    VisitEncoding(options_.format, [&](auto encoding) {
+      typename decltype(encoding)::Builder builder(options_.bits_per_key);
+      for (std::string_view key : keys) builder.AddKey(key);
+      builder.Finish(dst);
+    });
   }
 
-  bool KeyMayMatch(std::string_view key,
-                   std::string_view filter) const override {
-    return LevelDbBloomMayMatch(filter, key);
+  bool KeyMayMatch(std::string_view key, std::string_view filter) const override {
+    return VisitEncodingOf(filter, [&](auto encoding) {
+      return typename decltype(encoding)::Reader(filter).MayMatch(key);
+    });
   }
 
  private:
-  const double bits_per_key_;
+  const BloomOptions options_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const BloomOptions& options) {
-  absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
-  if (!bits_per_key.ok()) return bits_per_key.status();
-  return std::make_unique<BloomFilterPolicy>(*bits_per_key);
+  absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
+  if (!resolved.ok()) return resolved.status();
+  return std::make_unique<BloomFilterPolicy>(*resolved);
 }
 
 }  // namespace sstfilter

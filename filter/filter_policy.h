@@ -32,10 +32,8 @@ class FilterPolicy {
                            std::string_view filter) const = 0;
 };
 
-// Name() of the Bloom policy.
-inline constexpr char kBloomPolicyName[] = "sstfilter.bloom";
-
-// The Bloom policy, or InvalidArgument naming a bad option value.
+// The policy named kBloomPolicyName: writes filters in options.format and
+// reads filters of every encoding. InvalidArgument names a bad option value.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const BloomOptions& options);
 

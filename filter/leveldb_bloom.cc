@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "filter/bloom_math.h"
 #include "filter/leveldb_hash.h"
@@ -29,12 +30,16 @@ size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
 }
 
 void LevelDbBloomBuilder::Finish(std::string* dst) {
-  const size_t bits = LevelDbFilterBits(hashes_.size(), bits_per_key_);
   const size_t start = dst->size();
-  dst->resize(start + bits / 8, 0);
-  dst->push_back(static_cast<char>(num_probes_));
-  char* array = dst->data() + start;
-  GetLevelDbKernels(num_probes_).set(hashes_.data(), hashes_.size(), FastMod32(bits), array);
+  dst->resize(start + FilterSize(hashes_.size()));
+  FinishInto(dst->data() + start);
+}
+
+void LevelDbBloomBuilder::FinishInto(char* out) {
+  const size_t bits = LevelDbFilterBits(hashes_.size(), bits_per_key_);
+  std::memset(out, 0, bits / 8);
+  out[bits / 8] = static_cast<char>(num_probes_);
+  GetLevelDbKernels(num_probes_).set(hashes_.data(), hashes_.size(), FastMod32(bits), out);
   hashes_.clear();
 }
 
@@ -47,35 +52,36 @@ void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
 
 LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
   if (filter.size() < 2) {
-    kind_ = Kind::kMatchNothing;
+    state_ = FilterState::kMatchNothing;
     return;
   }
   const int k = static_cast<unsigned char>(filter.back());
   if (k == 0 || k > kLevelDbMaxProbes) return;  // kMatchEverything.
-  kind_ = Kind::kBloom;
+  state_ = FilterState::kProbe;
   array_ = filter.data();
   num_probes_ = k;
-  bits_ = FastMod32(static_cast<uint64_t>(filter.size() - 1) * 8);
+  num_bits_ = static_cast<uint64_t>(filter.size() - 1) * 8;
+  bit_divisor_ = FastMod32(num_bits_);
   kernels_ = &GetLevelDbKernels(k);
 }
 
 bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
-  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  return kernels_->test_hash(h, bits_, array_);
+  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  return kernels_->test_hash(h, bit_divisor_, array_);
 }
 
 bool LevelDbBloomReader::MayMatch(std::string_view key) const {
-  if (kind_ != Kind::kBloom) return kind_ == Kind::kMatchEverything;
-  return kernels_->test_key(key, bits_, array_);
+  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  return kernels_->test_key(key, bit_divisor_, array_);
 }
 
 void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
                                        bool* out) const {
-  if (kind_ != Kind::kBloom) {
-    std::fill(out, out + keys.size(), kind_ == Kind::kMatchEverything);
+  if (state_ != FilterState::kProbe) {
+    std::fill(out, out + keys.size(), state_ == FilterState::kMatchEverything);
     return;
   }
-  kernels_->test_batch(keys.data(), keys.size(), bits_, array_, out);
+  kernels_->test_batch(keys.data(), keys.size(), bit_divisor_, array_, out);
 }
 
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key) {

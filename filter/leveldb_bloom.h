@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "filter/encoding_info.h"
 #include "filter/fast_mod.h"
 #include "filter/leveldb_kernels.h"
 
@@ -48,6 +49,9 @@ class LevelDbBloomBuilder {
 
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst);
+  // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
+  // builder. The bytes need not be initialised.
+  void FinishInto(char* out);
 
   // Bytes Finish appends for n entries.
   size_t FilterSize(size_t num_entries) const;
@@ -56,6 +60,7 @@ class LevelDbBloomBuilder {
   // their partitions with.
   size_t MaxEntriesForSize(size_t bytes) const;
   double bits_per_key() const { return bits_per_key_; }
+  int num_probes() const { return num_probes_; }
 
  private:
   double bits_per_key_;
@@ -81,21 +86,30 @@ class LevelDbBloomReader {
   // cache misses when the filter is not in cache.
   void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
 
-  // Fixed answer when the filter is empty or not of this format.
-  enum class Kind { kBloom, kMatchNothing, kMatchEverything };
-  Kind kind() const { return kind_; }
+  FilterState state() const { return state_; }
   int num_probes() const { return num_probes_; }
+  // Bits of the array (0 unless kProbe).
+  uint64_t num_bits() const { return num_bits_; }
 
  private:
   const char* array_ = nullptr;
   int num_probes_ = 0;
-  Kind kind_ = Kind::kMatchEverything;
-  FastMod32 bits_{1};
+  uint64_t num_bits_ = 0;
+  FilterState state_ = FilterState::kMatchEverything;
+  FastMod32 bit_divisor_{1};  // Positions are taken modulo num_bits_.
   const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kBloom.
 };
 
 // One-shot form, shaped like LevelDB's KeyMayMatch.
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
+
+// The encoding as filter/encodings.h lists it; kInfo ("leveldb") is defined
+// in leveldb_encoding.cc.
+struct LevelDbEncoding {
+  using Builder = LevelDbBloomBuilder;
+  using Reader = LevelDbBloomReader;
+  static const EncodingInfo kInfo;
+};
 
 }  // namespace sstfilter
 

@@ -1,8 +1,8 @@
 // The 32-bit Murmur-like hash that LevelDB's Bloom filter uses.
 //
-// Contract: BloomHash(key) equals LevelDB's Hash(key.data(), key.size(),
+// Contract: LevelDbBloomHash(key) equals LevelDB's Hash(key.data(), key.size(),
 // 0xbc9f1d34) for every input, so filters we build are bit-exact with
-// LevelDB's. Bytes are read as unsigned (LevelDB 1.23+ behaviour).
+// LevelDB's. Tail bytes are read as unsigned, as LevelDB 1.18 and later do.
 #ifndef SSTFILTER_FILTER_LEVELDB_HASH_H_
 #define SSTFILTER_FILTER_LEVELDB_HASH_H_
 

@@ -19,7 +19,7 @@ namespace {
 using testing::AbsentKeys;
 using testing::RandomKeys;
 
-class BitsAdapterTest : public ::testing::TestWithParam<BloomFormat> {
+class BitsAdapterTest : public ::testing::TestWithParam<FilterFormat> {
  protected:
   std::unique_ptr<rocksdb::FilterBitsBuilder> NewBuilder(bool post_verify = false) {
     table_.detect_filter_construct_corruption = post_verify;
@@ -145,9 +145,9 @@ TEST_P(BitsAdapterTest, SharedReaderAnswersTheSameFromManyThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,
-                         ::testing::Values(BloomFormat::kLevelDb, BloomFormat::kCacheLocal),
+                         ::testing::Values(FilterFormat::kLevelDb, FilterFormat::kCacheLocal),
                          [](const auto& info) {
-                           return std::string(BloomFormatName(info.param));
+                           return std::string(FormatName(info.param));
                          });
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "filter/bloom_options.h"
 
+#include <cctype>
 #include <limits>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "filter/filter_policy.h"
 #include "filter/bloom_math.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -32,7 +35,7 @@ TEST(BloomOptionsTest, DefaultIsTenBitsPerKey) {
   absl::StatusOr<double> bits = ResolveBitsPerKey(BloomOptions());
   ASSERT_TRUE(bits.ok()) << bits.status();
   EXPECT_EQ(*bits, 10.0);
-  EXPECT_EQ(BloomOptions().format, BloomFormat::kLevelDb);
+  EXPECT_EQ(BloomOptions().format, FilterFormat::kLevelDb);
 }
 
 TEST(BloomOptionsTest, AcceptsBitsPerKeyInRange) {
@@ -67,6 +70,15 @@ struct BadValue {
   std::string named;  // What the error message must contain.
 };
 
+// Test names from the value: "bits_per_key_1e_300".
+std::string BadValueName(const ::testing::TestParamInfo<BadValue>& info) {
+  std::string name = info.param.named;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
 class BadBitsPerKeyTest : public ::testing::TestWithParam<BadValue> {};
 
 TEST_P(BadBitsPerKeyTest, IsRejectedNamingTheValue) {
@@ -85,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{-0.0, "bits_per_key=-0"},
                       BadValue{-1.0, "bits_per_key=-1"},
                       BadValue{100.5, "bits_per_key=100.5"},
-                      BadValue{1e300, "bits_per_key=1e+300"}));
+                      BadValue{1e300, "bits_per_key=1e+300"}),
+    BadValueName);
 
 class BadFpRateTest : public ::testing::TestWithParam<BadValue> {};
 
@@ -108,7 +121,48 @@ INSTANTIATE_TEST_SUITE_P(
                       // Needs more than kMaxBitsPerKey (105 bits/key).
                       BadValue{1e-22, "fp_rate=1e-22"},
                       BadValue{std::numeric_limits<double>::denorm_min(),
-                               "fp_rate=4.94066e-324"}));
+                               "fp_rate=4.94066e-324"}),
+    BadValueName);
+
+// One bad value gets one message whichever way it arrives: as a number in
+// BloomOptions, as text in a value, inside a policy id, or through the
+// LevelDB-shaped policy factory.
+TEST(BloomOptionsTest, OneMessagePerBadValue) {
+  for (const char* text : {"0", "-1", "101", "nan", "inf"}) {
+    double value = 0;
+    ASSERT_TRUE(absl::SimpleAtod(text, &value)) << text;
+    const std::string want = std::string("sstfilter.bloom: bits_per_key=") + text +
+                             " is out of range; expected a number in (0, 100]";
+    EXPECT_EQ(ResolveBitsPerKey(WithBits(value)).status().message(), want);
+    EXPECT_EQ(ParseBitsPerKeyValue(text).status().message(), want);
+    EXPECT_EQ(ParseBloomPolicyId(std::string("sstfilter.bloom:") + text).status().message(),
+              want);
+    EXPECT_EQ(NewBloomFilterPolicy(WithBits(value)).status().message(), want);
+  }
+  const std::string format = "sstfilter.bloom: format=ribbon is unknown; expected "
+                             "'leveldb' or 'cache_local'";
+  EXPECT_EQ(ParseFormatValue("ribbon").status().message(), format);
+  EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
+  EXPECT_EQ(ParseBitsPerKeyValue("").status().message(),
+            "sstfilter.bloom: bits_per_key='' is not a number");
+  EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:").status().message(),
+            "sstfilter.bloom: bits_per_key='' is not a number");
+}
+
+TEST(BloomOptionsTest, PolicyIdsParseAndRoundTrip) {
+  absl::StatusOr<BloomOptions> defaults = ParseBloomPolicyId("sstfilter.bloom");
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(*defaults, BloomOptions());
+  absl::StatusOr<BloomOptions> cl = ParseBloomPolicyId("sstfilter.bloom:7.5:cache_local");
+  ASSERT_TRUE(cl.ok()) << cl.status();
+  EXPECT_EQ(cl->bits_per_key, 7.5);
+  EXPECT_EQ(cl->format, FilterFormat::kCacheLocal);
+  EXPECT_EQ(BloomPolicyId(*cl), "sstfilter.bloom:7.5:cache_local");
+  EXPECT_EQ(BloomPolicyId(BloomOptions()), "sstfilter.bloom:10");
+  for (const char* bad : {"bloomfilter:10", "sstfilter.bloomx:10", "sstfilter.bloom:10:leveldb:x"}) {
+    EXPECT_FALSE(ParseBloomPolicyId(bad).ok()) << bad;
+  }
+}
 
 }  // namespace
 }  // namespace sstfilter

@@ -164,19 +164,19 @@ TEST(CacheLocalBloomFormat, TagIsReservedForLevelDbReaders) {
   EXPECT_TRUE(IsCacheLocalBloomFilter(filter));
   // A LevelDB-era reader sees k = 67 and fails open.
   LevelDbBloomReader old_reader(filter);
-  EXPECT_EQ(old_reader.kind(), LevelDbBloomReader::Kind::kMatchEverything);
+  EXPECT_EQ(old_reader.state(), FilterState::kMatchEverything);
   // And ours does not mistake a LevelDB filter for its own.
   std::string leveldb_filter;
   AppendLevelDbBloomFilter(Views(MakeKeys(Shape::kLe64, 0, 100)), 10, &leveldb_filter);
   EXPECT_FALSE(IsCacheLocalBloomFilter(leveldb_filter));
-  EXPECT_EQ(CacheLocalBloomReader(leveldb_filter).kind(),
-            CacheLocalBloomReader::Kind::kMatchEverything);
+  EXPECT_EQ(CacheLocalBloomReader(leveldb_filter).state(),
+            FilterState::kMatchEverything);
 }
 
 TEST(CacheLocalBloomFormat, EmptyFilterMatchesNothing) {
   const std::string filter = Build({}, 10);
   CacheLocalBloomReader reader(filter);
-  EXPECT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kMatchNothing);
+  EXPECT_EQ(reader.state(), FilterState::kMatchNothing);
   EXPECT_FALSE(reader.MayMatch("x"));
   bool out[3] = {true, true, true};
   std::vector<std::string_view> keys = {"a", "b", "c"};
@@ -187,7 +187,7 @@ TEST(CacheLocalBloomFormat, EmptyFilterMatchesNothing) {
 TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
   const std::vector<std::string> keys = MakeKeys(Shape::kUserDecimal, 0, 1000);
   const std::string good = Build(keys, 10);
-  ASSERT_EQ(CacheLocalBloomReader(good).kind(), CacheLocalBloomReader::Kind::kBloom);
+  ASSERT_EQ(CacheLocalBloomReader(good).state(), FilterState::kProbe);
   const size_t t = good.size() - 4;  // Trailer: hash kind, layout, k, tag.
   std::vector<std::string> damaged;
   for (int v : {0, 2, 255}) damaged.push_back(std::string(good).replace(t, 1, 1, char(v)));
@@ -203,7 +203,7 @@ TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
   for (const std::string& bytes : damaged) {
     const ExactBuffer buffer(bytes);
     CacheLocalBloomReader reader(buffer.view());
-    EXPECT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kMatchEverything) << Hex(bytes.substr(bytes.size() > 8 ? bytes.size() - 8 : 0));
+    EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << Hex(bytes.substr(bytes.size() > 8 ? bytes.size() - 8 : 0));
     EXPECT_TRUE(reader.MayMatch("anything"));
     EXPECT_TRUE(reader.HashMayMatch(12345));
     bool out[40];
@@ -397,7 +397,7 @@ TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
         const std::string filter = Build(keys, bpk, GetParam());
         const ExactBuffer buffer(filter);
         CacheLocalBloomReader reader(buffer.view(), GetParam());
-        ASSERT_EQ(reader.kind(), CacheLocalBloomReader::Kind::kBloom);
+        ASSERT_EQ(reader.state(), FilterState::kProbe);
         std::unique_ptr<bool[]> batch(new bool[n]);
         reader.MayMatchBatch(Views(keys), batch.get());
         for (size_t i = 0; i < n; ++i) {

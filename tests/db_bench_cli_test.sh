@@ -25,7 +25,7 @@ check "compare table header" grep -qE '^benchmark +\| sstfilter.bloom:10 +\| blo
 check "compare table row" grep -qE '^readmissing +\|.*x' <<<"$out"
 
 expect_error "did not resolve" --filter=nosuchfilter:10 --num=10
-expect_error "'-1'" --filter=sstfilter.bloom:-1 --num=10
+expect_error "bits_per_key=-1 is out of range" --filter=sstfilter.bloom:-1 --num=10
 expect_error "did not resolve" --compare=sstfilter.bloom:10,bogus --num=10
 expect_error "--num=0" --num=0
 expect_error "--key_size=4" --key_size=4

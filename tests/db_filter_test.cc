@@ -26,7 +26,7 @@ using testing::ValueFor;
 enum class PrefixMode { kNone, kPrefixAndWholeKey, kPrefixOnly };
 
 struct DbMode {
-  BloomFormat format;
+  FilterFormat format;
   bool partitioned;
   PrefixMode prefix;
   bool cache_filter_blocks;
@@ -35,14 +35,14 @@ struct DbMode {
 std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
   const DbMode& m = info.param;
   const char* prefix[] = {"NoPrefix", "PrefixAndWholeKey", "PrefixOnly"};
-  return std::string(BloomFormatName(m.format) == "leveldb" ? "LevelDb" : "CacheLocal") +
+  return std::string(FormatName(m.format) == "leveldb" ? "LevelDb" : "CacheLocal") +
          (m.partitioned ? "Partitioned" : "Full") + prefix[static_cast<int>(m.prefix)] +
          (m.cache_filter_blocks ? "Cached" : "Pinned");
 }
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.
-double ExpectedFp(BloomFormat format, size_t n) {
-  return format == BloomFormat::kCacheLocal ? CacheLocalExpectedFpRate(n, 10.0)
+double ExpectedFp(FilterFormat format, size_t n) {
+  return format == FilterFormat::kCacheLocal ? CacheLocalExpectedFpRate(n, 10.0)
                                             : LevelDbExpectedFpRate(n, 10.0);
 }
 
@@ -174,7 +174,7 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
 
 std::vector<DbMode> AllModes() {
   std::vector<DbMode> modes;
-  for (BloomFormat format : {BloomFormat::kLevelDb, BloomFormat::kCacheLocal}) {
+  for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
     for (bool partitioned : {false, true}) {
       for (PrefixMode prefix :
            {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {

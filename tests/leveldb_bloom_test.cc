@@ -274,7 +274,7 @@ TEST(LevelDbBloomTest, SmallFilter) {
   EXPECT_FALSE(LevelDbBloomMayMatch(filter, "x"));
   EXPECT_FALSE(LevelDbBloomMayMatch(filter, "foo"));
   const LevelDbBloomReader reader(filter);
-  EXPECT_EQ(reader.kind(), LevelDbBloomReader::Kind::kBloom);
+  EXPECT_EQ(reader.state(), FilterState::kProbe);
   EXPECT_EQ(reader.num_probes(), 6);
 }
 
@@ -434,12 +434,12 @@ TEST(LevelDbBloomBatchTest, AnswersAsMayMatchForEveryBatchSize) {
 
 TEST(LevelDbBloomMalformedTest, ZeroAndOneByteMatchNothing) {
   const ExactBuffer empty("");
-  EXPECT_EQ(LevelDbBloomReader(empty.view()).kind(), LevelDbBloomReader::Kind::kMatchNothing);
+  EXPECT_EQ(LevelDbBloomReader(empty.view()).state(), FilterState::kMatchNothing);
   EXPECT_FALSE(LevelDbBloomMayMatch(empty.view(), "key"));
   EXPECT_FALSE(LevelDbBloomMayMatch(std::string_view(), "key"));
   for (int b = 0; b < 256; ++b) {
     const ExactBuffer one(std::string(1, static_cast<char>(b)));
-    EXPECT_EQ(LevelDbBloomReader(one.view()).kind(), LevelDbBloomReader::Kind::kMatchNothing);
+    EXPECT_EQ(LevelDbBloomReader(one.view()).state(), FilterState::kMatchNothing);
     EXPECT_FALSE(LevelDbBloomMayMatch(one.view(), "key")) << b;
     EXPECT_FALSE(LevelDbBloomMayMatch(one.view(), "")) << b;
   }
@@ -450,7 +450,7 @@ TEST(LevelDbBloomMalformedTest, ZeroProbesMatchesEverything) {
   for (size_t bytes : {1, 8, 100}) {
     const ExactBuffer filter(std::string(bytes, '\0') + '\0');
     const LevelDbBloomReader reader(filter.view());
-    EXPECT_EQ(reader.kind(), LevelDbBloomReader::Kind::kMatchEverything);
+    EXPECT_EQ(reader.state(), FilterState::kMatchEverything);
     EXPECT_TRUE(reader.MayMatch("key"));
     EXPECT_TRUE(reader.HashMayMatch(12345));
   }
@@ -463,7 +463,7 @@ TEST(LevelDbBloomMalformedTest, ReservedProbeCountsMatchEverything) {
     tagged.back() = static_cast<char>(k);
     const ExactBuffer buffer(tagged);
     const LevelDbBloomReader reader(buffer.view());
-    EXPECT_EQ(reader.kind(), LevelDbBloomReader::Kind::kMatchEverything) << k;
+    EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << k;
     EXPECT_TRUE(reader.MayMatch("not there")) << k;
   }
   // The smallest tagged filter: one byte of payload.

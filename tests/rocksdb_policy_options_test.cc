@@ -7,7 +7,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/policy_id.h"
+#include "filter/bloom_options.h"
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 
@@ -115,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadOption{"filter_policy=sstfilter.bloom:-1", "-1"},
         BadOption{"filter_policy=sstfilter.bloom:abc", "abc"},
-        BadOption{"filter_policy=sstfilter.bloom:0", "'0'"},
+        BadOption{"filter_policy=sstfilter.bloom:0", "bits_per_key=0 is out of range"},
         BadOption{"filter_policy=sstfilter.bloom:nan", "nan"},
         BadOption{"filter_policy=sstfilter.bloom:1e9", "1e9"},
         BadOption{"filter_policy=sstfilter.bloom:10abc", "10abc"},
@@ -145,16 +145,16 @@ TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
   options.fp_rate = 0.01;
   auto policy = NewRocksDbBloomPolicy(options);
   ASSERT_TRUE(policy.ok());
-  absl::StatusOr<BloomPolicyConfig> config = ParseBloomPolicyId((*policy)->GetId());
+  absl::StatusOr<BloomOptions> config = ParseBloomPolicyId((*policy)->GetId());
   ASSERT_TRUE(config.ok());
   EXPECT_NEAR(config->bits_per_key, 9.585, 0.001);
 }
 
 TEST(PolicyIdTest, RoundTrips) {
   for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
-    for (BloomFormat format : {BloomFormat::kLevelDb, BloomFormat::kCacheLocal}) {
-      BloomPolicyConfig config{bits, format};
-      absl::StatusOr<BloomPolicyConfig> back = ParseBloomPolicyId(BloomPolicyId(config));
+    for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
+      BloomOptions config{bits, std::nullopt, format};
+      absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(config));
       ASSERT_TRUE(back.ok()) << BloomPolicyId(config);
       EXPECT_EQ(back->bits_per_key, bits);
       EXPECT_EQ(back->format, format);

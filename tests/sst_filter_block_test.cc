@@ -75,12 +75,12 @@ TEST_P(SstFilterBlockTest, FindsTheFilterRocksDbWrote) {
   // RocksDB's filter_size counts every filter block it wrote, the partition
   // index included: our sum must match it to the byte.
   if (config_.partitioned) {
-    EXPECT_EQ(filter->kind, SstFilterKind::kPartitioned);
+    EXPECT_EQ(filter->layout, SstFilterLayout::kPartitioned);
     EXPECT_EQ(filter->meta_block_name, "partitionedfilter.sstfilter.bloom");
     EXPECT_GT(filter->partitions.size(), 5u);
     EXPECT_EQ(filter->FilterBytes() + filter->meta_handle.size, props->filter_size);
   } else {
-    EXPECT_EQ(filter->kind, SstFilterKind::kFull);
+    EXPECT_EQ(filter->layout, SstFilterLayout::kFull);
     EXPECT_EQ(filter->meta_block_name, "fullfilter.sstfilter.bloom");
     ASSERT_EQ(filter->partitions.size(), 1u);
     EXPECT_EQ(filter->FilterBytes(), props->filter_size);
@@ -188,7 +188,7 @@ TEST_F(SstFilterFileTest, BuiltinFilterIsFoundUnderItsOwnName) {
   absl::StatusOr<SstFilter> filter =
       Parse(testing::ReadFileBytes(path), testing::IndexFormatOf(path));
   ASSERT_TRUE(filter.ok()) << filter.status();
-  EXPECT_EQ(filter->kind, SstFilterKind::kFull);
+  EXPECT_EQ(filter->layout, SstFilterLayout::kFull);
   EXPECT_EQ(filter->compatibility_name, "rocksdb.BuiltinBloomFilter");
 }
 
@@ -199,7 +199,7 @@ TEST_F(SstFilterFileTest, TableWithoutFilter) {
   absl::StatusOr<SstFilter> filter =
       Parse(testing::ReadFileBytes(path), testing::IndexFormatOf(path));
   ASSERT_TRUE(filter.ok()) << filter.status();
-  EXPECT_EQ(filter->kind, SstFilterKind::kNone);
+  EXPECT_EQ(filter->layout, SstFilterLayout::kNone);
   EXPECT_TRUE(filter->partitions.empty());
   EXPECT_TRUE(CandidatePartitions(*filter, "k").empty());
 }
@@ -456,7 +456,7 @@ TEST(SstFormatTest, Varints) {
 
 TEST(CandidatePartitionsTest, FirstPartitionNotBelowTheKey) {
   SstFilter filter;
-  filter.kind = SstFilterKind::kPartitioned;
+  filter.layout = SstFilterLayout::kPartitioned;
   for (const char* last : {"b", "d", "d", "f"}) filter.partitions.push_back({last, {}, ""});
   using V = std::vector<size_t>;
   EXPECT_EQ(CandidatePartitions(filter, "a"), V({0}));
@@ -467,7 +467,7 @@ TEST(CandidatePartitionsTest, FirstPartitionNotBelowTheKey) {
   EXPECT_EQ(CandidatePartitions(filter, "f"), V({3}));
   EXPECT_EQ(CandidatePartitions(filter, "z"), V({3}));  // past all: the last
   EXPECT_EQ(CandidatePartitions(filter, std::string("\xff", 1)), V({3}));  // unsigned order
-  filter.kind = SstFilterKind::kFull;
+  filter.layout = SstFilterLayout::kFull;
   filter.partitions.resize(1);
   EXPECT_EQ(CandidatePartitions(filter, "zz"), V({0}));
 }

@@ -27,7 +27,7 @@ enum class TestFilter { kOurs, kBuiltin, kNone };
 
 struct SstConfig {
   TestFilter filter = TestFilter::kOurs;
-  BloomFormat format = BloomFormat::kLevelDb;  // Of kOurs.
+  FilterFormat format = FilterFormat::kLevelDb;  // Of kOurs.
   bool partitioned = false;
   int format_version = 5;
   int index_block_restart_interval = 1;

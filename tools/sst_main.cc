@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -24,12 +25,12 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
+#include "filter/bloom_options.h"
+#include "filter/encodings.h"
 #include "table/rocksdb/bits_reader_factory.h"
-#include "table/rocksdb/policy_id.h"
 #include "table/rocksdb/registration.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
-#include "tools/filter_encoding.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
@@ -161,7 +162,7 @@ double PrintEncodings(const SstFilter& filter, uint64_t filter_entries) {
   double fp_sum = 0;
   const double total_bytes = static_cast<double>(filter.FilterBytes());
   for (const SstFilterPartition& p : filter.partitions) {
-    const FilterEncoding e = DescribeFilterEncoding(p.contents);
+    const FilterDescription e = DescribeFilter(p.contents);
     const double keys = total_bytes > 0 ? static_cast<double>(filter_entries) *
                                               static_cast<double>(p.contents.size()) / total_bytes
                                         : 0.0;
@@ -173,7 +174,7 @@ double PrintEncodings(const SstFilter& filter, uint64_t filter_entries) {
   }
   for (size_t i = 0; i < groups.size(); ++i) {
     absl::PrintF("%-22s %s", i == 0 ? "encoding" : "", groups[i].first);
-    if (filter.kind == SstFilterKind::kPartitioned) {
+    if (filter.layout == SstFilterLayout::kPartitioned) {
       absl::PrintF(" (%d partition%s)", groups[i].second, groups[i].second == 1 ? "" : "s");
     }
     absl::PrintF("\n");
@@ -255,29 +256,48 @@ absl::StatusOr<std::vector<std::string>> AbsentKeys(rocksdb::SstFileReader& read
   return keys;
 }
 
-int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
-  const std::string path = absl::GetFlag(FLAGS_file);
-  const int64_t sample = absl::GetFlag(FLAGS_sample_absent);
-  if (path.empty()) return Fail(kExitUsage, "--file is required (see --help)");
-  if (sample < 0 || sample > kMaxSample) {
-    return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count in [0, %d]",
-                                            sample, kMaxSample));
-  }
+// The questions asked on the command line: keys to look up, a sample size.
+struct Questions {
   std::vector<std::string> keys;
+  int64_t sample = 0;
+  bool any() const { return !keys.empty() || sample > 0; }
+};
+
+// Checks the flags and decodes --key/--key_hex; exit status on failure.
+std::optional<int> ReadQuestions(const std::vector<std::pair<std::string, std::string>>& raw_keys,
+                                 Questions* q) {
+  q->sample = absl::GetFlag(FLAGS_sample_absent);
+  if (absl::GetFlag(FLAGS_file).empty()) {
+    return Fail(kExitUsage, "--file is required (see --help)");
+  }
+  if (q->sample < 0 || q->sample > kMaxSample) {
+    return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count in [0, %d]",
+                                            q->sample, kMaxSample));
+  }
   for (const auto& [flag, value] : raw_keys) {
     if (flag == "key") {
-      keys.push_back(value);
+      q->keys.push_back(value);
     } else if (std::string bytes; DecodeHex(value, &bytes)) {
-      keys.push_back(std::move(bytes));
+      q->keys.push_back(std::move(bytes));
     } else {
       return Fail(kExitUsage,
                   absl::StrFormat("--key_hex=%s: expected an even number of hex digits (0-9, a-f)",
                                   value));
     }
   }
-  const bool questions = !keys.empty() || sample > 0;
+  return std::nullopt;
+}
 
-  EnsureRocksDbFilterPoliciesRegistered();
+// A table opened and checked by RocksDB, with its filter read by our parser.
+struct OpenedTable {
+  std::unique_ptr<rocksdb::SstFileReader> reader;
+  std::shared_ptr<const rocksdb::TableProperties> props;
+  SstFilter filter;
+};
+
+// Opens path; on failure prints why and returns the exit status.
+std::optional<int> OpenTable(const std::string& path, OpenedTable* table) {
+  const bool verify = absl::GetFlag(FLAGS_verify_checksums);
   absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
   if (!source.ok()) return Fail(kExitBadFile, std::string(source.status().message()));
   // Our footer check first: its messages say why a file is not an SST.
@@ -285,78 +305,80 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
     return Fail(kExitBadFile, absl::StrFormat("%s: not a block-based SST file: %s", path,
                                               footer.status().message()));
   }
-  rocksdb::Options options;
-  rocksdb::SstFileReader reader(options);
-  if (rocksdb::Status s = reader.Open(path); !s.ok()) {
+  table->reader = std::make_unique<rocksdb::SstFileReader>(rocksdb::Options());
+  if (rocksdb::Status s = table->reader->Open(path); !s.ok()) {
     return Fail(kExitBadFile,
                 absl::StrFormat("%s: RocksDB cannot open it as an SST: %s", path, s.ToString()));
   }
-  if (absl::GetFlag(FLAGS_verify_checksums)) {
-    if (rocksdb::Status s = reader.VerifyChecksum(); !s.ok()) {
+  if (verify) {
+    if (rocksdb::Status s = table->reader->VerifyChecksum(); !s.ok()) {
       return Fail(kExitBadFile,
                   absl::StrFormat("%s: checksum verification failed: %s", path, s.ToString()));
     }
   }
-  const std::shared_ptr<const rocksdb::TableProperties> props = reader.GetTableProperties();
+  table->props = table->reader->GetTableProperties();
   SstIndexFormat index_format;
-  index_format.key_is_user_key = props->index_key_is_user_key != 0;
-  index_format.value_delta_encoded = props->index_value_is_delta_encoded != 0;
-  absl::StatusOr<SstFilter> filter =
-      ReadSstFilter(**source, index_format, absl::GetFlag(FLAGS_verify_checksums));
+  index_format.key_is_user_key = table->props->index_key_is_user_key != 0;
+  index_format.value_delta_encoded = table->props->index_value_is_delta_encoded != 0;
+  absl::StatusOr<SstFilter> filter = ReadSstFilter(**source, index_format, verify);
   if (!filter.ok()) {
     return Fail(kExitBadFile, absl::StrFormat("%s: reading the filter: %s", path,
                                               filter.status().message()));
   }
+  table->filter = *std::move(filter);
+  return std::nullopt;
+}
 
-  const uint64_t entries = props->num_entries;
+void PrintTable(const std::string& path, const OpenedTable& table) {
+  const rocksdb::TableProperties& props = *table.props;
   absl::PrintF("%-22s %s\n", "file", path);
-  absl::PrintF("%-22s %d (checksum %s%s)\n", "format_version", filter->footer.format_version,
-               ChecksumName(filter->footer.checksum_type),
+  absl::PrintF("%-22s %d (checksum %s%s)\n", "format_version", table.filter.footer.format_version,
+               ChecksumName(table.filter.footer.checksum_type),
                absl::GetFlag(FLAGS_verify_checksums) ? ", verified" : ", not verified");
   absl::PrintF("%-22s %d (deletions %d, merge operands %d, range deletions %d)\n", "entries",
-               entries, props->num_deletions, props->num_merge_operands,
-               props->num_range_deletions);
-  if (entries > 0) {
+               props.num_entries, props.num_deletions, props.num_merge_operands,
+               props.num_range_deletions);
+  if (props.num_entries > 0) {
     absl::PrintF("%-22s %.1f bytes average\n", "user key length",
-                 static_cast<double>(props->raw_key_size) / static_cast<double>(entries) - 8);
+                 static_cast<double>(props.raw_key_size) /
+                         static_cast<double>(props.num_entries) - 8);
   }
-  absl::PrintF("%-22s %s\n", "comparator", props->comparator_name);
-  absl::PrintF("%-22s %s\n", "prefix extractor", props->prefix_extractor_name);
+  absl::PrintF("%-22s %s\n", "comparator", props.comparator_name);
+  absl::PrintF("%-22s %s\n", "prefix extractor", props.prefix_extractor_name);
   absl::PrintF("%-22s %s\n", "filter policy",
-               props->filter_policy_name.empty() ? "(none)" : props->filter_policy_name);
+               props.filter_policy_name.empty() ? "(none)" : props.filter_policy_name);
+}
 
-  const char* unanswered = nullptr;
-  switch (filter->kind) {
-    case SstFilterKind::kNone:
+// Prints the filter's layout; returns why it cannot be queried, or nullptr.
+const char* PrintFilterLayout(const SstFilter& filter) {
+  switch (filter.layout) {
+    case SstFilterLayout::kNone:
       absl::PrintF("%-22s none\n", "filter");
-      unanswered = "the table has no filter";
-      break;
-    case SstFilterKind::kBlockBased:
+      return "the table has no filter";
+    case SstFilterLayout::kBlockBased:
       absl::PrintF("%-22s obsolete block-based filter '%s' (%d bytes), not read\n", "filter",
-                   filter->meta_block_name, filter->meta_handle.size);
-      unanswered = "the table's obsolete block-based filter is not supported";
-      break;
-    case SstFilterKind::kFull:
-      absl::PrintF("%-22s full (meta block '%s')\n", "filter", filter->meta_block_name);
-      break;
-    case SstFilterKind::kPartitioned:
+                   filter.meta_block_name, filter.meta_handle.size);
+      return "the table's obsolete block-based filter is not supported";
+    case SstFilterLayout::kFull:
+      absl::PrintF("%-22s full (meta block '%s')\n", "filter", filter.meta_block_name);
+      return nullptr;
+    case SstFilterLayout::kPartitioned:
       absl::PrintF("%-22s partitioned: %d partitions, top-level index %d bytes (meta block '%s')\n",
-                   "filter", filter->partitions.size(), filter->meta_handle.size,
-                   filter->meta_block_name);
-      break;
+                   "filter", filter.partitions.size(), filter.meta_handle.size,
+                   filter.meta_block_name);
+      return nullptr;
   }
-  if (filter->partitions.empty()) {
-    if (questions && unanswered != nullptr) {
-      return Fail(kExitUnanswered, absl::StrFormat("cannot answer --key/--sample_absent: %s",
-                                                   unanswered));
-    }
-    return 0;
-  }
+  return nullptr;
+}
 
-  const uint64_t filter_entries = props->num_filter_entries;
-  const size_t filter_bytes = filter->FilterBytes();
+// Prints sizes, encoding and expected FP rate; returns why the filter cannot
+// be queried (not ours), or nullptr. REQUIRES: the filter has partitions.
+const char* PrintFilterContents(const OpenedTable& table, double* expected_fp) {
+  const SstFilter& filter = table.filter;
+  const uint64_t filter_entries = table.props->num_filter_entries;
+  const size_t filter_bytes = filter.FilterBytes();
   absl::PrintF("%-22s %d%s\n", "filter bytes", filter_bytes,
-               filter->kind == SstFilterKind::kPartitioned
+               filter.layout == SstFilterLayout::kPartitioned
                    ? " (all partitions, top-level index excluded)"
                    : "");
   absl::PrintF("%-22s %d\n", "filter entries", filter_entries);
@@ -364,58 +386,73 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
     absl::PrintF("%-22s %.3f\n", "bits/key spent",
                  8.0 * static_cast<double>(filter_bytes) / static_cast<double>(filter_entries));
   }
-  const bool ours = filter->compatibility_name == kRocksDbBloomPolicyName;
-  if (!ours) {
+  if (filter.compatibility_name != kBloomPolicyName) {
     absl::PrintF("%-22s unknown: not written by sstfilter (compatibility name '%s')\n",
-                 "encoding", filter->compatibility_name);
-    if (questions) {
-      return Fail(kExitUnanswered,
-                  absl::StrFormat("cannot answer --key/--sample_absent: the filter is "
-                                  "'%s', not sstfilter's '%s'",
-                                  filter->compatibility_name, kRocksDbBloomPolicyName));
-    }
-    return 0;
+                 "encoding", filter.compatibility_name);
+    return "the filter is not sstfilter's";
   }
-  const double expected_fp = PrintEncodings(*filter, filter_entries);
-  absl::PrintF("%-22s %.6g\n", "expected fp rate", expected_fp);
-  if (!questions) return 0;
+  *expected_fp = PrintEncodings(filter, filter_entries);
+  absl::PrintF("%-22s %.6g\n", "expected fp rate", *expected_fp);
+  return nullptr;
+}
 
+// Answers --key and --sample_absent; returns the exit status.
+int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
+  const rocksdb::TableProperties& props = *table.props;
   // With whole-key filtering off the filter holds only key prefixes, and
   // asking it about whole keys would give false negatives.
-  const auto wkf = props->user_collected_properties.find(
+  const auto wkf = props.user_collected_properties.find(
       rocksdb::BlockBasedTablePropertyNames::kWholeKeyFiltering);
-  if (wkf != props->user_collected_properties.end() && wkf->second == "0") {
+  if (wkf != props.user_collected_properties.end() && wkf->second == "0") {
     return Fail(kExitUnanswered,
                 "cannot answer --key/--sample_absent: the filter holds only key prefixes "
                 "(whole_key_filtering was off)");
   }
-  const bool bytewise = props->comparator_name == "leveldb.BytewiseComparator";
-  if (!bytewise && filter->kind == SstFilterKind::kPartitioned) {
+  const bool bytewise = props.comparator_name == "leveldb.BytewiseComparator";
+  if (!bytewise && table.filter.layout == SstFilterLayout::kPartitioned) {
     absl::PrintF("%-22s comparator is not bytewise: answers are the OR of all partitions\n",
                  "note");
   }
-  FilterQuery query(*filter, bytewise);
-  for (const std::string& key : keys) {
+  FilterQuery query(table.filter, bytewise);
+  for (const std::string& key : q.keys) {
     absl::PrintF("key \"%s\" (%d bytes): %s\n", absl::CHexEscape(key), key.size(),
                  query.MayMatch(key) ? "may be present" : "absent");
   }
-  if (sample > 0) {
-    std::string how;
-    uint64_t seed = absl::GetFlag(FLAGS_seed);
-    while (seed == 0) seed = (uint64_t{std::random_device()()} << 32) | std::random_device()();
-    absl::StatusOr<std::vector<std::string>> absent =
-        AbsentKeys(reader, *props, static_cast<size_t>(sample), seed, &how);
-    if (!absent.ok()) return Fail(kExitBadFile, std::string(absent.status().message()));
-    size_t positives = 0;
-    for (const std::string& key : *absent) positives += query.MayMatch(key) ? 1 : 0;
-    absl::PrintF("%-22s %d random keys of %d bytes (seed %d)\n", "absent-key sample",
-                 absent->size(), absent->front().size(), seed);
-    absl::PrintF("%-22s %s\n", "absence", how);
-    absl::PrintF("%-22s %.6g (%d of %d; expected %.6g)\n", "measured fp rate",
-                 static_cast<double>(positives) / static_cast<double>(absent->size()),
-                 positives, absent->size(), expected_fp);
-  }
+  if (q.sample == 0) return 0;
+  std::string how;
+  uint64_t seed = absl::GetFlag(FLAGS_seed);
+  while (seed == 0) seed = (uint64_t{std::random_device()()} << 32) | std::random_device()();
+  absl::StatusOr<std::vector<std::string>> absent =
+      AbsentKeys(*table.reader, props, static_cast<size_t>(q.sample), seed, &how);
+  if (!absent.ok()) return Fail(kExitBadFile, std::string(absent.status().message()));
+  size_t positives = 0;
+  for (const std::string& key : *absent) positives += query.MayMatch(key) ? 1 : 0;
+  absl::PrintF("%-22s %d random keys of %d bytes (seed %d)\n", "absent-key sample",
+               absent->size(), absent->front().size(), seed);
+  absl::PrintF("%-22s %s\n", "absence", how);
+  absl::PrintF("%-22s %.6g (%d of %d; expected %.6g)\n", "measured fp rate",
+               static_cast<double>(positives) / static_cast<double>(absent->size()), positives,
+               absent->size(), expected_fp);
   return 0;
+}
+
+int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
+  Questions questions;
+  if (std::optional<int> exit = ReadQuestions(raw_keys, &questions)) return *exit;
+  EnsureRocksDbFilterPoliciesRegistered();
+  const std::string path = absl::GetFlag(FLAGS_file);
+  OpenedTable table;
+  if (std::optional<int> exit = OpenTable(path, &table)) return *exit;
+  PrintTable(path, table);
+  const char* unanswerable = PrintFilterLayout(table.filter);
+  double expected_fp = 0;
+  if (unanswerable == nullptr) unanswerable = PrintFilterContents(table, &expected_fp);
+  if (!questions.any()) return 0;
+  if (unanswerable != nullptr) {
+    return Fail(kExitUnanswered,
+                absl::StrFormat("cannot answer --key/--sample_absent: %s", unanswerable));
+  }
+  return Answer(table, questions, expected_fp);
 }
 
 }  // namespace

@@ -1,15 +1,13 @@
 // rocksdb::FilterBitsBuilder over one of our encodings' builders.
 //
-// FormatBuilder provides: Hash, static HashKey(string_view), AddHash(Hash),
-// NumEntries(), ForEachHash(visit), Finish(std::string*), FilterSize(n),
-// MaxEntriesForSize(bytes). FormatReader provides HashMayMatch(Hash).
+// FormatBuilder and FormatReader are an encoding's Builder and Reader (see
+// filter/encodings.h for what they provide).
 //
 // RocksDB's call order per SST (and per partition, reusing the builder):
 //   (AddKey* Finish MaybePostVerify?)*   with ApproximateNumEntries any time.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 #define SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 
-#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/bloom_options.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -50,12 +49,10 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
       verify_hashes_.clear();
       builder_.ForEachHash([this](Hash h) { verify_hashes_.push_back(h); });
     }
-    std::string filter;
-    filter.reserve(builder_.FilterSize(builder_.NumEntries()));
-    builder_.Finish(&filter);  // Also resets the builder for the next partition.
-    auto bytes = std::make_unique<char[]>(filter.size());
-    std::memcpy(bytes.get(), filter.data(), filter.size());
-    rocksdb::Slice result(bytes.get(), filter.size());
+    const size_t size = builder_.FilterSize(builder_.NumEntries());
+    std::unique_ptr<char[]> bytes(new char[size]);  // FinishInto writes every byte.
+    builder_.FinishInto(bytes.get());  // Also resets the builder for the next partition.
+    rocksdb::Slice result(bytes.get(), size);
     *buf = std::move(bytes);
     return result;
   }
@@ -68,9 +65,9 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     for (Hash h : hashes) {
       if (!reader.HashMayMatch(h)) {
         return rocksdb::Status::Corruption(absl::StrFormat(
-            "sstfilter.bloom: the finished filter (%d bytes) does not match "
+            "%s: the finished filter (%d bytes) does not match "
             "key hash %#x it was built from",
-            filter.size(), static_cast<unsigned long long>(h)));
+            kBloomPolicyName, filter.size(), static_cast<unsigned long long>(h)));
       }
     }
     return rocksdb::Status::OK();

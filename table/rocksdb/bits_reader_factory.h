@@ -6,8 +6,9 @@
 
 namespace sstfilter {
 
-// Never fails: contents of an unknown or damaged encoding get a reader that
-// answers "may match" (see each format's reader contract). Caller owns it.
+// The reader of the encoding whose bytes contents holds (filter/encodings.h).
+// Never fails: unknown or damaged bytes get a reader that answers "may
+// match". Caller owns it.
 rocksdb::FilterBitsReader* NewBitsReader(const rocksdb::Slice& contents);
 
 }  // namespace sstfilter

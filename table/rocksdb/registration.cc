@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "rocksdb/filter_policy.h"
-#include "table/rocksdb/policy_id.h"
+#include "filter/bloom_options.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 
 namespace sstfilter {
@@ -15,17 +15,19 @@ int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
   // ":<anything>"; the factory itself parses and validates the suffix so the
   // error can name the bad value instead of RocksDB's "Could not load".
   library.AddFactory<const rocksdb::FilterPolicy>(
-      rocksdb::ObjectLibrary::PatternEntry(kRocksDbBloomPolicyName, true)
+      rocksdb::ObjectLibrary::PatternEntry(kBloomPolicyName, true)
           .AddSeparator(":", true),
       [](const std::string& uri,
          std::unique_ptr<const rocksdb::FilterPolicy>* guard,
          std::string* errmsg) -> const rocksdb::FilterPolicy* {
-        absl::StatusOr<BloomPolicyConfig> config = ParseBloomPolicyId(uri);
-        if (!config.ok()) {
-          *errmsg = std::string(config.status().message());
+        absl::StatusOr<BloomOptions> options = ParseBloomPolicyId(uri);
+        absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> policy =
+            options.ok() ? NewRocksDbBloomPolicy(*options) : options.status();
+        if (!policy.ok()) {
+          *errmsg = std::string(policy.status().message());
           return nullptr;
         }
-        guard->reset(NewRocksDbBloomPolicy(*config).release());
+        guard->reset(policy->release());
         return guard->get();
       });
   return 1;

@@ -5,8 +5,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_format.h"
-#include "filter/cache_local_bloom.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/encodings.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
@@ -47,46 +46,44 @@ rocksdb::OptionTypeInfo StrictOption(int offset,
 }
 
 std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bits_per_key); }
-std::string FormatFormat(const BloomFormat& format) {
-  return std::string(BloomFormatName(format));
+std::string FormatFormat(const FilterFormat& format) {
+  return std::string(FormatName(format));
 }
 
 // bits_per_key and format, the options of "{id=sstfilter.bloom;...}".
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
-      {"bits_per_key", StrictOption<double>(offsetof(BloomPolicyConfig, bits_per_key),
+      {"bits_per_key", StrictOption<double>(offsetof(BloomOptions, bits_per_key),
                                             ParseBitsPerKeyValue, FormatBits)},
-      {"format", StrictOption<BloomFormat>(offsetof(BloomPolicyConfig, format),
-                                           ParseFormatValue, FormatFormat)},
+      {"format", StrictOption<FilterFormat>(offsetof(BloomOptions, format),
+                                            ParseFormatValue, FormatFormat)},
   };
   return *kInfo;
 }
 
 class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
  public:
-  explicit RocksDbBloomPolicy(const BloomPolicyConfig& config) : config_(config) {
-    RegisterOptions("BloomPolicyConfig", &config_, &OptionInfo());
+  // REQUIRES: options resolved (ResolveBloomOptions). The options object
+  // RocksDB configures ("{id=...;bits_per_key=...}") is options_ itself.
+  explicit RocksDbBloomPolicy(const BloomOptions& options) : options_(options) {
+    RegisterOptions("BloomOptions", &options_, &OptionInfo());
   }
 
-  static const char* kClassName() { return kRocksDbBloomPolicyName; }
+  static const char* kClassName() { return kBloomPolicyName; }
   const char* Name() const override { return kClassName(); }
   // Filters are ours whatever the format: the reader dispatches on the tag.
-  const char* CompatibilityName() const override { return kRocksDbBloomPolicyName; }
+  const char* CompatibilityName() const override { return kBloomPolicyName; }
   // Derived from the options, so a saved OPTIONS file reloads to this policy.
-  std::string GetId() const override { return BloomPolicyId(config_); }
+  std::string GetId() const override { return BloomPolicyId(options_); }
 
   rocksdb::FilterBitsBuilder* GetBuilderWithContext(
       const rocksdb::FilterBuildingContext& context) const override {
     const bool post_verify = context.table_options.detect_filter_construct_corruption;
-    switch (config_.format) {
-      case BloomFormat::kCacheLocal:
-        return new BitsBuilderAdapter<CacheLocalBloomBuilder, CacheLocalBloomReader>(
-            CacheLocalBloomBuilder(config_.bits_per_key), post_verify);
-      case BloomFormat::kLevelDb:
-        break;
-    }
-    return new BitsBuilderAdapter<LevelDbBloomBuilder, LevelDbBloomReader>(
-        LevelDbBloomBuilder(config_.bits_per_key), post_verify);
+    return VisitEncoding(options_.format, [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
+      using E = decltype(encoding);
+      return new BitsBuilderAdapter<typename E::Builder, typename E::Reader>(
+          typename E::Builder(options_.bits_per_key), post_verify);
+    });
   }
 
   // Names an unknown option itself: RocksDB's own message for it, seen
@@ -101,7 +98,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
             OptionInfo().count(name) == 0) {
           return rocksdb::Status::InvalidArgument(absl::StrFormat(
               "%s: unknown option '%s' (value '%s'); expected bits_per_key or format",
-              kRocksDbBloomPolicyName, name, value));
+              kBloomPolicyName, name, value));
         }
       }
     }
@@ -114,24 +111,16 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
   }
 
  private:
-  BloomPolicyConfig config_;
+  BloomOptions options_;
 };
 
 }  // namespace
 
-std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicy(
-    const BloomPolicyConfig& config) {
-  return std::make_unique<RocksDbBloomPolicy>(config);
-}
-
-absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
-NewRocksDbBloomPolicy(const BloomOptions& options) {
-  absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
-  if (!bits_per_key.ok()) return bits_per_key.status();
-  BloomPolicyConfig config;
-  config.bits_per_key = *bits_per_key;
-  config.format = options.format;
-  return std::shared_ptr<const rocksdb::FilterPolicy>(NewRocksDbBloomPolicy(config));
+absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
+    const BloomOptions& options) {
+  absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
+  if (!resolved.ok()) return resolved.status();
+  return std::make_unique<RocksDbBloomPolicy>(*resolved);
 }
 
 }  // namespace sstfilter

@@ -7,9 +7,9 @@
 // through option strings: "filter_policy=sstfilter.bloom:10" or
 // "filter_policy={id=sstfilter.bloom;bits_per_key=10;format=cache_local}".
 //
-// Filters are written in the configured format and read in either format
-// (the final byte says which), under the compatibility name
-// "sstfilter.bloom": RocksDB only hands us filter blocks written by us.
+// Filters are written in the configured format and read in every format
+// (the final byte says which, filter/encodings.h), under the compatibility
+// name kBloomPolicyName: RocksDB only hands us filter blocks written by us.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
 #define SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
 
@@ -18,17 +18,12 @@
 #include "absl/status/statusor.h"
 #include "filter/bloom_options.h"
 #include "rocksdb/filter_policy.h"
-#include "table/rocksdb/policy_id.h"
 
 namespace sstfilter {
 
 // The policy, or InvalidArgument naming a bad option value.
-absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
-NewRocksDbBloomPolicy(const BloomOptions& options);
-
-// REQUIRES: config holds values ParseBloomPolicyId accepts.
-std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicy(
-    const BloomPolicyConfig& config);
+absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
+    const BloomOptions& options);
 
 }  // namespace sstfilter
 

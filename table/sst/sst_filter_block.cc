@@ -88,18 +88,18 @@ absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
   for (const BlockEntry& entry : *meta) {
     struct {
       std::string_view prefix;
-      SstFilterKind kind;
-    } const kKinds[] = {{kFullFilterPrefix, SstFilterKind::kFull},
-                        {kPartitionedFilterPrefix, SstFilterKind::kPartitioned},
-                        {kBlockBasedFilterPrefix, SstFilterKind::kBlockBased}};
-    for (const auto& [prefix, kind] : kKinds) {
+      SstFilterLayout layout;
+    } const kLayouts[] = {{kFullFilterPrefix, SstFilterLayout::kFull},
+                        {kPartitionedFilterPrefix, SstFilterLayout::kPartitioned},
+                        {kBlockBasedFilterPrefix, SstFilterLayout::kBlockBased}};
+    for (const auto& [prefix, layout] : kLayouts) {
       if (entry.key.compare(0, prefix.size(), prefix) != 0) continue;
-      if (filter.kind != SstFilterKind::kNone) {
+      if (filter.layout != SstFilterLayout::kNone) {
         return absl::DataLossError(absl::StrFormat(
             "metaindex names two filter blocks: '%s' and '%s'", filter.meta_block_name,
             entry.key));
       }
-      filter.kind = kind;
+      filter.layout = layout;
       filter.meta_block_name = entry.key;
       filter.compatibility_name = entry.key.substr(prefix.size());
       std::string_view value = entry.value;
@@ -109,11 +109,11 @@ absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
       }
     }
   }
-  switch (filter.kind) {
-    case SstFilterKind::kNone:
-    case SstFilterKind::kBlockBased:
+  switch (filter.layout) {
+    case SstFilterLayout::kNone:
+    case SstFilterLayout::kBlockBased:
       return filter;
-    case SstFilterKind::kFull: {
+    case SstFilterLayout::kFull: {
       absl::StatusOr<std::string> contents =
           ReadUncompressedBlock(file, filter.footer, filter.meta_handle, "the filter block",
                                 verify_checksums);
@@ -121,7 +121,7 @@ absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
       filter.partitions.push_back({"", filter.meta_handle, *std::move(contents)});
       return filter;
     }
-    case SstFilterKind::kPartitioned: {
+    case SstFilterLayout::kPartitioned: {
       absl::Status s = ReadPartitions(file, index_format, verify_checksums, &filter);
       if (!s.ok()) return s;
       return filter;
@@ -135,7 +135,7 @@ std::vector<size_t> CandidatePartitions(const SstFilter& filter,
   std::vector<size_t> result;
   const std::vector<SstFilterPartition>& parts = filter.partitions;
   if (parts.empty()) return result;
-  if (filter.kind != SstFilterKind::kPartitioned) {
+  if (filter.layout != SstFilterLayout::kPartitioned) {
     for (size_t i = 0; i < parts.size(); ++i) result.push_back(i);
     return result;
   }

@@ -27,7 +27,7 @@ struct SstIndexFormat {
   bool value_delta_encoded = false;
 };
 
-enum class SstFilterKind {
+enum class SstFilterLayout {
   kNone,         // No filter meta block.
   kFull,         // One filter for the whole table.
   kPartitioned,  // One filter per partition, found through an index.
@@ -45,7 +45,7 @@ struct SstFilterPartition {
 
 struct SstFilter {
   SstFooter footer;
-  SstFilterKind kind = SstFilterKind::kNone;
+  SstFilterLayout layout = SstFilterLayout::kNone;
   // The policy's CompatibilityName, from the meta block name.
   std::string compatibility_name;
   std::string meta_block_name;

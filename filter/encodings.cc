@@ -1,0 +1,49 @@
+#include "filter/encodings.h"
+
+#include "absl/strings/str_format.h"
+
+namespace sstfilter {
+
+FilterDescription UnrecognisedEncoding::Describe(std::string_view filter) {
+  return FilterDescription::Fixed(
+      FilterState::kMatchEverything,
+      absl::StrFormat("unknown tag 0x%02x (reads as may-match)",
+                      static_cast<unsigned char>(filter.back())));
+}
+
+std::string_view FormatName(FilterFormat format) {
+  return VisitEncoding(format, [](auto encoding) { return decltype(encoding)::kInfo.name; });
+}
+
+std::optional<FilterFormat> ParseFormatName(std::string_view name) {
+  std::optional<FilterFormat> format;
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    if (name == E::kInfo.name) format = FormatOf<E>();
+  });
+  return format;
+}
+
+std::string FormatNameList() {
+  std::string list;
+  size_t i = 0;
+  ForEachEncoding([&](auto encoding) {
+    if (i > 0) list += i + 1 == kNumFormats ? " or " : ", ";
+    absl::StrAppendFormat(&list, "'%s'", decltype(encoding)::kInfo.name);
+    ++i;
+  });
+  return list;
+}
+
+FilterDescription DescribeFilter(std::string_view filter) {
+  return VisitEncodingOf(filter, [filter](auto encoding) {
+    using E = decltype(encoding);
+    if constexpr (std::is_same_v<E, UnrecognisedEncoding>) {
+      return E::Describe(filter);
+    } else {
+      return E::kInfo.describe(filter);
+    }
+  });
+}
+
+}  // namespace sstfilter
