@@ -21,8 +21,6 @@ namespace {
 
 namespace cl = cache_local;
 
-constexpr size_t kAddPrefetchDistance = 16;
-
 SSTFILTER_AVX2 inline __m256i LaneMask(int lanes) {
   // All-ones in lanes [0, lanes), lanes clamped to [0, 8].
   const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -64,10 +62,7 @@ SSTFILTER_AVX2 bool Avx2MayMatch(uint64_t h, int k, const char* array,
 
 SSTFILTER_AVX2 void Avx2Query(const uint64_t* hashes, size_t n, int k,
                               const char* array, uint32_t num_lines, bool* out) {
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = LineMayMatchAvx2(array + cl::LineOffset(hashes[i], num_lines),
-                              cl::ProbeSeed(hashes[i]), k);
-  }
+  cl::QueryHashes(hashes, n, k, array, num_lines, out, LineMayMatchAvx2);
 }
 
 SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
@@ -89,12 +84,7 @@ SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
 
 SSTFILTER_AVX2 void Avx2Add(const uint64_t* hashes, size_t n, int k, char* array,
                             uint32_t num_lines) {
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAddPrefetchDistance < n) {
-      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
-    }
-    LineAddAvx2(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
-  }
+  cl::AddHashes(hashes, n, k, array, num_lines, LineAddAvx2);
 }
 
 constexpr CacheLocalKernels kAvx2Kernels = {Avx2Add, Avx2Query, Avx2MayMatch};

@@ -25,8 +25,6 @@ namespace {
 
 namespace cl = cache_local;
 
-constexpr size_t kAddPrefetchDistance = 16;
-
 inline __mmask16 RoundMask(int lanes) {
   if (lanes >= 16) return 0xffff;
   return lanes <= 0 ? 0 : static_cast<__mmask16>((1u << lanes) - 1);
@@ -56,10 +54,7 @@ SSTFILTER_AVX512 bool Avx512MayMatch(uint64_t h, int k, const char* array,
 
 SSTFILTER_AVX512 void Avx512Query(const uint64_t* hashes, size_t n, int k,
                                   const char* array, uint32_t num_lines, bool* out) {
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = LineMayMatchAvx512(array + cl::LineOffset(hashes[i], num_lines),
-                                cl::ProbeSeed(hashes[i]), k);
-  }
+  cl::QueryHashes(hashes, n, k, array, num_lines, out, LineMayMatchAvx512);
 }
 
 SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
@@ -76,12 +71,7 @@ SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
 
 SSTFILTER_AVX512 void Avx512Add(const uint64_t* hashes, size_t n, int k, char* array,
                                 uint32_t num_lines) {
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAddPrefetchDistance < n) {
-      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
-    }
-    LineAddAvx512(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
-  }
+  cl::AddHashes(hashes, n, k, array, num_lines, LineAddAvx512);
 }
 
 constexpr CacheLocalKernels kAvx512Kernels = {Avx512Add, Avx512Query, Avx512MayMatch};

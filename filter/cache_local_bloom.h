@@ -98,8 +98,8 @@ class CacheLocalBloomBuilder {
   int num_probes_;
   // Hashes live in fixed blocks of 8 KiB rather than one growing vector:
   // a vector's big reallocations come fresh from the OS on every build and
-  // their page faults cost more than hashing (16 ns/key measured at 10k
-  // keys); small blocks are recycled by malloc. Blocks are kept for reuse.
+  // their page faults cost more than hashing the keys; small blocks are
+  // recycled by malloc. Blocks are kept for reuse.
   static constexpr size_t kBlockHashes = 1024;
   Hash At(size_t i) const { return blocks_[i / kBlockHashes][i % kBlockHashes]; }
   std::vector<std::unique_ptr<Hash[]>> blocks_;

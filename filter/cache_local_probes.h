@@ -102,6 +102,36 @@ inline void LineAdd(char* line, uint32_t seed, int k) {
   }
 }
 
+// Keys the add loop prefetches ahead: enough to overlap the misses of a
+// filter bigger than the cache, few enough to stay in L1.
+inline constexpr size_t kAddPrefetchDistance = 16;
+
+// The loops every kernel level shares, around its own line functions:
+//   line_add(char* line, uint32_t seed, int k)
+//   line_may_match(const char* line, uint32_t seed, int k) -> bool
+// Always inlined into the kernel, so that line functions compiled for the
+// kernel's instruction set (target attributes) inline into the loop too.
+template <typename LineAddFn>
+__attribute__((always_inline)) inline void AddHashes(const uint64_t* hashes, size_t n, int k,
+                                                     char* array, uint32_t num_lines,
+                                                     LineAddFn line_add) {
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAddPrefetchDistance < n) {
+      PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
+    }
+    line_add(array + LineOffset(hashes[i], num_lines), ProbeSeed(hashes[i]), k);
+  }
+}
+
+template <typename LineMayMatchFn>
+__attribute__((always_inline)) inline void QueryHashes(const uint64_t* hashes, size_t n, int k,
+                                                       const char* array, uint32_t num_lines,
+                                                       bool* out, LineMayMatchFn line_may_match) {
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = line_may_match(array + LineOffset(hashes[i], num_lines), ProbeSeed(hashes[i]), k);
+  }
+}
+
 }  // namespace sstfilter::cache_local
 
 #endif  // SSTFILTER_FILTER_CACHE_LOCAL_PROBES_H_

@@ -9,18 +9,9 @@ namespace {
 
 namespace cl = cache_local;
 
-// Keys the add kernels prefetch ahead: enough to overlap the misses of a
-// filter bigger than the cache, few enough to stay in L1.
-constexpr size_t kAddPrefetchDistance = 16;
-
 void ScalarAdd(const uint64_t* hashes, size_t n, int k, char* array,
                uint32_t num_lines) {
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAddPrefetchDistance < n) {
-      cl::PrefetchLineForWrite(array, hashes[i + kAddPrefetchDistance], num_lines);
-    }
-    cl::LineAdd(array + cl::LineOffset(hashes[i], num_lines), cl::ProbeSeed(hashes[i]), k);
-  }
+  cl::AddHashes(hashes, n, k, array, num_lines, cl::LineAdd);
 }
 
 bool ScalarMayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {
@@ -29,7 +20,7 @@ bool ScalarMayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {
 
 void ScalarQuery(const uint64_t* hashes, size_t n, int k, const char* array,
                  uint32_t num_lines, bool* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = ScalarMayMatch(hashes[i], k, array, num_lines);
+  cl::QueryHashes(hashes, n, k, array, num_lines, out, cl::LineMayMatch);
 }
 
 constexpr CacheLocalKernels kScalarKernels = {ScalarAdd, ScalarQuery, ScalarMayMatch};

@@ -27,8 +27,7 @@ bool TestHash(uint32_t h, const FastMod32& bits, const char* array) {
       h, bits, [array](uint32_t pos) { return leveldb_probes::TestBit(array, pos); });
 }
 
-// Hashing inside the kernel saves a call per query (measured: absent keys
-// 8.2 -> 6.3 ns in cache).
+// Hashing inside the kernel: one indirect call per query, not two.
 template <int K>
 bool TestKey(std::string_view key, const FastMod32& bits, const char* array) {
   return TestHash<K>(LevelDbBloomHash(key), bits, array);

@@ -29,7 +29,7 @@ inline bool ForEachProbe(uint32_t h, int k, const FastMod32& bits,
 
 // ForEachProbe with k fixed at compile time, so that the loop unrolls: no
 // counter or loop branch per probe, and the compiler interleaves the probes'
-// multiplications (measured: a present-key query 8.4 -> 7.3 ns).
+// multiplications.
 template <int K, typename Visit>
 inline bool ForEachProbeFixed(uint32_t h, const FastMod32& bits, Visit&& visit) {
   const uint32_t delta = Delta(h);
