@@ -13,6 +13,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/report.h"
@@ -21,7 +22,7 @@
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, benchmarks, "fillrandom,readrandom,readmissing,multireadrandom",
-          "comma-separated: fillrandom, fillseq, readrandom, readmissing, multireadrandom");
+          "comma-separated, run in order: " + sstfilter::db_bench::BenchmarkNames());
 ABSL_FLAG(std::string, filter, "sstfilter.bloom:10",
           "filter_policy string (sstfilter.bloom:10, "
           "{id=sstfilter.bloom;bits_per_key=10;format=cache_local}, bloomfilter:10, "
@@ -86,13 +87,10 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
   }
   if (c.threads < 1 || c.threads > 256) return bad("threads", c.threads, "expected 1..256");
   if (c.cache_size < 0) return bad("cache_size", c.cache_size, "expected >= 0");
-  const std::vector<std::string> known = {"fillrandom", "fillseq", "readrandom", "readmissing",
-                                          "multireadrandom"};
   for (const std::string& b : benchmarks) {
-    if (std::find(known.begin(), known.end(), b) == known.end()) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "--benchmarks: unknown benchmark '%s'; expected one of %s", b,
-          "fillrandom, fillseq, readrandom, readmissing, multireadrandom"));
+    if (FindBenchmark(b) == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--benchmarks: ", UnknownBenchmarkError(b).message()));
     }
   }
   if (benchmarks.empty()) return absl::InvalidArgumentError("--benchmarks is empty");

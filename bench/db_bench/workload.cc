@@ -4,12 +4,14 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/perf_context.h"
@@ -32,6 +34,30 @@ absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
   return absl::InternalError(absl::StrFormat("%s: %s", what, s.ToString()));
 }
 
+// A benchmark's failure: "<benchmark>: <operation> failed: <RocksDB status>".
+absl::Status OpFailed(std::string_view benchmark, const char* op, const rocksdb::Status& s) {
+  return absl::InternalError(
+      absl::StrFormat("%s: %s failed: %s", benchmark, op, s.ToString()));
+}
+
+// The first error any reader thread saw; readers stop once one is recorded.
+class FirstError {
+ public:
+  void Record(std::string_view benchmark, const char* op, const rocksdb::Status& s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (status_.ok()) status_ = OpFailed(benchmark, op, s);
+    failed_.store(true, std::memory_order_relaxed);
+  }
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  // REQUIRES: every reader thread has been joined.
+  const absl::Status& status() const { return status_; }
+
+ private:
+  std::mutex mu_;
+  absl::Status status_;
+  std::atomic<bool> failed_{false};
+};
+
 // Progress for long phases, on stderr so stdout stays db_bench-shaped.
 void Progress(const std::string& name, int64_t done, int64_t total) {
   if (total >= 200000 && done % (total / 5) == 0 && done > 0) {
@@ -41,6 +67,24 @@ void Progress(const std::string& name, int64_t done, int64_t total) {
 }
 
 }  // namespace
+
+const BenchmarkSpec* FindBenchmark(std::string_view name) {
+  for (const BenchmarkSpec& spec : kBenchmarks) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string BenchmarkNames() {
+  return absl::StrJoin(kBenchmarks, ", ", [](std::string* out, const BenchmarkSpec& spec) {
+    out->append(spec.name);
+  });
+}
+
+absl::Status UnknownBenchmarkError(std::string_view name) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown benchmark '%s'; expected one of %s", name, BenchmarkNames()));
+}
 
 double BenchmarkResult::fp_rate() const {
   // Negatives are always absent keys (a filter has no false negatives);
@@ -58,8 +102,10 @@ std::string MakeKey(uint64_t v, int key_size) {
   return key;
 }
 
-absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(
-    const std::string& filter, const std::string& path, const WorkloadConfig& config) {
+absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(const std::string& filter,
+                                                       const std::string& path,
+                                                       const WorkloadConfig& config,
+                                                       rocksdb::Env* env) {
   EnsureRocksDbFilterPoliciesRegistered();
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
   if (filter != "none") {
@@ -78,8 +124,6 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(
     }
   }
   auto db = std::unique_ptr<BenchDb>(new BenchDb());
-  db->filter_ = filter;
-  db->path_ = path;
   db->config_ = config;
 
   rocksdb::BlockBasedTableOptions table;
@@ -91,6 +135,7 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(
   }
   rocksdb::Options& options = db->options_;
   options.create_if_missing = true;
+  if (env != nullptr) options.env = env;
   options.statistics = rocksdb::CreateDBStatistics();
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
@@ -111,33 +156,32 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(
 }
 
 BenchDb::~BenchDb() {
+  // Nothing is left to report to: a run that failed has said so already, and
+  // Close only repeats the DB's background error then.
   if (db_ != nullptr) db_->Close().PermitUncheckedError();
 }
 
 std::string BenchDb::StatisticsDump() const { return options_.statistics->ToString(); }
 
 absl::StatusOr<BenchmarkResult> BenchDb::Run(const std::string& benchmark) {
-  BenchmarkResult result;
-  if (benchmark == "fillrandom" || benchmark == "fillseq") {
-    result = Fill(benchmark, benchmark == "fillseq");
-  } else if (benchmark == "readrandom" || benchmark == "readmissing" ||
-             benchmark == "multireadrandom") {
-    result = Read(benchmark, benchmark == "readmissing", benchmark == "multireadrandom");
-  } else {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "unknown benchmark '%s'; expected fillrandom, fillseq, readrandom, "
-        "readmissing or multireadrandom", benchmark));
-  }
-  result.filter_bytes_per_key = FilterBytesPerKey();
+  const BenchmarkSpec* spec = FindBenchmark(benchmark);
+  if (spec == nullptr) return UnknownBenchmarkError(benchmark);
+  absl::StatusOr<BenchmarkResult> result =
+      spec->op == BenchmarkSpec::Op::kFill ? Fill(*spec) : Read(*spec);
+  if (!result.ok()) return result;
+  absl::StatusOr<double> bytes_per_key = FilterBytesPerKey();
+  if (!bytes_per_key.ok()) return bytes_per_key.status();
+  result->filter_bytes_per_key = *bytes_per_key;
   return result;
 }
 
-BenchmarkResult BenchDb::Fill(const std::string& name, bool sequential) {
+absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
   // Every key is written once: fillrandom uses a random permutation (stock
   // db_bench draws with replacement, leaving ~37% of keys unwritten).
+  const std::string name(spec.name);
   std::vector<uint64_t> order(static_cast<size_t>(config_.num));
   std::iota(order.begin(), order.end(), 0);
-  if (!sequential) std::shuffle(order.begin(), order.end(), std::mt19937_64(config_.seed));
+  if (!spec.sequential) std::shuffle(order.begin(), order.end(), std::mt19937_64(config_.seed));
   const std::string value(static_cast<size_t>(config_.value_size), 'v');
   constexpr size_t kWriteBatch = 100;
 
@@ -146,15 +190,18 @@ BenchmarkResult BenchDb::Fill(const std::string& name, bool sequential) {
   for (size_t i = 0; i < order.size(); ++i) {
     batch.Put(MakeKey(order[i], config_.key_size), value);
     if (batch.Count() == kWriteBatch || i + 1 == order.size()) {
-      db_->Write(rocksdb::WriteOptions(), &batch).PermitUncheckedError();
+      rocksdb::Status s = db_->Write(rocksdb::WriteOptions(), &batch);
+      if (!s.ok()) return OpFailed(name, "Write", s);
       batch.Clear();
     }
     Progress(name, static_cast<int64_t>(i + 1), config_.num);
   }
-  db_->Flush(rocksdb::FlushOptions()).PermitUncheckedError();
+  rocksdb::Status s = db_->Flush(rocksdb::FlushOptions());
+  if (!s.ok()) return OpFailed(name, "Flush", s);
   if (config_.compact_after_fill) {
     std::fprintf(stderr, "... %s: compacting\n", name.c_str());
-    db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).PermitUncheckedError();
+    s = db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr);
+    if (!s.ok()) return OpFailed(name, "CompactRange", s);
   }
   BenchmarkResult result;
   result.name = name;
@@ -163,11 +210,12 @@ BenchmarkResult BenchDb::Fill(const std::string& name, bool sequential) {
   return result;
 }
 
-BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi) {
+absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
+  const std::string name(spec.name);
   const int64_t reads = config_.reads >= 0 ? config_.reads : config_.num;
-  const int key_size = config_.key_size + (missing ? 1 : 0);
+  const int key_size = config_.key_size + (spec.missing ? 1 : 0);
   const int threads = std::max(1, config_.threads);
-  const size_t batch = multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
+  const size_t batch = spec.multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
   rocksdb::Statistics& stats = *options_.statistics;
   const uint64_t useful0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
   const uint64_t positive0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
@@ -175,6 +223,16 @@ BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi)
 
   std::atomic<int64_t> found{0};
   std::atomic<uint64_t> data_block_reads{0};
+  FirstError error;
+  // Counts a lookup's status: OK is found, NotFound is an ordinary miss,
+  // anything else fails the benchmark.
+  auto count = [&](const rocksdb::Status& s, const char* op, int64_t* my_found) {
+    if (s.ok()) {
+      ++*my_found;
+    } else if (!s.IsNotFound()) {
+      error.Record(name, op, s);
+    }
+  };
   auto worker = [&](int t) {
     rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
     rocksdb::get_perf_context()->Reset();
@@ -187,21 +245,21 @@ BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi)
     std::vector<rocksdb::PinnableSlice> values(batch);
     std::vector<rocksdb::Status> statuses(batch);
     std::string value;
-    for (int64_t done = 0; done < my_reads;) {
+    for (int64_t done = 0; done < my_reads && !error.failed();) {
       const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
       for (size_t i = 0; i < n; ++i) {
         keys[i] = MakeKey(pick(rng), key_size);
         slices[i] = keys[i];
       }
-      if (multi) {
+      if (spec.multi) {
         db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n,
                       slices.data(), values.data(), statuses.data());
         for (size_t i = 0; i < n; ++i) {
-          my_found += statuses[i].ok();
+          count(statuses[i], "MultiGet", &my_found);
           values[i].Reset();
         }
       } else {
-        my_found += db_->Get(rocksdb::ReadOptions(), slices[0], &value).ok();
+        count(db_->Get(rocksdb::ReadOptions(), slices[0], &value), "Get", &my_found);
       }
       done += static_cast<int64_t>(n);
       if (t == 0) Progress(name, done * threads, reads);
@@ -218,6 +276,7 @@ BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi)
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (std::thread& th : pool) th.join();
+  if (error.failed()) return error.status();
 
   BenchmarkResult result;
   result.name = name;
@@ -233,9 +292,10 @@ BenchmarkResult BenchDb::Read(const std::string& name, bool missing, bool multi)
   return result;
 }
 
-double BenchDb::FilterBytesPerKey() {
+absl::StatusOr<double> BenchDb::FilterBytesPerKey() {
   rocksdb::TablePropertiesCollection tables;
-  if (!db_->GetPropertiesOfAllTables(&tables).ok()) return 0;
+  rocksdb::Status s = db_->GetPropertiesOfAllTables(&tables);
+  if (!s.ok()) return FromRocksDb(s, "reading table properties");
   uint64_t filter_bytes = 0, entries = 0;
   for (const auto& [file, props] : tables) {
     filter_bytes += props->filter_size;

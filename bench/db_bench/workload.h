@@ -9,14 +9,47 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 
 namespace sstfilter::db_bench {
+
+// What a benchmark runs: a fill writes every key once (in key order or in a
+// random permutation), a read asks --reads keys (written or missing ones,
+// one Get at a time or MultiGet batches of --batch_size).
+struct BenchmarkSpec {
+  enum class Op { kFill, kRead };
+  std::string_view name;
+  Op op;
+  bool sequential;  // kFill: keys in order.
+  bool missing;     // kRead: keys that were never written.
+  bool multi;       // kRead: MultiGet instead of Get.
+};
+
+// Every benchmark BenchDb::Run knows, in the order --help lists them.
+inline constexpr BenchmarkSpec kBenchmarks[] = {
+    {"fillrandom", BenchmarkSpec::Op::kFill, false, false, false},
+    {"fillseq", BenchmarkSpec::Op::kFill, true, false, false},
+    {"readrandom", BenchmarkSpec::Op::kRead, false, false, false},
+    {"readmissing", BenchmarkSpec::Op::kRead, false, true, false},
+    {"multireadrandom", BenchmarkSpec::Op::kRead, false, false, true},
+};
+
+// The entry of kBenchmarks called `name`, or nullptr.
+const BenchmarkSpec* FindBenchmark(std::string_view name);
+
+// "fillrandom, fillseq, ...": the names of kBenchmarks for messages.
+std::string BenchmarkNames();
+
+// The error for a name FindBenchmark does not know.
+absl::Status UnknownBenchmarkError(std::string_view name);
 
 struct WorkloadConfig {
   int64_t num = 1000000;
@@ -63,23 +96,27 @@ class BenchDb {
  public:
   // Resolves the policy string strictly: an unknown or malformed id is an
   // error (RocksDB's lenient parsing would silently run without a filter).
-  static absl::StatusOr<std::unique_ptr<BenchDb>> Open(
-      const std::string& filter, const std::string& path, const WorkloadConfig& config);
+  // `env` is the Env the DB runs on (nullptr: the default one); tests pass
+  // one that fails. It must outlive the BenchDb.
+  static absl::StatusOr<std::unique_ptr<BenchDb>> Open(const std::string& filter,
+                                                       const std::string& path,
+                                                       const WorkloadConfig& config,
+                                                       rocksdb::Env* env = nullptr);
   ~BenchDb();
 
-  // Runs one of fillrandom, fillseq, readrandom, readmissing, multireadrandom.
+  // Runs the benchmark of kBenchmarks called `benchmark`. Any error RocksDB
+  // reports (a failed Write, Flush or CompactRange, a Get or MultiGet status
+  // other than OK or NotFound) fails the benchmark with a status naming the
+  // benchmark, the operation and RocksDB's status.
   absl::StatusOr<BenchmarkResult> Run(const std::string& benchmark);
-  const std::string& filter() const { return filter_; }
   std::string StatisticsDump() const;
 
  private:
   BenchDb() = default;
-  BenchmarkResult Fill(const std::string& name, bool sequential);
-  BenchmarkResult Read(const std::string& name, bool missing, bool multi);
-  double FilterBytesPerKey();
+  absl::StatusOr<BenchmarkResult> Fill(const BenchmarkSpec& spec);
+  absl::StatusOr<BenchmarkResult> Read(const BenchmarkSpec& spec);
+  absl::StatusOr<double> FilterBytesPerKey();
 
-  std::string filter_;
-  std::string path_;
   WorkloadConfig config_;
   rocksdb::Options options_;
   std::unique_ptr<rocksdb::DB> db_;
