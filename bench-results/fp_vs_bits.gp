@@ -1,3 +1,8 @@
+# Writes fp_vs_bits.png beside this script: gnuplot path/to/this.gp
+script_dir = ARG0
+dir_end = strlen(script_dir)
+while (dir_end > 0 && script_dir[dir_end:dir_end] ne '/') { dir_end = dir_end - 1 }
+script_dir = script_dir[1:dir_end]
 $d_0_0 << EOD
 6 7.504 5.82519
 8 2.892 2.39544
@@ -209,7 +214,7 @@ $d_4_5 << EOD
 20 0.0168 0.0170865
 EOD
 set terminal pngcairo size 1560,880 font 'sans,11'
-set output '/work/main/bench-results/fp_vs_bits.png'
+set output script_dir.'fp_vs_bits.png'
 set multiplot layout 2,3 title "False-positive rate vs bits/key at n = 10000000 (points: measured; dashed: model)" font 'sans,14'
 set logscale y
 set format y '%g%%'

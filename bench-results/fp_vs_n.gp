@@ -1,3 +1,8 @@
+# Writes fp_vs_n.png beside this script: gnuplot path/to/this.gp
+script_dir = ARG0
+dir_end = strlen(script_dir)
+while (dir_end > 0 && script_dir[dir_end:dir_end] ne '/') { dir_end = dir_end - 1 }
+script_dir = script_dir[1:dir_end]
 $d_0_0 << EOD
 1000 0.814 0.843644
 10000 0.948 0.843852
@@ -209,7 +214,7 @@ $d_4_5 << EOD
 1e+07 0.931 0.953259
 EOD
 set terminal pngcairo size 1560,880 font 'sans,11'
-set output '/work/main/bench-results/fp_vs_n.png'
+set output script_dir.'fp_vs_n.png'
 set multiplot layout 2,3 title "False-positive rate vs n at 10 bits/key (points: measured; dashed: model)" font 'sans,14'
 set logscale y
 set format y '%g%%'

@@ -13,8 +13,21 @@ namespace {
 constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
                                     "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 
-std::string Script(const FpPlot& plot, const std::string& png) {
-  std::string s;
+// The script names no absolute path: it writes the PNG beside itself,
+// whatever the working directory. ARG0 is the script's path as gnuplot was
+// given it ("" when read from stdin: then the working directory).
+std::string OutputBesideScript(const std::string& png_name) {
+  return absl::StrFormat(
+      "# Writes %s beside this script: gnuplot path/to/this.gp\n"
+      "script_dir = ARG0\n"
+      "dir_end = strlen(script_dir)\n"
+      "while (dir_end > 0 && script_dir[dir_end:dir_end] ne '/') { dir_end = dir_end - 1 }\n"
+      "script_dir = script_dir[1:dir_end]\n",
+      png_name);
+}
+
+std::string Script(const FpPlot& plot, const std::string& png_name) {
+  std::string s = OutputBesideScript(png_name);
   // Datablocks: one per (panel, series), x and FP in percent.
   for (size_t p = 0; p < plot.panels.size(); ++p) {
     for (size_t i = 0; i < plot.panels[p].series.size(); ++i) {
@@ -32,12 +45,12 @@ std::string Script(const FpPlot& plot, const std::string& png) {
   const size_t rows = (cells + cols - 1) / cols;
   absl::StrAppendFormat(&s,
                         "set terminal pngcairo size %d,%d font 'sans,11'\n"
-                        "set output '%s'\n"
+                        "set output script_dir.'%s'\n"
                         "set multiplot layout %d,%d title \"%s\" font 'sans,14'\n"
                         "set logscale y\nset format y '%%g%%%%'\n"
                         "set ylabel 'false-positive rate'\nset xlabel '%s'\n"
                         "set grid xtics ytics mytics lc rgb '#dddddd'\nunset key\n",
-                        520 * cols, 420 * rows + 40, png, rows, cols, plot.title,
+                        520 * cols, 420 * rows + 40, png_name, rows, cols, plot.title,
                         plot.x_label);
   s += plot.log_x ? "set logscale x\nset format x '10^{%L}'\n"
                   : "unset logscale x\nset format x '%g'\n";
@@ -100,10 +113,12 @@ std::string Script(const FpPlot& plot, const std::string& png) {
 
 absl::Status RenderFpPlot(const FpPlot& plot, const std::string& path_stem) {
   const std::string gp = path_stem + ".gp";
-  const std::string png = path_stem + ".png";
+  const size_t slash = path_stem.rfind('/');
+  const std::string png_name =
+      (slash == std::string::npos ? path_stem : path_stem.substr(slash + 1)) + ".png";
   {
     std::ofstream out(gp);
-    out << Script(plot, png);
+    out << Script(plot, png_name);
     if (!out) return absl::UnavailableError("cannot write " + gp);
   }
   const std::string command = "gnuplot '" + gp + "' 2>&1";

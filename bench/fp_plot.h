@@ -2,6 +2,8 @@
 //
 // The gnuplot script is written next to the image with the data inlined, so
 // a reader can re-render or restyle it without rerunning the measurement.
+// It names no absolute path: `gnuplot dir/x.gp`, run from any directory,
+// writes dir/x.png.
 #ifndef SSTFILTER_BENCH_FP_PLOT_H_
 #define SSTFILTER_BENCH_FP_PLOT_H_
 
@@ -37,7 +39,7 @@ struct FpPlot {
   std::vector<FpPanel> panels;
 };
 
-// Writes <path_stem>.gp and runs gnuplot to make <path_stem>.png.
+// Writes <path_stem>.gp and runs gnuplot on it to make <path_stem>.png.
 absl::Status RenderFpPlot(const FpPlot& plot, const std::string& path_stem);
 
 }  // namespace sstfilter::bench
