@@ -18,6 +18,7 @@ namespace sstfilter {
 namespace {
 
 using testing::AbsentKeys;
+using testing::BinomialLowerBound;
 using testing::BinomialUpperBound;
 using testing::RandomKeys;
 using testing::TempDir;
@@ -162,11 +163,17 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
   const double expected_fp = ExpectedFp(GetParam().format, keys_.size());
   const double passed = static_cast<double>(kNumAbsent - useful);
   // Filter positives on absent keys are false positives: near the theory.
+  // Upper: the LevelDB scheme runs above the ideal-hash formula (measured
+  // +8% to +30% here: its probes are correlated), hence 1.5x. Lower: no
+  // correct 10 bits/key filter beats the formula by more than noise
+  // (measured 169..219 positives; this bound is 101 for LevelDB, 119 for
+  // cache-local); a filter that answers "absent" without probing, or one
+  // built with twice the bits, falls below it.
   EXPECT_LE(passed, BinomialUpperBound(kNumAbsent, 1.5 * expected_fp))
       << "measured FP " << passed / kNumAbsent << ", expected " << expected_fp;
-  EXPECT_GE(passed, kNumAbsent * expected_fp / 3 -
-                        5 * std::sqrt(kNumAbsent * expected_fp))
-      << "suspiciously few positives";
+  EXPECT_GE(passed, BinomialLowerBound(kNumAbsent, expected_fp))
+      << "suspiciously few positives: measured FP " << passed / kNumAbsent
+      << ", expected " << expected_fp;
   // Data blocks are read only for false positives; allow index/filter blocks
   // (and partitions) to be loaded once into the block cache.
   EXPECT_LE(static_cast<double>(block_reads), passed + 64) << "block reads " << block_reads;

@@ -3,6 +3,7 @@
 #ifndef SSTFILTER_TESTS_DB_TEST_UTIL_H_
 #define SSTFILTER_TESTS_DB_TEST_UTIL_H_
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -63,10 +64,16 @@ inline uint64_t Ticker(const rocksdb::Options& options, rocksdb::Tickers ticker)
   return options.statistics->getTickerCount(ticker);
 }
 
-// Upper bound for a binomial count: mean + 5 sigma + 3 (loose enough never to
-// flake, tight enough to catch a filter that stopped working).
+// Bounds for a binomial count: mean +- (5 sigma + 3). A count outside them
+// has probability below 1e-6 (5 sigma alone: 5.7e-7 two-sided; the 3 covers
+// the normal approximation's error at small means), so a failure is a real
+// defect, while a filter that stopped working (or one far larger than
+// configured) lands far outside.
 inline double BinomialUpperBound(double trials, double p) {
   return trials * p + 5.0 * std::sqrt(trials * p * (1.0 - p)) + 3.0;
+}
+inline double BinomialLowerBound(double trials, double p) {
+  return trials * p - 5.0 * std::sqrt(trials * p * (1.0 - p)) - 3.0;
 }
 
 }  // namespace sstfilter::testing
