@@ -26,9 +26,9 @@ std::string OutputBesideScript(const std::string& png_name) {
       png_name);
 }
 
-std::string Script(const FpPlot& plot, const std::string& png_name) {
-  std::string s = OutputBesideScript(png_name);
-  // Datablocks: one per (panel, series), x and FP in percent.
+// Datablocks $d_<panel>_<series>: x, measured and model FP in percent.
+std::string DataBlocks(const FpPlot& plot) {
+  std::string s;
   for (size_t p = 0; p < plot.panels.size(); ++p) {
     for (size_t i = 0; i < plot.panels[p].series.size(); ++i) {
       absl::StrAppendFormat(&s, "$d_%d_%d << EOD\n", p, i);
@@ -38,75 +38,93 @@ std::string Script(const FpPlot& plot, const std::string& png_name) {
       s += "EOD\n";
     }
   }
-  // One extra cell holds the legend, so no key hides any data.
-  const size_t panels = plot.panels.size();
-  const size_t cells = panels + 1;
+  return s;
+}
+
+// Terminal, output, the multiplot grid and the axes every panel shares. One
+// extra cell holds the legend, so no key hides any data.
+std::string PageSetup(const FpPlot& plot, const std::string& png_name) {
+  const size_t cells = plot.panels.size() + 1;
   const size_t cols = cells <= 3 ? cells : cells == 4 ? 2 : 3;
   const size_t rows = (cells + cols - 1) / cols;
-  absl::StrAppendFormat(&s,
-                        "set terminal pngcairo size %d,%d font 'sans,11'\n"
-                        "set output script_dir.'%s'\n"
-                        "set multiplot layout %d,%d title \"%s\" font 'sans,14'\n"
-                        "set logscale y\nset format y '%%g%%%%'\n"
-                        "set ylabel 'false-positive rate'\nset xlabel '%s'\n"
-                        "set grid xtics ytics mytics lc rgb '#dddddd'\nunset key\n",
-                        520 * cols, 420 * rows + 40, png_name, rows, cols, plot.title,
-                        plot.x_label);
+  std::string s = absl::StrFormat(
+      "set terminal pngcairo size %d,%d font 'sans,11'\n"
+      "set output script_dir.'%s'\n"
+      "set multiplot layout %d,%d title \"%s\" font 'sans,14'\n"
+      "set logscale y\nset format y '%%g%%%%'\n"
+      "set ylabel 'false-positive rate'\nset xlabel '%s'\n"
+      "set grid xtics ytics mytics lc rgb '#dddddd'\nunset key\n",
+      520 * cols, 420 * rows + 40, png_name, rows, cols, plot.title, plot.x_label);
   s += plot.log_x ? "set logscale x\nset format x '10^{%L}'\n"
                   : "unset logscale x\nset format x '%g'\n";
-  // Series 0 (the reference) is drawn last so it stays visible; a series
-  // that measured exactly what series 0 did (libleveldb vs our bit-exact
-  // encoding) gets rings around the points instead of being hidden.
-  auto same_as_reference = [&plot](size_t i) {
-    for (const FpPanel& panel : plot.panels) {
-      if (i == 0 || i >= panel.series.size()) return false;
-      const auto& a = panel.series[0].points;
-      const auto& b = panel.series[i].points;
-      if (a.size() != b.size()) return false;
-      for (size_t j = 0; j < a.size(); ++j) {
-        if (a[j].x != b[j].x || a[j].measured != b[j].measured) return false;
-      }
-    }
-    return i > 0;
-  };
-  auto style = [&](size_t i) {
-    return i == 0 ? absl::StrFormat("lc rgb '%s' lw 2 pt 7 ps 0.9", kColours[0])
-           : same_as_reference(i)
-               ? absl::StrFormat("lc rgb '%s' lw 1 pt 6 ps 1.9", kColours[i % 8])
-               : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8], i + 3);
-  };
-  for (size_t p = 0; p < panels; ++p) {
-    const FpPanel& panel = plot.panels[p];
-    absl::StrAppendFormat(&s, "set title \"%s\"\nplot ", panel.title);
-    const size_t n = panel.series.size();
-    for (size_t j = 0; j < n; ++j) {
-      const size_t i = (j + 1) % n;  // 1, 2, ..., n-1, then 0.
-      absl::StrAppendFormat(&s, "%s$d_%d_%d using 1:2 with linespoints %s notitle",
-                            j ? ", " : "", p, i, style(i));
-    }
-    if (n > 0) {
-      absl::StrAppendFormat(&s, ", $d_%d_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle", p);
-    }
-    s += "\n";
-  }
-  // The legend cell: an empty plot whose only content is the key.
-  if (!plot.panels.empty()) {
-    const FpPanel& first = plot.panels.front();
-    s += "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\n"
-         "unset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
-         "set key center center font 'sans,12' spacing 1.4 samplen 4\nplot ";
-    for (size_t i = 0; i < first.series.size(); ++i) {
-      absl::StrAppendFormat(&s, "%sNaN with linespoints %s title \"%s\"", i ? ", " : "",
-                            style(i), first.series[i].label);
-    }
-    if (!first.series.empty()) {
-      absl::StrAppendFormat(&s, ", NaN with lines dt 2 lw 1.5 lc rgb 'black' title \"model of %s\"",
-                            first.series[0].label);
-    }
-    s += "\n";
-  }
-  s += "unset multiplot\n";
   return s;
+}
+
+// True when series i (> 0) measured exactly what series 0 did in every
+// panel (libleveldb vs our bit-exact encoding).
+bool SameAsReference(const FpPlot& plot, size_t i) {
+  for (const FpPanel& panel : plot.panels) {
+    if (i == 0 || i >= panel.series.size()) return false;
+    const auto& a = panel.series[0].points;
+    const auto& b = panel.series[i].points;
+    if (a.size() != b.size()) return false;
+    for (size_t j = 0; j < a.size(); ++j) {
+      if (a[j].x != b[j].x || a[j].measured != b[j].measured) return false;
+    }
+  }
+  return i > 0;
+}
+
+// Line and point style of series i. A series identical to the reference
+// gets rings around the points instead of being hidden under them.
+std::string SeriesStyle(const FpPlot& plot, size_t i) {
+  return i == 0 ? absl::StrFormat("lc rgb '%s' lw 2 pt 7 ps 0.9", kColours[0])
+         : SameAsReference(plot, i)
+             ? absl::StrFormat("lc rgb '%s' lw 1 pt 6 ps 1.9", kColours[i % 8])
+             : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8], i + 3);
+}
+
+// One panel's plot command. Series 0 (the reference) is drawn last so it
+// stays visible, then its model dashed.
+std::string PanelPlot(const FpPlot& plot, size_t p) {
+  const FpPanel& panel = plot.panels[p];
+  std::string s = absl::StrFormat("set title \"%s\"\nplot ", panel.title);
+  const size_t n = panel.series.size();
+  for (size_t j = 0; j < n; ++j) {
+    const size_t i = (j + 1) % n;  // 1, 2, ..., n-1, then 0.
+    absl::StrAppendFormat(&s, "%s$d_%d_%d using 1:2 with linespoints %s notitle",
+                          j ? ", " : "", p, i, SeriesStyle(plot, i));
+  }
+  if (n > 0) {
+    absl::StrAppendFormat(&s, ", $d_%d_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle", p);
+  }
+  return s + "\n";
+}
+
+// The legend cell: an empty plot whose only content is the key, labelled
+// from the first panel's series.
+std::string LegendCell(const FpPlot& plot) {
+  if (plot.panels.empty()) return "";
+  const FpPanel& first = plot.panels.front();
+  std::string s =
+      "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\n"
+      "unset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+      "set key center center font 'sans,12' spacing 1.4 samplen 4\nplot ";
+  for (size_t i = 0; i < first.series.size(); ++i) {
+    absl::StrAppendFormat(&s, "%sNaN with linespoints %s title \"%s\"", i ? ", " : "",
+                          SeriesStyle(plot, i), first.series[i].label);
+  }
+  if (!first.series.empty()) {
+    absl::StrAppendFormat(&s, ", NaN with lines dt 2 lw 1.5 lc rgb 'black' title \"model of %s\"",
+                          first.series[0].label);
+  }
+  return s + "\n";
+}
+
+std::string Script(const FpPlot& plot, const std::string& png_name) {
+  std::string s = OutputBesideScript(png_name) + DataBlocks(plot) + PageSetup(plot, png_name);
+  for (size_t p = 0; p < plot.panels.size(); ++p) s += PanelPlot(plot, p);
+  return s + LegendCell(plot) + "unset multiplot\n";
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 //       [--bits=6,8,10,16,20] [--target_fps=400] [--max_queries=2000000]
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +23,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bench/filter_kinds.h"
@@ -54,7 +58,7 @@ struct Row {
   FpMeasurement m;
 };
 
-// Issue 5's FP target: the cache-local encoding no worse than RocksDB's
+// The cache-local encoding's FP target: no worse than RocksDB's
 // FastLocalBloom at the same bits/key, within measurement error. Per case,
 // z = (ours - theirs) / the standard error of that difference (two binomial
 // samples of absent keys); over ~25 cases a largest z up to about 2.3 is
@@ -141,59 +145,84 @@ FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shape
   return plot;
 }
 
-int Run() {
-  const std::string out_dir = absl::GetFlag(FLAGS_out_dir);
-  if (out_dir.empty()) return Fail("--out_dir is required");
-  absl::StatusOr<std::vector<KeyShape>> shapes = ParseKeyShapes(absl::GetFlag(FLAGS_shapes));
-  if (!shapes.ok()) return Fail(std::string(shapes.status().message()));
-  absl::StatusOr<std::vector<FilterKind>> kinds = SelectFilterKinds(absl::GetFlag(FLAGS_filters));
-  if (!kinds.ok()) return Fail(std::string(kinds.status().message()));
+// The flags, checked.
+struct Settings {
+  std::string out_dir;
+  std::vector<KeyShape> shapes;
+  std::vector<FilterKind> kinds;
   std::vector<double> bits;
+  std::vector<size_t> ns;  // --min_n, x10 while <= --max_n.
+  size_t target_fps, min_queries, max_queries, present_checks;
+};
+
+// The error names the bad flag and value.
+absl::StatusOr<Settings> ReadFlags() {
+  Settings s;
+  s.out_dir = absl::GetFlag(FLAGS_out_dir);
+  if (s.out_dir.empty()) return absl::InvalidArgumentError("--out_dir is required");
+  absl::StatusOr<std::vector<KeyShape>> shapes = ParseKeyShapes(absl::GetFlag(FLAGS_shapes));
+  if (!shapes.ok()) return shapes.status();
+  s.shapes = *std::move(shapes);
+  absl::StatusOr<std::vector<FilterKind>> kinds = SelectFilterKinds(absl::GetFlag(FLAGS_filters));
+  if (!kinds.ok()) return kinds.status();
+  s.kinds = *std::move(kinds);
   for (const std::string& b : absl::GetFlag(FLAGS_bits)) {
     double v;
     if (!absl::SimpleAtod(b, &v) || !(v >= 1 && v <= 100)) {
-      return Fail("--bits: '" + b + "' is not a number of bits per key in [1, 100]");
+      return absl::InvalidArgumentError("--bits: '" + b +
+                                        "' is not a number of bits per key in [1, 100]");
     }
-    bits.push_back(v);
+    s.bits.push_back(v);
   }
   const int64_t min_n = absl::GetFlag(FLAGS_min_n), max_n = absl::GetFlag(FLAGS_max_n);
   if (min_n < 1 || max_n < min_n || max_n > 100000000) {
-    return Fail(absl::StrFormat("--min_n=%d / --max_n=%d: need 1 <= min_n <= max_n <= 1e8",
-                                min_n, max_n));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--min_n=%d / --max_n=%d: need 1 <= min_n <= max_n <= 1e8", min_n, max_n));
   }
   const int64_t target_fps = absl::GetFlag(FLAGS_target_fps);
   const int64_t min_q = absl::GetFlag(FLAGS_min_queries), max_q = absl::GetFlag(FLAGS_max_queries);
   if (target_fps < 1 || min_q < 1 || max_q < min_q) {
-    return Fail("need --target_fps >= 1 and 1 <= --min_queries <= --max_queries");
+    return absl::InvalidArgumentError(
+        "need --target_fps >= 1 and 1 <= --min_queries <= --max_queries");
   }
-  if (mkdir(out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return Fail("cannot create --out_dir=" + out_dir);
-  }
-  std::vector<size_t> ns;
-  for (int64_t n = min_n; n <= max_n; n *= 10) ns.push_back(static_cast<size_t>(n));
+  for (int64_t n = min_n; n <= max_n; n *= 10) s.ns.push_back(static_cast<size_t>(n));
+  s.target_fps = static_cast<size_t>(target_fps);
+  s.min_queries = static_cast<size_t>(min_q);
+  s.max_queries = static_cast<size_t>(max_q);
+  s.present_checks = static_cast<size_t>(absl::GetFlag(FLAGS_present_checks));
+  return s;
+}
 
-  // The table streams out as rows complete.
+// Seconds since the report started, for progress lines.
+class Stopwatch {
+ public:
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+// Every (shape, n, bits/key, kind), streaming the table to stdout as rows
+// complete.
+std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
   std::printf("FP rate in %% per filter kind: measured (model); absent keys are the next "
               "keys of the same shape\n%-9s %9s %5s", "shape", "n", "bits");
-  for (const FilterKind& k : *kinds) std::printf(" %22s", k.name.c_str());
+  for (const FilterKind& k : s.kinds) std::printf(" %22s", k.name.c_str());
   std::printf("\n");
   std::vector<Row> rows;
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&start] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  for (KeyShape shape : *shapes) {
-    const KeySet present(shape, 0, ns.back());
-    for (size_t n : ns) {
-      // Absent keys: the max_q keys after the n present ones.
-      const KeySet absent(shape, n, static_cast<size_t>(max_q));
-      for (double b : bits) {
+  for (KeyShape shape : s.shapes) {
+    const KeySet present(shape, 0, s.ns.back());
+    for (size_t n : s.ns) {
+      // Absent keys: the max_queries keys after the n present ones.
+      const KeySet absent(shape, n, s.max_queries);
+      for (double b : s.bits) {
         std::printf("%-9s %9zu %5g", std::string(KeyShapeName(shape)).c_str(), n, b);
-        for (const FilterKind& kind : *kinds) {
-          FpMeasurement m = MeasureFp(
-              kind, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
-              static_cast<size_t>(target_fps), static_cast<size_t>(min_q),
-              static_cast<size_t>(absl::GetFlag(FLAGS_present_checks)));
+        for (const FilterKind& kind : s.kinds) {
+          FpMeasurement m =
+              MeasureFp(kind, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
+                        s.target_fps, s.min_queries, s.present_checks);
           std::printf(" %22s", absl::StrFormat("%s (%s)%s", Percent(m.fp_rate()),
                                                Percent(m.expected_fp_rate),
                                                m.false_negatives ? " FN!" : "").c_str());
@@ -203,12 +232,16 @@ int Run() {
         std::fflush(stdout);
       }
       std::fprintf(stderr, "[fp] %s n=%zu done at %.1f s\n",
-                   std::string(KeyShapeName(shape)).c_str(), n, elapsed());
+                   std::string(KeyShapeName(shape)).c_str(), n, clock.seconds());
     }
   }
+  return rows;
+}
 
-  // Cross-checks: no false negatives; our encoding and libleveldb's build
-  // the same bits for integral bits/key, so they must count the same FPs.
+// Cross-checks: no false negatives; our encoding and libleveldb's build
+// the same bits for integral bits/key, so they must count the same FPs.
+// Returns the number of false negatives.
+size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterKind>& kinds) {
   size_t false_negatives = 0, pairs = 0, equal_pairs = 0;
   std::map<std::string, double> worst;  // kind -> max measured/model.
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -234,25 +267,47 @@ int Run() {
                 equal_pairs, pairs);
   }
   std::printf("worst measured/model ratio per kind:");
-  for (const FilterKind& k : *kinds) std::printf(" %s %.2f", k.name.c_str(), worst[k.name]);
+  for (const FilterKind& k : kinds) std::printf(" %s %.2f", k.name.c_str(), worst[k.name]);
   std::printf("\n");
   PrintCacheLocalVsFastLocal(rows);
+  return false_negatives;
+}
 
-  const std::string csv_path = out_dir + "/fp_rates.csv";
+// fp_rates.csv and the two plots into --out_dir.
+absl::Status WriteResults(const std::vector<Row>& rows, const Settings& s) {
+  const std::string csv_path = s.out_dir + "/fp_rates.csv";
   std::ofstream csv(csv_path);
   WriteCsv(rows, csv);
-  if (!csv) return Fail("cannot write " + csv_path);
+  if (!csv) return absl::UnavailableError("cannot write " + csv_path);
   std::printf("wrote %s\n", csv_path.c_str());
 
   const double plot_bits = absl::GetFlag(FLAGS_plot_bits);
   for (bool against_n : {true, false}) {
-    const std::string stem = out_dir + (against_n ? "/fp_vs_n" : "/fp_vs_bits");
-    absl::Status s = RenderFpPlot(
-        MakePlot(rows, *shapes, *kinds, against_n, plot_bits, ns.back()), stem);
-    if (!s.ok()) return Fail(std::string(s.message()));
+    const std::string stem = s.out_dir + (against_n ? "/fp_vs_n" : "/fp_vs_bits");
+    absl::Status status = RenderFpPlot(
+        MakePlot(rows, s.shapes, s.kinds, against_n, plot_bits, s.ns.back()), stem);
+    if (!status.ok()) return status;
     std::printf("wrote %s.png (script %s.gp)\n", stem.c_str(), stem.c_str());
   }
-  std::fprintf(stderr, "[fp] finished in %.1f s\n", elapsed());
+  return absl::OkStatus();
+}
+
+// Exit status: 0, 1 when a kind had a false negative, 2 on bad flags or
+// unwritable output.
+int Run() {
+  absl::StatusOr<Settings> settings = ReadFlags();
+  if (!settings.ok()) return Fail(std::string(settings.status().message()));
+  const std::string& out_dir = settings->out_dir;
+  if (mkdir(out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Fail("cannot create --out_dir=" + out_dir);
+  }
+  const Stopwatch clock;
+  const std::vector<Row> rows = MeasureAll(*settings, clock);
+  const size_t false_negatives = PrintCrossChecks(rows, settings->kinds);
+  if (absl::Status s = WriteResults(rows, *settings); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  std::fprintf(stderr, "[fp] finished in %.1f s\n", clock.seconds());
   return false_negatives == 0 ? 0 : 1;
 }
 

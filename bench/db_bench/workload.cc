@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -210,85 +211,92 @@ absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
   return result;
 }
 
-absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
+// What the reader threads of one read benchmark add up.
+struct BenchDb::ReadTotals {
+  std::atomic<int64_t> found{0};
+  std::atomic<uint64_t> data_block_reads{0};
+  FirstError error;
+};
+
+void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t reads,
+                         ReadTotals* totals) {
   const std::string name(spec.name);
-  const int64_t reads = config_.reads >= 0 ? config_.reads : config_.num;
   const int key_size = config_.key_size + (spec.missing ? 1 : 0);
-  const int threads = std::max(1, config_.threads);
   const size_t batch = spec.multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
+  // OK is found, NotFound an ordinary miss, anything else fails the benchmark.
+  int64_t my_found = 0;
+  auto count = [&](const rocksdb::Status& s, const char* op) {
+    if (s.ok()) {
+      ++my_found;
+    } else if (!s.IsNotFound()) {
+      totals->error.Record(name, op, s);
+    }
+  };
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  std::mt19937_64 rng(config_.seed * 7919 + static_cast<uint64_t>(t));
+  std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(config_.num - 1));
+  const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
+  std::vector<std::string> keys(batch);
+  std::vector<rocksdb::Slice> slices(batch);
+  std::vector<rocksdb::PinnableSlice> values(batch);
+  std::vector<rocksdb::Status> statuses(batch);
+  std::string value;
+  for (int64_t done = 0; done < my_reads && !totals->error.failed();) {
+    const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
+    for (size_t i = 0; i < n; ++i) {
+      keys[i] = MakeKey(pick(rng), key_size);
+      slices[i] = keys[i];
+    }
+    if (spec.multi) {
+      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n, slices.data(),
+                    values.data(), statuses.data());
+      for (size_t i = 0; i < n; ++i) {
+        count(statuses[i], "MultiGet");
+        values[i].Reset();
+      }
+    } else {
+      count(db_->Get(rocksdb::ReadOptions(), slices[0], &value), "Get");
+    }
+    done += static_cast<int64_t>(n);
+    if (t == 0) Progress(name, done * threads, reads);
+  }
+  const rocksdb::PerfContext& perf = *rocksdb::get_perf_context();
+  totals->data_block_reads +=
+      perf.block_read_count - perf.index_block_read_count - perf.filter_block_read_count;
+  totals->found += my_found;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+}
+
+absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
+  const int64_t reads = config_.reads >= 0 ? config_.reads : config_.num;
+  const int threads = std::max(1, config_.threads);
   rocksdb::Statistics& stats = *options_.statistics;
   const uint64_t useful0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
   const uint64_t positive0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
   const uint64_t true0 = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
 
-  std::atomic<int64_t> found{0};
-  std::atomic<uint64_t> data_block_reads{0};
-  FirstError error;
-  // Counts a lookup's status: OK is found, NotFound is an ordinary miss,
-  // anything else fails the benchmark.
-  auto count = [&](const rocksdb::Status& s, const char* op, int64_t* my_found) {
-    if (s.ok()) {
-      ++*my_found;
-    } else if (!s.IsNotFound()) {
-      error.Record(name, op, s);
-    }
-  };
-  auto worker = [&](int t) {
-    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
-    rocksdb::get_perf_context()->Reset();
-    std::mt19937_64 rng(config_.seed * 7919 + static_cast<uint64_t>(t));
-    std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(config_.num - 1));
-    const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
-    int64_t my_found = 0;
-    std::vector<std::string> keys(batch);
-    std::vector<rocksdb::Slice> slices(batch);
-    std::vector<rocksdb::PinnableSlice> values(batch);
-    std::vector<rocksdb::Status> statuses(batch);
-    std::string value;
-    for (int64_t done = 0; done < my_reads && !error.failed();) {
-      const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
-      for (size_t i = 0; i < n; ++i) {
-        keys[i] = MakeKey(pick(rng), key_size);
-        slices[i] = keys[i];
-      }
-      if (spec.multi) {
-        db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n,
-                      slices.data(), values.data(), statuses.data());
-        for (size_t i = 0; i < n; ++i) {
-          count(statuses[i], "MultiGet", &my_found);
-          values[i].Reset();
-        }
-      } else {
-        count(db_->Get(rocksdb::ReadOptions(), slices[0], &value), "Get", &my_found);
-      }
-      done += static_cast<int64_t>(n);
-      if (t == 0) Progress(name, done * threads, reads);
-    }
-    const rocksdb::PerfContext& perf = *rocksdb::get_perf_context();
-    data_block_reads += perf.block_read_count - perf.index_block_read_count -
-                        perf.filter_block_read_count;
-    found += my_found;
-    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
-  };
-
+  ReadTotals totals;
   const auto start = Clock::now();
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
+  for (int t = 1; t < threads; ++t) {
+    pool.emplace_back(&BenchDb::ReadThread, this, std::cref(spec), t, threads, reads, &totals);
+  }
+  ReadThread(spec, 0, threads, reads, &totals);
   for (std::thread& th : pool) th.join();
-  if (error.failed()) return error.status();
+  if (totals.error.failed()) return totals.error.status();
 
   BenchmarkResult result;
-  result.name = name;
+  result.name = std::string(spec.name);
   result.is_read = true;
   result.ops = reads;
   result.seconds = SecondsSince(start);
-  result.found = found;
+  result.found = totals.found;
   result.filter_useful = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL) - useful0;
   result.filter_positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE) - positive0;
   result.filter_true_positive =
       stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE) - true0;
-  result.data_block_reads = data_block_reads;
+  result.data_block_reads = totals.data_block_reads;
   return result;
 }
 

@@ -115,6 +115,10 @@ class BenchDb {
   BenchDb() = default;
   absl::StatusOr<BenchmarkResult> Fill(const BenchmarkSpec& spec);
   absl::StatusOr<BenchmarkResult> Read(const BenchmarkSpec& spec);
+  struct ReadTotals;
+  // Reader thread t of `threads`: its share of `reads` lookups.
+  void ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t reads,
+                  ReadTotals* totals);
   absl::StatusOr<double> FilterBytesPerKey();
 
   WorkloadConfig config_;
