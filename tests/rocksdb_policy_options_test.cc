@@ -10,6 +10,7 @@
 #include "filter/bloom_options.h"
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 namespace {
@@ -92,6 +93,17 @@ TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
   }
 }
 
+// The filter a policy builds for a fixed set of keys.
+std::string FilterBytes(const rocksdb::FilterPolicy& policy) {
+  const rocksdb::BlockBasedTableOptions table;
+  const rocksdb::FilterBuildingContext context(table);
+  std::unique_ptr<rocksdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
+  if (builder == nullptr) return "";
+  for (int i = 0; i < 100; ++i) builder->AddKey("key" + std::to_string(i));
+  std::unique_ptr<const char[]> buf;
+  return builder->Finish(&buf).ToString();
+}
+
 struct BadOption {
   std::string text;
   std::string must_mention;
@@ -102,12 +114,34 @@ class BadOptionTest : public PolicyOptionsTest,
 
 TEST_P(BadOptionTest, RejectedWithMessageNamingTheValue) {
   rocksdb::BlockBasedTableOptions table;
-  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  const auto before = table.filter_policy;
   rocksdb::Status s = TableOptionsFrom(GetParam().text, &table);
   ASSERT_FALSE(s.ok()) << GetParam().text;
   EXPECT_NE(s.ToString().find(GetParam().must_mention), std::string::npos)
       << s.ToString();
+}
+
+TEST_P(BadOptionTest, RejectedInPlaceKeepsThePolicyInForce) {
+  // A live table factory configured in place with a bad string (as
+  // SetOptions and option-file loading do) fails and keeps the policy it
+  // had: RocksDB restores the factory from its own serialised options, so
+  // the policy in force must come back from its id unchanged, ours as well
+  // as the built-in one.
+  for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:12",
+                         "bloomfilter:10:false"}) {
+    rocksdb::BlockBasedTableOptions table;
+    ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok()) << id;
+    const std::shared_ptr<const rocksdb::FilterPolicy> before = table.filter_policy;
+    ASSERT_NE(before, nullptr) << id;
+    std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
+    rocksdb::Status s = factory->ConfigureFromString(config_, GetParam().text);
+    ASSERT_FALSE(s.ok()) << GetParam().text;
+    const auto* after = factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+    ASSERT_NE(after, nullptr);
+    ASSERT_NE(after->filter_policy, nullptr) << id << " then " << GetParam().text;
+    EXPECT_EQ(after->filter_policy->GetId(), before->GetId()) << GetParam().text;
+    // The same policy, not just the same name: it builds the same filters.
+    EXPECT_EQ(FilterBytes(*after->filter_policy), FilterBytes(*before)) << id;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
