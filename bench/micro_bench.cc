@@ -6,11 +6,14 @@
 //                              B absent keys against it, one by one or batched
 //   OutOfCache/...             the same, each query (or batch) against a random
 //                              filter among copies totalling --out_of_cache_mib
-// A summary table with ratios to our encoding and the issue-4 targets follows
+// A summary table with ratios to our encoding and the speed targets follows
 // the usual Google Benchmark output (see ratio_reporter.h).
 //
 //   sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b]
 //                         [--bits_per_key=10] [--min_time=0.2]
+//
+// Google Benchmark's --benchmark_* flags are taken first, the rest are ours
+// (Abseil flags); --help lists both.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -25,6 +28,7 @@
 #include "bench/key_shapes.h"
 #include "bench/ratio_reporter.h"
 #include "benchmark/benchmark.h"
+#include "tools/flags_usage.h"
 
 ABSL_FLAG(double, bits_per_key, 10, "Bits per key of every filter");
 ABSL_FLAG(std::string, filters, "all", "Comma-separated filter kinds to run");
@@ -219,12 +223,31 @@ void RegisterAll(const std::vector<FilterKind>& kinds) {
   }
 }
 
+// Google Benchmark answers --help itself and exits; this is its help
+// printer, so --help shows its flags and then ours (Abseil prints those and
+// exits as for our other tools).
+void PrintHelp() {
+  std::printf("Google Benchmark's flags (accepted too):\n");
+  benchmark::PrintDefaultHelp();
+  std::printf("\n");
+  std::fflush(stdout);
+  char program[] = "sstfilter_micro_bench";
+  char help[] = "--help";
+  char* args[] = {program, help};
+  absl::ParseCommandLine(2, args);
+}
+
 }  // namespace
 }  // namespace sstfilter::bench
 
 int main(int argc, char** argv) {
   using namespace sstfilter::bench;
-  benchmark::Initialize(&argc, argv);  // Takes the --benchmark_* flags.
+  sstfilter::SetToolUsage(
+      "bench/micro_bench.cc",
+      "Micro benchmarks of every filter kind: build, in-cache and out-of-cache queries, one\n"
+      "by one and batched, then a summary of ns/key and ratios (see the file comment).\n"
+      "  sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b] [--bits_per_key=10]");
+  benchmark::Initialize(&argc, argv, PrintHelp);  // Takes the --benchmark_* flags.
   absl::ParseCommandLine(argc, argv);
   absl::StatusOr<std::vector<FilterKind>> kinds =
       SelectFilterKinds(absl::GetFlag(FLAGS_filters));
