@@ -98,7 +98,7 @@ void RatioReporter::PrintTable() const {
 
 void RatioReporter::PrintTargets() const {
   const std::string& ref = kinds_.front();
-  std::string out = absl::StrFormat("\nIssue 4 targets for %s:\n", ref);
+  std::string out = absl::StrFormat("\nSpeed targets for %s:\n", ref);
   auto line = [&out](const std::string& what, double ratio, double target) {
     if (ratio <= 0) {
       out += absl::StrFormat("  %-62s  not measured in this run\n", what);
@@ -130,11 +130,11 @@ void RatioReporter::PrintTargets() const {
 }
 
 void RatioReporter::PrintCacheLocalTargets() const {
-  // Issue 5: the cache-local encoding's time as a fraction of RocksDB's
+  // The cache-local encoding's time as a fraction of RocksDB's
   // FastLocalBloom (format_version 5) on the same keys; lower is better.
   constexpr char kOurs[] = "sst_cachelocal";
   constexpr char kPeer[] = "rocksdb_fv5";
-  std::string out = absl::StrFormat("\nIssue 5 targets for %s (time / %s):\n", kOurs, kPeer);
+  std::string out = absl::StrFormat("\nCache-local targets for %s (time / %s):\n", kOurs, kPeer);
   auto line = [&](const std::string& case_name, double target) {
     const double ours = NsPerKey(case_name, kOurs);
     const double peer = NsPerKey(case_name, kPeer);

@@ -1,6 +1,7 @@
 // Console output of the micro benchmarks plus, after the last run, a summary
 // table: ns per key of every filter kind per case, with the ratio to the
-// reference kind, and the issue-4 and issue-5 targets read off those numbers.
+// reference kind, and the speed targets of both sstfilter encodings read off
+// those numbers.
 //
 // Benchmarks are named "<case>/<kind>"; the reporter groups on that.
 #ifndef SSTFILTER_BENCH_RATIO_REPORTER_H_
