@@ -92,7 +92,7 @@ std::string Build(const std::vector<std::string>& keys, double bits_per_key,
 class ExactBuffer {
  public:
   explicit ExactBuffer(std::string_view bytes)
-      : data_(new char[bytes.size() + 1]), size_(bytes.size()) {
+      : data_(new char[bytes.size()]), size_(bytes.size()) {
     if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
   }
   std::string_view view() const { return {data_.get(), size_}; }
