@@ -1,9 +1,9 @@
 // One filter implementation as the benchmarks and the FP report see it.
 //
-// Every filter kind (our encodings, libleveldb, RocksDB's built-ins) sits
+// Every filter implementation (our encodings, libleveldb, RocksDB's built-ins) sits
 // behind these two small interfaces, so one benchmark body or one FP
 // measurement runs unchanged over all of them, on the same keys. The virtual
-// call per query costs every kind the same.
+// call per query costs every implementation the same.
 #ifndef SSTFILTER_BENCH_BENCH_FILTER_H_
 #define SSTFILTER_BENCH_BENCH_FILTER_H_
 
@@ -25,11 +25,11 @@ class BenchFilterReader {
 
   // Answers as MayMatch for every key; out holds keys.size() entries.
   // REQUIRES: keys.size() <= 32 (a MultiGet batch).
-  // The default asks MayMatch key by key; kinds with a batched API override.
+  // The default asks MayMatch key by key; implementations with a batched API override.
   virtual void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out);
 };
 
-// Builds filters of one kind at one bits/key setting.
+// Builds filters of one implementation at one bits/key setting.
 class BenchFilter {
  public:
   virtual ~BenchFilter() = default;

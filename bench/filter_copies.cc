@@ -6,7 +6,7 @@
 
 namespace sstfilter::bench {
 
-FilterCopies::FilterCopies(const BenchFilter& kind, std::string_view filter,
+FilterCopies::FilterCopies(const BenchFilter& impl, std::string_view filter,
                            size_t min_total_bytes)
     : filter_bytes_(filter.size()) {
   constexpr size_t kAlign = 64;
@@ -22,7 +22,7 @@ FilterCopies::FilterCopies(const BenchFilter& kind, std::string_view filter,
   for (size_t c = 0; c < copies; ++c) {
     char* dst = buffer_.get() + c * stride;
     std::memcpy(dst, filter.data(), filter.size());
-    readers_.push_back(kind.NewReader(std::string_view(dst, filter.size())));
+    readers_.push_back(impl.NewReader(std::string_view(dst, filter.size())));
   }
 }
 

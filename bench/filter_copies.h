@@ -3,7 +3,7 @@
 //
 // Copies of one built filter behave like distinct filters of the same size
 // for the memory system (each copy has its own cache lines and pages) and
-// cost a memcpy instead of a build, so 256 MiB per kind takes well under a
+// cost a memcpy instead of a build, so 256 MiB per implementation takes well under a
 // second. Each copy starts on a 64-byte boundary, as RocksDB aligns filters.
 #ifndef SSTFILTER_BENCH_FILTER_COPIES_H_
 #define SSTFILTER_BENCH_FILTER_COPIES_H_
@@ -20,7 +20,7 @@ namespace sstfilter::bench {
 class FilterCopies {
  public:
   // Copies filter until the copies total at least min_total_bytes.
-  FilterCopies(const BenchFilter& kind, std::string_view filter, size_t min_total_bytes);
+  FilterCopies(const BenchFilter& impl, std::string_view filter, size_t min_total_bytes);
 
   size_t num_copies() const { return readers_.size(); }
   size_t total_bytes() const { return num_copies() * filter_bytes_; }

@@ -13,14 +13,14 @@ size_t QueriesFor(double expected_fp_rate, size_t target_fps, size_t min_queries
   return std::clamp(static_cast<size_t>(std::min(wanted, 1e15)), min_queries, max_queries);
 }
 
-FpMeasurement MeasureFp(const FilterKind& kind, double bits_per_key,
+FpMeasurement MeasureFp(const FilterImpl& impl, double bits_per_key,
                         absl::Span<const std::string_view> present,
                         absl::Span<const std::string_view> absent_pool,
                         size_t target_fps, size_t min_queries,
                         size_t max_present_checks) {
   FpMeasurement m;
   m.num_keys = present.size();
-  std::unique_ptr<BenchFilter> filter = kind.make(bits_per_key);
+  std::unique_ptr<BenchFilter> filter = impl.make(bits_per_key);
   std::string bytes;
   filter->Build(present, &bytes);
   m.filter_bytes = bytes.size();

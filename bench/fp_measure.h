@@ -1,4 +1,4 @@
-// Measures the false-positive rate of one filter kind on one key set.
+// Measures the false-positive rate of one filter implementation on one key set.
 #ifndef SSTFILTER_BENCH_FP_MEASURE_H_
 #define SSTFILTER_BENCH_FP_MEASURE_H_
 
@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "absl/types/span.h"
-#include "bench/filter_kinds.h"
+#include "bench/filter_impls.h"
 
 namespace sstfilter::bench {
 
@@ -16,8 +16,8 @@ struct FpMeasurement {
   size_t queries = 0;          // Absent keys asked.
   size_t false_positives = 0;
   size_t present_checked = 0;  // Present keys asked (a sample when n is large).
-  size_t false_negatives = 0;  // Must be 0 for every kind.
-  double expected_fp_rate = 0; // The kind's own model for this filter.
+  size_t false_negatives = 0;  // Must be 0 for every impl.
+  double expected_fp_rate = 0; // The impl's own model for this filter.
 
   double fp_rate() const { return queries ? double(false_positives) / queries : 0; }
   double bits_per_key() const { return num_keys ? 8.0 * filter_bytes / num_keys : 0; }
@@ -29,10 +29,10 @@ struct FpMeasurement {
 size_t QueriesFor(double expected_fp_rate, size_t target_fps, size_t min_queries,
                   size_t max_queries);
 
-// Builds a filter of `present` with `kind` at bits_per_key, then asks
+// Builds a filter of `present` with `implementation` at bits_per_key, then asks
 // absent_pool's first QueriesFor(expected) keys and up to max_present_checks
 // present keys (evenly spread). REQUIRES: absent keys are not in present.
-FpMeasurement MeasureFp(const FilterKind& kind, double bits_per_key,
+FpMeasurement MeasureFp(const FilterImpl& impl, double bits_per_key,
                         absl::Span<const std::string_view> present,
                         absl::Span<const std::string_view> absent_pool,
                         size_t target_fps, size_t min_queries,

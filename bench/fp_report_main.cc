@@ -1,7 +1,7 @@
-// sstfilter_fp_report: measured false-positive rate of every filter kind
-// (filter_kinds.h) next to each kind's own model, over key shapes, key
+// sstfilter_fp_report: measured false-positive rate of every filter implementation
+// (filter_impls.h) next to each implementation's own model, over key shapes, key
 // counts and bits/key. Writes a table to stdout and, into --out_dir,
-//   fp_rates.csv     one row per (shape, n, bits/key, kind)
+//   fp_rates.csv     one row per (shape, n, bits/key, implementation)
 //   fp_vs_n.png      FP vs n at --plot_bits, one panel per shape
 //   fp_vs_bits.png   FP vs bits/key at the largest n, one panel per shape
 // (with the gnuplot scripts beside them). Progress goes to stderr.
@@ -27,15 +27,16 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
-#include "bench/filter_kinds.h"
+#include "bench/filter_impls.h"
 #include "bench/fp_measure.h"
 #include "bench/fp_plot.h"
 #include "bench/key_shapes.h"
+#include "filter/encodings.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, out_dir, "", "Directory for fp_rates.csv and the plots (created)");
 ABSL_FLAG(std::string, shapes, "all", "Key shapes: random16,le64,be64,user,url or all");
-ABSL_FLAG(std::string, filters, "all", "Filter kinds (see sstfilter_micro_bench) or all");
+ABSL_FLAG(std::string, filters, "all", "Filter impls (see sstfilter_micro_bench) or all");
 ABSL_FLAG(std::vector<std::string>, bits, std::vector<std::string>({"6", "8", "10", "16", "20"}),
           "Bits per key to measure");
 ABSL_FLAG(int64_t, min_n, 1000, "Smallest key count (then x10 up to --max_n)");
@@ -54,22 +55,23 @@ struct Row {
   KeyShape shape;
   size_t n;
   double bits;
-  std::string kind;
+  std::string impl;
   FpMeasurement m;
 };
 
-// The cache-local encoding's FP target: no worse than RocksDB's
-// FastLocalBloom at the same bits/key, within measurement error. Per case,
+// Our FP target for an encoding other than the LevelDB-compatible one: no
+// worse than RocksDB's FastLocalBloom at the same bits/key, within
+// measurement error. Per case,
 // z = (ours - theirs) / the standard error of that difference (two binomial
 // samples of absent keys); over ~25 cases a largest z up to about 2.3 is
 // chance. One line per bits/key. z counts query sampling only: a single small
 // filter (n = 1e3, 40 lines) also varies with how its keys fell into lines.
-void PrintCacheLocalVsFastLocal(const std::vector<Row>& rows) {
+void PrintVersusFastLocalBloom(const std::vector<Row>& rows, const std::string& ours_name) {
   std::map<double, std::vector<std::pair<const Row*, const Row*>>> by_bits;
   for (const Row& ours : rows) {
-    if (ours.kind != "sst_cachelocal") continue;
+    if (ours.impl != ours_name) continue;
     for (const Row& peer : rows) {
-      if (peer.kind == "rocksdb_fv5" && peer.shape == ours.shape && peer.n == ours.n &&
+      if (peer.impl == kFastLocalBloomImpl && peer.shape == ours.shape && peer.n == ours.n &&
           peer.bits == ours.bits && peer.m.false_positives > 0) {
         by_bits[ours.bits].push_back({&ours, &peer});
       }
@@ -90,9 +92,10 @@ void PrintCacheLocalVsFastLocal(const std::vector<Row>& rows) {
         worst_case = absl::StrFormat("%s n=%d", KeyShapeName(ours->shape), ours->n);
       }
     }
-    std::printf("sst_cachelocal / rocksdb_fv5 FP at %g bits/key over %zu cases: ratio "
+    std::printf("%s / %s FP at %g bits/key over %zu cases: ratio "
                 "%.2f..%.2f, largest excess z %+.2f (%s)\n",
-                bits, pairs.size(), min_ratio, max_ratio, worst_z, worst_case.c_str());
+                ours_name.c_str(), kFastLocalBloomImpl, bits, pairs.size(), min_ratio,
+                max_ratio, worst_z, worst_case.c_str());
   }
 }
 
@@ -108,7 +111,7 @@ void WriteCsv(const std::vector<Row>& rows, std::ofstream& csv) {
          "fp_rate,expected_fp_rate,measured_over_expected,present_checked,false_negatives\n";
   for (const Row& r : rows) {
     csv << absl::StrFormat("%s,%d,%g,%s,%.4f,%d,%d,%.6g,%.6g,%.4f,%d,%d\n",
-                           KeyShapeName(r.shape), r.n, r.bits, r.kind, r.m.bits_per_key(),
+                           KeyShapeName(r.shape), r.n, r.bits, r.impl, r.m.bits_per_key(),
                            r.m.queries, r.m.false_positives, r.m.fp_rate(),
                            r.m.expected_fp_rate,
                            r.m.expected_fp_rate > 0 ? r.m.fp_rate() / r.m.expected_fp_rate : 0,
@@ -118,7 +121,7 @@ void WriteCsv(const std::vector<Row>& rows, std::ofstream& csv) {
 
 // Panels per shape of FP against n (at bits) or against bits/key (at n).
 FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shapes,
-                const std::vector<FilterKind>& kinds, bool against_n, double bits,
+                const std::vector<FilterImpl>& impls, bool against_n, double bits,
                 size_t n) {
   FpPlot plot;
   plot.log_x = against_n;
@@ -130,10 +133,10 @@ FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shape
   for (KeyShape shape : shapes) {
     FpPanel panel;
     panel.title = absl::StrFormat("keys: %s", KeyShapeName(shape));
-    for (const FilterKind& kind : kinds) {
-      FpSeries series{kind.description, {}};
+    for (const FilterImpl& impl : impls) {
+      FpSeries series{impl.description, {}};
       for (const Row& r : rows) {
-        if (r.shape != shape || r.kind != kind.name) continue;
+        if (r.shape != shape || r.impl != impl.name) continue;
         if (against_n ? r.bits != bits : r.n != n) continue;
         series.points.push_back({against_n ? double(r.n) : r.bits, r.m.fp_rate(),
                                  r.m.expected_fp_rate});
@@ -149,7 +152,7 @@ FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shape
 struct Settings {
   std::string out_dir;
   std::vector<KeyShape> shapes;
-  std::vector<FilterKind> kinds;
+  std::vector<FilterImpl> impls;
   std::vector<double> bits;
   std::vector<size_t> ns;  // --min_n, x10 while <= --max_n.
   size_t target_fps, min_queries, max_queries, present_checks;
@@ -163,9 +166,9 @@ absl::StatusOr<Settings> ReadFlags() {
   absl::StatusOr<std::vector<KeyShape>> shapes = ParseKeyShapes(absl::GetFlag(FLAGS_shapes));
   if (!shapes.ok()) return shapes.status();
   s.shapes = *std::move(shapes);
-  absl::StatusOr<std::vector<FilterKind>> kinds = SelectFilterKinds(absl::GetFlag(FLAGS_filters));
-  if (!kinds.ok()) return kinds.status();
-  s.kinds = *std::move(kinds);
+  absl::StatusOr<std::vector<FilterImpl>> impls = SelectFilterImpls(absl::GetFlag(FLAGS_filters));
+  if (!impls.ok()) return impls.status();
+  s.impls = *std::move(impls);
   for (const std::string& b : absl::GetFlag(FLAGS_bits)) {
     double v;
     if (!absl::SimpleAtod(b, &v) || !(v >= 1 && v <= 100)) {
@@ -204,12 +207,12 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Every (shape, n, bits/key, kind), streaming the table to stdout as rows
+// Every (shape, n, bits/key, implementation), streaming the table to stdout as rows
 // complete.
 std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
-  std::printf("FP rate in %% per filter kind: measured (model); absent keys are the next "
+  std::printf("FP rate in %% per filter impl: measured (model); absent keys are the next "
               "keys of the same shape\n%-9s %9s %5s", "shape", "n", "bits");
-  for (const FilterKind& k : s.kinds) std::printf(" %22s", k.name.c_str());
+  for (const FilterImpl& k : s.impls) std::printf(" %22s", k.name.c_str());
   std::printf("\n");
   std::vector<Row> rows;
   for (KeyShape shape : s.shapes) {
@@ -219,14 +222,14 @@ std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
       const KeySet absent(shape, n, s.max_queries);
       for (double b : s.bits) {
         std::printf("%-9s %9zu %5g", std::string(KeyShapeName(shape)).c_str(), n, b);
-        for (const FilterKind& kind : s.kinds) {
+        for (const FilterImpl& impl : s.impls) {
           FpMeasurement m =
-              MeasureFp(kind, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
+              MeasureFp(impl, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
                         s.target_fps, s.min_queries, s.present_checks);
           std::printf(" %22s", absl::StrFormat("%s (%s)%s", Percent(m.fp_rate()),
                                                Percent(m.expected_fp_rate),
                                                m.false_negatives ? " FN!" : "").c_str());
-          rows.push_back({shape, n, b, kind.name, m});
+          rows.push_back({shape, n, b, impl.name, m});
         }
         std::printf("\n");
         std::fflush(stdout);
@@ -238,22 +241,23 @@ std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
   return rows;
 }
 
-// Cross-checks: no false negatives; our encoding and libleveldb's build
-// the same bits for integral bits/key, so they must count the same FPs.
-// Returns the number of false negatives.
-size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterKind>& kinds) {
+// Cross-checks: no false negatives; our LevelDB-compatible encoding and
+// libleveldb build the same bits for integral bits/key, so they must count
+// the same FPs. Returns the number of false negatives.
+size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterImpl>& impls) {
+  const std::string leveldb_compatible = OurImplName(FormatName(FilterFormat::kLevelDb));
   size_t false_negatives = 0, pairs = 0, equal_pairs = 0;
-  std::map<std::string, double> worst;  // kind -> max measured/model.
+  std::map<std::string, double> worst;  // impl -> max measured/model.
   for (size_t i = 0; i < rows.size(); ++i) {
     false_negatives += rows[i].m.false_negatives;
     if (rows[i].m.expected_fp_rate > 0) {
-      worst[rows[i].kind] = std::max(worst[rows[i].kind],
+      worst[rows[i].impl] = std::max(worst[rows[i].impl],
                                      rows[i].m.fp_rate() / rows[i].m.expected_fp_rate);
     }
     for (size_t j = i + 1; j < rows.size() && rows[j].n == rows[i].n &&
                            rows[j].bits == rows[i].bits && rows[j].shape == rows[i].shape;
          ++j) {
-      if (rows[i].kind == "sst_leveldb" && rows[j].kind == "libleveldb" &&
+      if (rows[i].impl == leveldb_compatible && rows[j].impl == "libleveldb" &&
           rows[i].bits == std::floor(rows[i].bits)) {
         ++pairs;
         equal_pairs += rows[i].m.false_positives == rows[j].m.false_positives &&
@@ -263,13 +267,14 @@ size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterKi
   }
   std::printf("\nfalse negatives: %zu (must be 0)\n", false_negatives);
   if (pairs) {
-    std::printf("sst_leveldb and libleveldb counted the same false positives in %zu of %zu cases\n",
-                equal_pairs, pairs);
+    std::printf("%s and libleveldb counted the same false positives in %zu of %zu cases\n",
+                leveldb_compatible.c_str(), equal_pairs, pairs);
   }
-  std::printf("worst measured/model ratio per kind:");
-  for (const FilterKind& k : kinds) std::printf(" %s %.2f", k.name.c_str(), worst[k.name]);
+  std::printf("worst measured/model ratio per impl:");
+  for (const FilterImpl& k : impls) std::printf(" %s %.2f", k.name.c_str(), worst[k.name]);
   std::printf("\n");
-  PrintCacheLocalVsFastLocal(rows);
+  const std::vector<std::string> ours = OurImplNames();
+  for (size_t i = 1; i < ours.size(); ++i) PrintVersusFastLocalBloom(rows, ours[i]);
   return false_negatives;
 }
 
@@ -285,14 +290,14 @@ absl::Status WriteResults(const std::vector<Row>& rows, const Settings& s) {
   for (bool against_n : {true, false}) {
     const std::string stem = s.out_dir + (against_n ? "/fp_vs_n" : "/fp_vs_bits");
     absl::Status status = RenderFpPlot(
-        MakePlot(rows, s.shapes, s.kinds, against_n, plot_bits, s.ns.back()), stem);
+        MakePlot(rows, s.shapes, s.impls, against_n, plot_bits, s.ns.back()), stem);
     if (!status.ok()) return status;
     std::printf("wrote %s.png (script %s.gp)\n", stem.c_str(), stem.c_str());
   }
   return absl::OkStatus();
 }
 
-// Exit status: 0, 1 when a kind had a false negative, 2 on bad flags or
+// Exit status: 0, 1 when an implementation had a false negative, 2 on bad flags or
 // unwritable output.
 int Run() {
   absl::StatusOr<Settings> settings = ReadFlags();
@@ -303,7 +308,7 @@ int Run() {
   }
   const Stopwatch clock;
   const std::vector<Row> rows = MeasureAll(*settings, clock);
-  const size_t false_negatives = PrintCrossChecks(rows, settings->kinds);
+  const size_t false_negatives = PrintCrossChecks(rows, settings->impls);
   if (absl::Status s = WriteResults(rows, *settings); !s.ok()) {
     return Fail(std::string(s.message()));
   }
@@ -317,7 +322,7 @@ int Run() {
 int main(int argc, char** argv) {
   sstfilter::SetToolUsage(
       "bench/fp_report_main.cc",
-      "Measured FP rate of every filter kind vs its model; see the file comment.");
+      "Measured FP rate of every filter impl vs its model; see the file comment.");
   absl::ParseCommandLine(argc, argv);
   return sstfilter::bench::Run();
 }

@@ -1,4 +1,4 @@
-// sstfilter_micro_bench: every filter kind (filter_kinds.h), built from the
+// sstfilter_micro_bench: every filter implementation (filter_impls.h), built from the
 // same keys, timed per key:
 //   Build                      one filter of --in_cache_keys keys
 //   InCache/{present,absent}   single queries against that one filter
@@ -24,14 +24,14 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "bench/filter_copies.h"
-#include "bench/filter_kinds.h"
+#include "bench/filter_impls.h"
 #include "bench/key_shapes.h"
 #include "bench/ratio_reporter.h"
 #include "benchmark/benchmark.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(double, bits_per_key, 10, "Bits per key of every filter");
-ABSL_FLAG(std::string, filters, "all", "Comma-separated filter kinds to run");
+ABSL_FLAG(std::string, filters, "all", "Comma-separated filter impls to run");
 ABSL_FLAG(int64_t, in_cache_keys, 10000, "Keys in the single in-cache filter");
 ABSL_FLAG(int64_t, out_of_cache_filter_keys, 100000,
           "Keys per filter in the out-of-cache set (an SST's worth)");
@@ -46,7 +46,7 @@ constexpr size_t kPoolKeys = 1 << 14;
 constexpr uint64_t kAbsentBase = uint64_t{1} << 40;  // Far from every present index.
 constexpr KeyShape kShape = KeyShape::kRandom16;
 
-// Cheap per-query randomness (its cost is the same for every kind).
+// Cheap per-query randomness (its cost is the same for every implementation).
 class Rng {
  public:
   uint64_t Next() { return Mix64(state_++); }
@@ -80,43 +80,43 @@ const Keys& GetKeys() {
   return *keys;
 }
 
-// One in-cache filter per kind, built on first use and kept.
+// One in-cache filter per implementation, built on first use and kept.
 struct InCacheFilter {
   std::unique_ptr<BenchFilter> filter;
   std::string bytes;
   std::unique_ptr<BenchFilterReader> reader;
 };
 
-InCacheFilter& GetInCacheFilter(const FilterKind& kind) {
+InCacheFilter& GetInCacheFilter(const FilterImpl& impl) {
   static auto* filters = new std::map<std::string, InCacheFilter>();
-  InCacheFilter& f = (*filters)[kind.name];
+  InCacheFilter& f = (*filters)[impl.name];
   if (f.reader == nullptr) {
-    f.filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+    f.filter = impl.make(absl::GetFlag(FLAGS_bits_per_key));
     f.filter->Build(GetKeys().in_cache.keys(), &f.bytes);
     f.reader = f.filter->NewReader(f.bytes);
   }
   return f;
 }
 
-// The out-of-cache set of one kind at a time: building the next kind's set
+// The out-of-cache set of one implementation at a time: building the next implementation's set
 // frees the previous one, so memory stays at about --out_of_cache_mib.
-FilterCopies& GetOutOfCacheSet(const FilterKind& kind) {
+FilterCopies& GetOutOfCacheSet(const FilterImpl& impl) {
   static std::string current_kind;
   static std::unique_ptr<BenchFilter> filter;
   static std::unique_ptr<FilterCopies> copies;
-  if (copies == nullptr || current_kind != kind.name) {
+  if (copies == nullptr || current_kind != impl.name) {
     copies.reset();
     const auto start = std::chrono::steady_clock::now();
-    filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+    filter = impl.make(absl::GetFlag(FLAGS_bits_per_key));
     std::string bytes;
     filter->Build(GetKeys().out_of_cache.keys(), &bytes);
     copies = std::make_unique<FilterCopies>(
         *filter, bytes, static_cast<size_t>(absl::GetFlag(FLAGS_out_of_cache_mib)) << 20);
-    current_kind = kind.name;
+    current_kind = impl.name;
     const double secs = std::chrono::duration<double>(
         std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "[micro] %s: %zu copies of a %zu-byte filter = %.0f MiB, set up in %.2f s\n",
-                 kind.name.c_str(), copies->num_copies(), bytes.size(),
+                 impl.name.c_str(), copies->num_copies(), bytes.size(),
                  copies->total_bytes() / 1048576.0, secs);
   }
   return *copies;
@@ -129,8 +129,8 @@ void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t matche
   state.counters[kMatchCounter] = benchmark::Counter(keys > 0 ? matches / keys : 0);
 }
 
-void BM_Build(benchmark::State& state, const FilterKind& kind) {
-  std::unique_ptr<BenchFilter> filter = kind.make(absl::GetFlag(FLAGS_bits_per_key));
+void BM_Build(benchmark::State& state, const FilterImpl& impl) {
+  std::unique_ptr<BenchFilter> filter = impl.make(absl::GetFlag(FLAGS_bits_per_key));
   const std::vector<std::string_view>& keys = GetKeys().in_cache.keys();
   std::string bytes;
   for (auto _ : state) {
@@ -143,8 +143,8 @@ void BM_Build(benchmark::State& state, const FilterKind& kind) {
   state.counters[kBitsPerKeyCounter] = 8.0 * bytes.size() / keys.size();
 }
 
-void BM_InCacheQuery(benchmark::State& state, const FilterKind& kind, bool present) {
-  BenchFilterReader& reader = *GetInCacheFilter(kind).reader;
+void BM_InCacheQuery(benchmark::State& state, const FilterImpl& impl, bool present) {
+  BenchFilterReader& reader = *GetInCacheFilter(impl).reader;
   const std::vector<std::string_view>& keys =
       present ? GetKeys().in_cache.keys() : GetKeys().in_cache_absent.keys();
   size_t i = 0, matches = 0;
@@ -155,8 +155,8 @@ void BM_InCacheQuery(benchmark::State& state, const FilterKind& kind, bool prese
   SetPerKey(state, 1, matches);
 }
 
-void BM_OutOfCacheQuery(benchmark::State& state, const FilterKind& kind, bool present) {
-  FilterCopies& copies = GetOutOfCacheSet(kind);
+void BM_OutOfCacheQuery(benchmark::State& state, const FilterImpl& impl, bool present) {
+  FilterCopies& copies = GetOutOfCacheSet(impl);
   const std::vector<std::string_view>& pool =
       present ? GetKeys().present_pool : GetKeys().absent_pool.keys();
   Rng rng;
@@ -172,10 +172,10 @@ void BM_OutOfCacheQuery(benchmark::State& state, const FilterKind& kind, bool pr
 
 // B absent keys per iteration against one filter (the in-cache one, or a
 // random copy), asked one by one (loop) or through the batched API.
-void BM_Batch(benchmark::State& state, const FilterKind& kind, bool in_cache,
+void BM_Batch(benchmark::State& state, const FilterImpl& impl, bool in_cache,
               size_t batch, bool batched) {
-  BenchFilterReader* fixed = in_cache ? GetInCacheFilter(kind).reader.get() : nullptr;
-  FilterCopies* copies = in_cache ? nullptr : &GetOutOfCacheSet(kind);
+  BenchFilterReader* fixed = in_cache ? GetInCacheFilter(impl).reader.get() : nullptr;
+  FilterCopies* copies = in_cache ? nullptr : &GetOutOfCacheSet(impl);
   const std::vector<std::string_view>& pool = GetKeys().absent_pool.keys();
   Rng rng;
   bool out[32];
@@ -195,10 +195,10 @@ void BM_Batch(benchmark::State& state, const FilterKind& kind, bool in_cache,
   SetPerKey(state, batch, matches);
 }
 
-void RegisterAll(const std::vector<FilterKind>& kinds) {
+void RegisterAll(const std::vector<FilterImpl>& impls) {
   const double min_time = absl::GetFlag(FLAGS_min_time);
-  // Grouped by kind, so only one kind's out-of-cache set is alive at a time.
-  for (const FilterKind& k : kinds) {
+  // Grouped by implementation, so only one implementation's out-of-cache set is alive at a time.
+  for (const FilterImpl& k : impls) {
     auto reg = [&](const std::string& case_name, auto fn, auto... args) {
       benchmark::RegisterBenchmark((case_name + "/" + k.name).c_str(), fn, k, args...)
           ->MinTime(min_time);
@@ -244,20 +244,20 @@ int main(int argc, char** argv) {
   using namespace sstfilter::bench;
   sstfilter::SetToolUsage(
       "bench/micro_bench.cc",
-      "Micro benchmarks of every filter kind: build, in-cache and out-of-cache queries, one\n"
+      "Micro benchmarks of every filter impl: build, in-cache and out-of-cache queries, one\n"
       "by one and batched, then a summary of ns/key and ratios (see the file comment).\n"
       "  sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b] [--bits_per_key=10]");
   benchmark::Initialize(&argc, argv, PrintHelp);  // Takes the --benchmark_* flags.
   absl::ParseCommandLine(argc, argv);
-  absl::StatusOr<std::vector<FilterKind>> kinds =
-      SelectFilterKinds(absl::GetFlag(FLAGS_filters));
-  if (!kinds.ok()) {
-    std::fprintf(stderr, "sstfilter_micro_bench: %s\n", kinds.status().ToString().c_str());
+  absl::StatusOr<std::vector<FilterImpl>> impls =
+      SelectFilterImpls(absl::GetFlag(FLAGS_filters));
+  if (!impls.ok()) {
+    std::fprintf(stderr, "sstfilter_micro_bench: %s\n", impls.status().ToString().c_str());
     return 2;
   }
-  RegisterAll(*kinds);
+  RegisterAll(*impls);
   std::vector<std::string> names;
-  for (const FilterKind& k : AllFilterKinds()) names.push_back(k.name);
+  for (const FilterImpl& k : AllFilterImpls()) names.push_back(k.name);
   RatioReporter reporter(
       names, absl::StrFormat("%g bits/key, 16-byte random keys; in cache: one filter of %d keys; "
                              "out of cache: filters of %d keys totalling >= %d MiB",

@@ -1,9 +1,10 @@
 // Console output of the micro benchmarks plus, after the last run, a summary
-// table: ns per key of every filter kind per case, with the ratio to the
-// reference kind, and the speed targets of both sstfilter encodings read off
-// those numbers.
+// table: ns per key of every filter implementation per case, with the ratio
+// to the reference implementation, and the speed targets read off those
+// numbers (the reference's, then each other encoding of ours against
+// RocksDB's FastLocalBloom).
 //
-// Benchmarks are named "<case>/<kind>"; the reporter groups on that.
+// Benchmarks are named "<case>/<implementation>"; the reporter groups on that.
 #ifndef SSTFILTER_BENCH_RATIO_REPORTER_H_
 #define SSTFILTER_BENCH_RATIO_REPORTER_H_
 
@@ -22,9 +23,9 @@ inline constexpr char kBitsPerKeyCounter[] = "bits/key";  // Filter size (build 
 
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
-  // kinds: column order, reference first. header: a line describing the setup.
+  // implementations: column order, reference first. header: a line describing the setup.
   // Colours only on a terminal.
-  RatioReporter(std::vector<std::string> kinds, std::string header);
+  RatioReporter(std::vector<std::string> impls, std::string header);
 
   void ReportRuns(const std::vector<Run>& reports) override;
   void Finalize() override;
@@ -35,13 +36,13 @@ class RatioReporter : public benchmark::ConsoleReporter {
     double match = -1;
     double bits_per_key = -1;
   };
-  // ns/key of one case and kind, or 0 when that run did not happen.
-  double NsPerKey(const std::string& case_name, const std::string& kind) const;
+  // ns/key of one case and implementation, or 0 when that run did not happen.
+  double NsPerKey(const std::string& case_name, const std::string& impl) const;
   void PrintTable() const;
   void PrintTargets() const;
-  void PrintCacheLocalTargets() const;
+  void PrintVersusFastLocalBloom(const std::string& ours) const;
 
-  std::vector<std::string> kinds_;
+  std::vector<std::string> impls_;
   std::string header_;
   std::vector<std::string> cases_;  // In first-run order.
   std::map<std::string, std::map<std::string, Cell>> cells_;

@@ -15,7 +15,7 @@ check "--help lists Google Benchmark's flags" grep -qF -- "--benchmark_filter=<r
 out="$("$tool" --benchmark_filter='^Build/sst_leveldb/' --filters=sst_leveldb --min_time=0.01 \
         --in_cache_keys=1000 2>&1)"
 check "runs with both kinds of flags" grep -qE '^Build/sst_leveldb/' <<<"$out"
-expect_error "unknown filter kind 'nosuch'" --filters=nosuch
+expect_error "unknown filter 'nosuch'" --filters=nosuch
 expect_error "Unknown command line flag" --no_such_flag=1
 
 finish

@@ -1,4 +1,4 @@
-#include "bench/filter_kinds.h"
+#include "bench/filter_impls.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
@@ -10,23 +10,31 @@
 namespace sstfilter::bench {
 namespace {
 
-FilterKind RocksDb(std::string name, std::string description, RocksDbBuiltin impl) {
+FilterImpl RocksDb(std::string name, std::string description, RocksDbBuiltin impl) {
   return {std::move(name), std::move(description), /*native_batch=*/true,
           [impl](double bpk) { return NewRocksDbBenchFilter(impl, bpk); }};
 }
 
 }  // namespace
 
-std::string OurKindName(std::string_view format_name) {
+std::string OurImplName(std::string_view format_name) {
   return "sst_" + std::string(format_name);
 }
 
-const std::vector<FilterKind>& AllFilterKinds() {
-  static const auto* kinds = [] {
-    auto* all = new std::vector<FilterKind>();
+std::vector<std::string> OurImplNames() {
+  std::vector<std::string> names;
+  ForEachEncoding([&names](auto encoding) {
+    names.push_back(OurImplName(decltype(encoding)::kInfo.name));
+  });
+  return names;
+}
+
+const std::vector<FilterImpl>& AllFilterImpls() {
+  static const auto* impls = [] {
+    auto* all = new std::vector<FilterImpl>();
     ForEachEncoding([all](auto encoding) {
       using E = decltype(encoding);
-      all->push_back({OurKindName(E::kInfo.name), std::string(E::kInfo.title), /*native_batch=*/true,
+      all->push_back({OurImplName(E::kInfo.name), std::string(E::kInfo.title), /*native_batch=*/true,
                       [](double bpk) -> std::unique_ptr<BenchFilter> {
                         return std::make_unique<SstfilterBenchFilter<E>>(bpk);
                       }});
@@ -34,32 +42,32 @@ const std::vector<FilterKind>& AllFilterKinds() {
     all->push_back({"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
                     NewLibLevelDbBenchFilter});
     all->push_back(
-        RocksDb("rocksdb_fv5", "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom));
+        RocksDb(kFastLocalBloomImpl, "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom));
     all->push_back(
         RocksDb("rocksdb_fv4", "RocksDB legacy Bloom (fv4)", RocksDbBuiltin::kLegacyBloom));
     all->push_back(RocksDb("ribbon", "RocksDB Ribbon", RocksDbBuiltin::kRibbon));
     return all;
   }();
-  return *kinds;
+  return *impls;
 }
 
-absl::StatusOr<std::vector<FilterKind>> SelectFilterKinds(const std::string& names) {
-  if (names.empty() || names == "all") return AllFilterKinds();
+absl::StatusOr<std::vector<FilterImpl>> SelectFilterImpls(const std::string& names) {
+  if (names.empty() || names == "all") return AllFilterImpls();
   std::vector<std::string> wanted = absl::StrSplit(names, ',', absl::SkipEmpty());
   for (const std::string& w : wanted) {
     bool known = false;
-    for (const FilterKind& kind : AllFilterKinds()) known |= kind.name == w;
+    for (const FilterImpl& impl : AllFilterImpls()) known |= impl.name == w;
     if (!known) {
       std::string all;
-      for (const FilterKind& kind : AllFilterKinds()) all += " " + kind.name;
-      return absl::InvalidArgumentError("unknown filter kind '" + w + "' (known:" + all + ")");
+      for (const FilterImpl& impl : AllFilterImpls()) all += " " + impl.name;
+      return absl::InvalidArgumentError("unknown filter '" + w + "' (known:" + all + ")");
     }
   }
-  std::vector<FilterKind> selected;
-  for (const FilterKind& kind : AllFilterKinds()) {
+  std::vector<FilterImpl> selected;
+  for (const FilterImpl& impl : AllFilterImpls()) {
     for (const std::string& w : wanted) {
-      if (kind.name == w) {
-        selected.push_back(kind);
+      if (impl.name == w) {
+        selected.push_back(impl);
         break;
       }
     }
