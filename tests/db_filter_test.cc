@@ -33,12 +33,12 @@ struct DbMode {
   bool cache_filter_blocks;
 };
 
+// "leveldb_full_no_prefix_pinned", "cache_local_partitioned_prefix_only_cached".
 std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
   const DbMode& m = info.param;
-  const char* prefix[] = {"NoPrefix", "PrefixAndWholeKey", "PrefixOnly"};
-  return std::string(FormatName(m.format) == "leveldb" ? "LevelDb" : "CacheLocal") +
-         (m.partitioned ? "Partitioned" : "Full") + prefix[static_cast<int>(m.prefix)] +
-         (m.cache_filter_blocks ? "Cached" : "Pinned");
+  const char* prefix[] = {"no_prefix", "prefix_and_whole_key", "prefix_only"};
+  return std::string(FormatName(m.format)) + (m.partitioned ? "_partitioned_" : "_full_") +
+         prefix[static_cast<int>(m.prefix)] + (m.cache_filter_blocks ? "_cached" : "_pinned");
 }
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.

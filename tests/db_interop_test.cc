@@ -2,6 +2,7 @@
 // filter open with ours and the reverse, several column families with
 // different policies, OPTIONS files that reload to the same policy, and bad
 // option strings that fail cleanly without touching data.
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,7 +99,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Crossing{"bloomfilter:10", "sstfilter.bloom:10"},
                       Crossing{"sstfilter.bloom:10", "bloomfilter:10"},
                       Crossing{"ribbonfilter:10", "sstfilter.bloom:10"},
-                      Crossing{"sstfilter.bloom:10", "ribbonfilter:10"}));
+                      Crossing{"sstfilter.bloom:10", "ribbonfilter:10"}),
+    [](const ::testing::TestParamInfo<Crossing>& info) {
+      // "bloomfilter:10" -> "bloomfilter_10": test names are [A-Za-z0-9_].
+      std::string name = info.param.writer + "_read_with_" + info.param.reader;
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
 
 TEST(ColumnFamiliesTest, EachFamilyUsesItsOwnPolicy) {
   TempDir dir;

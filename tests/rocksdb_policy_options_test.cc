@@ -105,6 +105,7 @@ std::string FilterBytes(const rocksdb::FilterPolicy& policy) {
 }
 
 struct BadOption {
+  std::string name;  // The test's name suffix.
   std::string text;
   std::string must_mention;
 };
@@ -147,18 +148,25 @@ TEST_P(BadOptionTest, RejectedInPlaceKeepsThePolicyInForce) {
 INSTANTIATE_TEST_SUITE_P(
     Options, BadOptionTest,
     ::testing::Values(
-        BadOption{"filter_policy=sstfilter.bloom:-1", "-1"},
-        BadOption{"filter_policy=sstfilter.bloom:abc", "abc"},
-        BadOption{"filter_policy=sstfilter.bloom:0", "bits_per_key=0 is out of range"},
-        BadOption{"filter_policy=sstfilter.bloom:nan", "nan"},
-        BadOption{"filter_policy=sstfilter.bloom:1e9", "1e9"},
-        BadOption{"filter_policy=sstfilter.bloom:10abc", "10abc"},
-        BadOption{"filter_policy=sstfilter.bloom:10:bogus", "bogus"},
-        BadOption{"filter_policy=sstfilter.bloom:10:leveldb:x", "sstfilter.bloom:10:leveldb:x"},
-        BadOption{"filter_policy={id=sstfilter.bloom;bits_per_key=abc}", "abc"},
-        BadOption{"filter_policy={id=sstfilter.bloom;bits_per_key=-3}", "-3"},
-        BadOption{"filter_policy={id=sstfilter.bloom;format=ribbon}", "ribbon"},
-        BadOption{"filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"}));
+        BadOption{"negative_bits", "filter_policy=sstfilter.bloom:-1", "-1"},
+        BadOption{"non_numeric_bits", "filter_policy=sstfilter.bloom:abc", "abc"},
+        BadOption{"zero_bits", "filter_policy=sstfilter.bloom:0",
+                  "bits_per_key=0 is out of range"},
+        BadOption{"nan_bits", "filter_policy=sstfilter.bloom:nan", "nan"},
+        BadOption{"huge_bits", "filter_policy=sstfilter.bloom:1e9", "1e9"},
+        BadOption{"bits_with_trailing_text", "filter_policy=sstfilter.bloom:10abc", "10abc"},
+        BadOption{"unknown_format", "filter_policy=sstfilter.bloom:10:bogus", "bogus"},
+        BadOption{"extra_id_field", "filter_policy=sstfilter.bloom:10:leveldb:x",
+                  "sstfilter.bloom:10:leveldb:x"},
+        BadOption{"map_non_numeric_bits",
+                  "filter_policy={id=sstfilter.bloom;bits_per_key=abc}", "abc"},
+        BadOption{"map_negative_bits", "filter_policy={id=sstfilter.bloom;bits_per_key=-3}",
+                  "-3"},
+        BadOption{"map_unknown_format", "filter_policy={id=sstfilter.bloom;format=ribbon}",
+                  "ribbon"},
+        BadOption{"map_unknown_option",
+                  "filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"}),
+    [](const ::testing::TestParamInfo<BadOption>& info) { return info.param.name; });
 
 TEST(NewRocksDbBloomPolicyTest, RejectsBadOptions) {
   BloomOptions options;
