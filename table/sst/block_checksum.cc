@@ -10,7 +10,6 @@
 #endif
 
 namespace sstfilter {
-namespace {
 
 // The bit-reversed Castagnoli polynomial 0x1EDC6F41.
 constexpr uint32_t kCrc32cPolynomial = 0x82f63b78;
@@ -24,6 +23,8 @@ uint32_t Crc32cPortable(std::string_view data, uint32_t crc) {
   }
   return ~crc;
 }
+
+namespace {
 
 #if defined(__x86_64__)
 __attribute__((target("sse4.2"))) uint32_t Crc32cSse42(std::string_view data, uint32_t crc) {

@@ -21,6 +21,9 @@ namespace sstfilter {
 // CRC-32C (Castagnoli) of data, continuing from `crc` (the CRC of what came
 // before; 0 to start). Uses the SSE4.2 crc32 instruction when the CPU has it.
 uint32_t Crc32c(std::string_view data, uint32_t crc = 0);
+// The bitwise CRC-32C Crc32c falls back to without SSE4.2; declared so that
+// tests run it on every machine.
+uint32_t Crc32cPortable(std::string_view data, uint32_t crc = 0);
 
 // The trailer checksum of a block whose bytes are `block` and whose
 // compression type byte is `type_byte`, or nullopt for a checksum type this
