@@ -58,7 +58,7 @@ double RatioReporter::NsPerKey(const std::string& case_name,
 void RatioReporter::PrintTable() const {
   const std::string& ref = impls_.front();
   std::string out = absl::StrFormat(
-      "\nSummary: ns per key (CPU time); (r) = that impl / %s, above 1.00x means %s is faster\n%s\n",
+      "\nSummary: ns per key (CPU time); (r) = that implementation / %s, above 1.00x means %s is faster\n%s\n",
       ref, ref, header_);
   out += absl::StrFormat("%-28s", "case");
   for (const std::string& impl : impls_) out += absl::StrFormat(" %18s", impl);

@@ -55,16 +55,6 @@ SSTFILTER_AVX2 inline bool LineMayMatchAvx2(const char* line, uint32_t seed, int
   return _mm256_testz_si256(missing, missing);
 }
 
-SSTFILTER_AVX2 bool Avx2MayMatch(uint64_t h, int k, const char* array,
-                                 uint32_t num_lines) {
-  return LineMayMatchAvx2(array + cl::LineOffset(h, num_lines), cl::ProbeSeed(h), k);
-}
-
-SSTFILTER_AVX2 void Avx2Query(const uint64_t* hashes, size_t n, int k,
-                              const char* array, uint32_t num_lines, bool* out) {
-  cl::QueryHashes(hashes, n, k, array, num_lines, out, LineMayMatchAvx2);
-}
-
 SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
   const __m256i one = _mm256_set1_epi64x(1);
   const __m256i base_low = _mm256_setr_epi64x(0, 64, 128, 192);
@@ -82,12 +72,7 @@ SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
   _mm256_storeu_si256(p + 1, _mm256_or_si256(_mm256_loadu_si256(p + 1), high));
 }
 
-SSTFILTER_AVX2 void Avx2Add(const uint64_t* hashes, size_t n, int k, char* array,
-                            uint32_t num_lines) {
-  cl::AddHashes(hashes, n, k, array, num_lines, LineAddAvx2);
-}
-
-constexpr CacheLocalKernels kAvx2Kernels = {Avx2Add, Avx2Query, Avx2MayMatch};
+SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX2, Avx2, LineAddAvx2, LineMayMatchAvx2);
 
 }  // namespace
 

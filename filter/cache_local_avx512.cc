@@ -47,16 +47,6 @@ SSTFILTER_AVX512 inline bool LineMayMatchAvx512(const char* line, uint32_t seed,
   return missing == 0;
 }
 
-SSTFILTER_AVX512 bool Avx512MayMatch(uint64_t h, int k, const char* array,
-                                     uint32_t num_lines) {
-  return LineMayMatchAvx512(array + cl::LineOffset(h, num_lines), cl::ProbeSeed(h), k);
-}
-
-SSTFILTER_AVX512 void Avx512Query(const uint64_t* hashes, size_t n, int k,
-                                  const char* array, uint32_t num_lines, bool* out) {
-  cl::QueryHashes(hashes, n, k, array, num_lines, out, LineMayMatchAvx512);
-}
-
 SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
   const __m512i one = _mm512_set1_epi64(1);
   const __m512i base = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
@@ -69,12 +59,7 @@ SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
   _mm512_storeu_si512(line, _mm512_or_si512(_mm512_loadu_si512(line), mask));
 }
 
-SSTFILTER_AVX512 void Avx512Add(const uint64_t* hashes, size_t n, int k, char* array,
-                                uint32_t num_lines) {
-  cl::AddHashes(hashes, n, k, array, num_lines, LineAddAvx512);
-}
-
-constexpr CacheLocalKernels kAvx512Kernels = {Avx512Add, Avx512Query, Avx512MayMatch};
+SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX512, Avx512, LineAddAvx512, LineMayMatchAvx512);
 
 }  // namespace
 

@@ -20,11 +20,8 @@ bool IsCacheLocalBloomFilter(std::string_view filter) {
 }
 
 CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel simd)
-    : bits_per_key_(bits_per_key),
-      num_probes_(CacheLocalNumProbes(bits_per_key)),
-      simd_(ClampSimdLevel(simd)) {
-  assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
-}
+    : BuilderBase(bits_per_key, CacheLocalNumProbes(bits_per_key)),
+      simd_(ClampSimdLevel(simd)) {}
 
 CacheLocalBloomBuilder::Hash CacheLocalBloomBuilder::HashKey(std::string_view key) {
   return cl::HashKey(key);
@@ -46,12 +43,6 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
     return CacheLocalNumLines(n, bits_per_key_) <= lines &&
            (lines < cl::kMaxLines || static_cast<double>(n) * bits_per_key_ <= capacity_bits);
   });
-}
-
-void CacheLocalBloomBuilder::Finish(std::string* dst) {
-  const size_t start = dst->size();
-  dst->resize(start + FilterSize(size_));
-  FinishInto(dst->data() + start);
 }
 
 void CacheLocalBloomBuilder::FinishInto(char* out) {
@@ -105,21 +96,18 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
 }
 
 bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
-  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  if (!Probes()) return FixedAnswer();
   return kernels_->may_match(h, num_probes_, array_, num_lines_);
 }
 
 bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
-  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  if (!Probes()) return FixedAnswer();
   return kernels_->may_match(cl::HashKey(key), num_probes_, array_, num_lines_);
 }
 
 void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
                                           bool* out) const {
-  if (state_ != FilterState::kProbe) {
-    std::fill(out, out + keys.size(), state_ == FilterState::kMatchEverything);
-    return;
-  }
+  if (!Probes()) return FillFixedAnswer(keys.size(), out);
   // Chunks of up to kChunk keys: hash all and prefetch their lines, then
   // probe. The prefetches overlap the misses single queries take in turn.
   constexpr size_t kChunk = 32;

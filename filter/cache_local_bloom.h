@@ -27,7 +27,9 @@
 
 #include "absl/types/span.h"
 #include "filter/encoding_info.h"
+#include "filter/builder_base.h"
 #include "filter/cache_local_simd.h"
+#include "filter/reader_base.h"
 
 namespace sstfilter {
 
@@ -44,7 +46,7 @@ bool IsCacheLocalBloomFilter(std::string_view filter);
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* Finish
 // Finish leaves the builder empty, ready for the next filter.
-class CacheLocalBloomBuilder {
+class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey. `simd` forces a kernel
   // level (tests, benchmarks); levels the CPU lacks fall back to lower ones.
@@ -75,8 +77,6 @@ class CacheLocalBloomBuilder {
     for (size_t i = 0; i < size_; ++i) visit(At(i));
   }
 
-  // Appends the filter for the added entries to *dst and resets the builder.
-  void Finish(std::string* dst);
   // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
   // builder. The bytes need not be initialised.
   void FinishInto(char* out);
@@ -89,13 +89,9 @@ class CacheLocalBloomBuilder {
   // growing; the answer is then capped at the n that fills them.
   size_t MaxEntriesForSize(size_t bytes) const;
 
-  double bits_per_key() const { return bits_per_key_; }
-  int num_probes() const { return num_probes_; }
   SimdLevel simd_level() const { return simd_; }
 
  private:
-  double bits_per_key_;
-  int num_probes_;
   // Hashes live in fixed blocks of 8 KiB rather than one growing vector:
   // a vector's big reallocations come fresh from the OS on every build and
   // their page faults cost more than hashing the keys; small blocks are
@@ -113,7 +109,7 @@ void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
 
 // Queries one filter. Parses the trailer once; the filter bytes must outlive
 // the reader. Safe to use from several threads at once.
-class CacheLocalBloomReader {
+class CacheLocalBloomReader : public ReaderBase {
  public:
   // `simd` as for the builder: every level gives the same answers.
   explicit CacheLocalBloomReader(std::string_view filter,
@@ -127,27 +123,19 @@ class CacheLocalBloomReader {
   // probing any, so the cache misses of a big filter overlap.
   void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
 
-  FilterState state() const { return state_; }
-  int num_probes() const { return num_probes_; }
-  uint32_t num_lines() const { return num_lines_; }
+  uint32_t num_lines() const { return num_lines_; }  // 0 unless kProbe.
   SimdLevel simd_level() const { return simd_; }
 
  private:
-  const char* array_ = nullptr;
   uint32_t num_lines_ = 0;
-  int num_probes_ = 0;
-  FilterState state_ = FilterState::kMatchEverything;
   SimdLevel simd_;
   const CacheLocalKernels* kernels_;
 };
 
-// The encoding as filter/encodings.h lists it; kInfo ("cache_local") is defined
-// in cache_local_encoding.cc.
-struct CacheLocalEncoding {
-  using Builder = CacheLocalBloomBuilder;
-  using Reader = CacheLocalBloomReader;
-  static const EncodingInfo kInfo;
-};
+// Defined in cache_local_encoding.cc.
+extern const EncodingInfo kCacheLocalEncodingInfo;
+using CacheLocalEncoding =
+    Encoding<CacheLocalBloomBuilder, CacheLocalBloomReader, kCacheLocalEncodingInfo>;
 
 }  // namespace sstfilter
 

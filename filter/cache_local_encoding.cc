@@ -1,4 +1,4 @@
-// CacheLocalEncoding::kInfo: the cache-local encoding as encodings.h lists it.
+// kCacheLocalEncodingInfo: the cache-local encoding as encodings.h lists it.
 #include "filter/cache_local_bloom.h"
 
 #include "absl/strings/str_cat.h"
@@ -45,7 +45,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 }  // namespace
 
-const EncodingInfo CacheLocalEncoding::kInfo = {
+const EncodingInfo kCacheLocalEncodingInfo = {
     kName, "sstfilter cache-local Bloom", IsCacheLocalBloomFilter, CacheLocalExpectedFpRate,
     Describe, Details};
 

@@ -9,21 +9,7 @@ namespace {
 
 namespace cl = cache_local;
 
-void ScalarAdd(const uint64_t* hashes, size_t n, int k, char* array,
-               uint32_t num_lines) {
-  cl::AddHashes(hashes, n, k, array, num_lines, cl::LineAdd);
-}
-
-bool ScalarMayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {
-  return cl::LineMayMatch(array + cl::LineOffset(h, num_lines), cl::ProbeSeed(h), k);
-}
-
-void ScalarQuery(const uint64_t* hashes, size_t n, int k, const char* array,
-                 uint32_t num_lines, bool* out) {
-  cl::QueryHashes(hashes, n, k, array, num_lines, out, cl::LineMayMatch);
-}
-
-constexpr CacheLocalKernels kScalarKernels = {ScalarAdd, ScalarQuery, ScalarMayMatch};
+SSTFILTER_CACHE_LOCAL_KERNELS(, Scalar, cl::LineAdd, cl::LineMayMatch);
 
 std::vector<SimdLevel> DetectLevels() {
   std::vector<SimdLevel> levels = {SimdLevel::kScalar};

@@ -42,6 +42,29 @@ struct CacheLocalKernels {
 // REQUIRES: level is supported (see ClampSimdLevel).
 const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
 
+// Defines the kernels of one instruction set around its line functions
+// (cache_local_probes.h: AddHashes / QueryHashes give the loops):
+//   NAME##Add, NAME##Query, NAME##MayMatch and k##NAME##Kernels.
+// A macro because each kernel needs its set's target attribute (TARGET,
+// empty for the baseline), which a template cannot take as a parameter; the
+// line functions then inline into the loops. Expand it in an unnamed
+// namespace of a file that includes cache_local_probes.h.
+#define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH)              \
+  TARGET void NAME##Add(const uint64_t* hashes, size_t n, int k, char* array,             \
+                        uint32_t num_lines) {                                              \
+    ::sstfilter::cache_local::AddHashes(hashes, n, k, array, num_lines, LINE_ADD);         \
+  }                                                                                        \
+  TARGET void NAME##Query(const uint64_t* hashes, size_t n, int k, const char* array,     \
+                          uint32_t num_lines, bool* out) {                                 \
+    ::sstfilter::cache_local::QueryHashes(hashes, n, k, array, num_lines, out,             \
+                                          LINE_MAY_MATCH);                                 \
+  }                                                                                        \
+  TARGET bool NAME##MayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {  \
+    return LINE_MAY_MATCH(array + ::sstfilter::cache_local::LineOffset(h, num_lines),     \
+                          ::sstfilter::cache_local::ProbeSeed(h), k);                      \
+  }                                                                                        \
+  constexpr CacheLocalKernels k##NAME##Kernels = {NAME##Add, NAME##Query, NAME##MayMatch}
+
 namespace cache_local_internal {
 // Defined in cache_local_avx2.cc / cache_local_avx512.cc; nullptr where the
 // compiler cannot target the instruction set.

@@ -94,6 +94,15 @@ struct EncodingInfo {
   PlanDetails (*plan_details)(size_t num_keys, double bits_per_key);
 };
 
+// An encoding as filter/encodings.h lists it: its builder, its reader and
+// its facts.
+template <typename BuilderType, typename ReaderType, const EncodingInfo& kInfoObject>
+struct Encoding {
+  using Builder = BuilderType;
+  using Reader = ReaderType;
+  static constexpr const EncodingInfo& kInfo = kInfoObject;
+};
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_ENCODING_INFO_H_

@@ -2,9 +2,9 @@
 // one encoding (the policies, the reader dispatch, the tools, the
 // benchmarks) takes them from here.
 //
-// An encoding is described by one struct E, declared beside its builder and
-// reader (LevelDbEncoding in leveldb_bloom.h, CacheLocalEncoding in
-// cache_local_bloom.h) with its kInfo in <name>_encoding.cc:
+// An encoding is one Encoding<Builder, Reader, info> (encoding_info.h),
+// declared beside its builder and reader (LevelDbEncoding in leveldb_bloom.h,
+// CacheLocalEncoding in cache_local_bloom.h), its info in <name>_encoding.cc:
 //   E::Builder  (double bits_per_key); (AddKey | AddHash)* Finish; Hash,
 //               static HashKey(key), NumEntries(), ForEachHash(f),
 //               Finish(std::string*), FinishInto(char*), num_probes(), the

@@ -11,10 +11,7 @@
 namespace sstfilter {
 
 LevelDbBloomBuilder::LevelDbBloomBuilder(double bits_per_key)
-    : bits_per_key_(bits_per_key),
-      num_probes_(LevelDbNumProbes(bits_per_key)) {
-  assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
-}
+    : BuilderBase(bits_per_key, LevelDbNumProbes(bits_per_key)) {}
 
 LevelDbBloomBuilder::Hash LevelDbBloomBuilder::HashKey(std::string_view key) {
   return LevelDbBloomHash(key);
@@ -27,12 +24,6 @@ size_t LevelDbBloomBuilder::FilterSize(size_t num_entries) const {
 size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   if (bytes < FilterSize(0)) return 0;
   return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
-}
-
-void LevelDbBloomBuilder::Finish(std::string* dst) {
-  const size_t start = dst->size();
-  dst->resize(start + FilterSize(hashes_.size()));
-  FinishInto(dst->data() + start);
 }
 
 void LevelDbBloomBuilder::FinishInto(char* out) {
@@ -66,21 +57,18 @@ LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
 }
 
 bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
-  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  if (!Probes()) return FixedAnswer();
   return kernels_->test_hash(h, bit_divisor_, array_);
 }
 
 bool LevelDbBloomReader::MayMatch(std::string_view key) const {
-  if (state_ != FilterState::kProbe) return state_ == FilterState::kMatchEverything;
+  if (!Probes()) return FixedAnswer();
   return kernels_->test_key(key, bit_divisor_, array_);
 }
 
 void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
                                        bool* out) const {
-  if (state_ != FilterState::kProbe) {
-    std::fill(out, out + keys.size(), state_ == FilterState::kMatchEverything);
-    return;
-  }
+  if (!Probes()) return FillFixedAnswer(keys.size(), out);
   kernels_->test_batch(keys.data(), keys.size(), bit_divisor_, array_, out);
 }
 

@@ -19,15 +19,17 @@
 
 #include "absl/types/span.h"
 #include "filter/encoding_info.h"
+#include "filter/builder_base.h"
 #include "filter/fast_mod.h"
 #include "filter/leveldb_kernels.h"
+#include "filter/reader_base.h"
 
 namespace sstfilter {
 
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* Finish
 // Finish leaves the builder empty, ready for the next filter.
-class LevelDbBloomBuilder {
+class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit LevelDbBloomBuilder(double bits_per_key);
@@ -47,8 +49,6 @@ class LevelDbBloomBuilder {
     for (Hash h : hashes_) visit(h);
   }
 
-  // Appends the filter for the added entries to *dst and resets the builder.
-  void Finish(std::string* dst);
   // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
   // builder. The bytes need not be initialised.
   void FinishInto(char* out);
@@ -59,12 +59,8 @@ class LevelDbBloomBuilder {
   // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
   // their partitions with.
   size_t MaxEntriesForSize(size_t bytes) const;
-  double bits_per_key() const { return bits_per_key_; }
-  int num_probes() const { return num_probes_; }
 
  private:
-  double bits_per_key_;
-  int num_probes_;
   std::vector<uint32_t> hashes_;
 };
 
@@ -74,7 +70,7 @@ void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
 
 // Queries one filter. Parses the trailer once; the filter bytes must outlive
 // the reader. Safe to use from several threads at once.
-class LevelDbBloomReader {
+class LevelDbBloomReader : public ReaderBase {
  public:
   explicit LevelDbBloomReader(std::string_view filter);
 
@@ -86,30 +82,21 @@ class LevelDbBloomReader {
   // cache misses when the filter is not in cache.
   void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
 
-  FilterState state() const { return state_; }
-  int num_probes() const { return num_probes_; }
   // Bits of the array (0 unless kProbe).
   uint64_t num_bits() const { return num_bits_; }
 
  private:
-  const char* array_ = nullptr;
-  int num_probes_ = 0;
   uint64_t num_bits_ = 0;
-  FilterState state_ = FilterState::kMatchEverything;
   FastMod32 bit_divisor_{1};  // Positions are taken modulo num_bits_.
-  const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kBloom.
+  const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kProbe.
 };
 
 // One-shot form, shaped like LevelDB's KeyMayMatch.
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
 
-// The encoding as filter/encodings.h lists it; kInfo ("leveldb") is defined
-// in leveldb_encoding.cc.
-struct LevelDbEncoding {
-  using Builder = LevelDbBloomBuilder;
-  using Reader = LevelDbBloomReader;
-  static const EncodingInfo kInfo;
-};
+// Defined in leveldb_encoding.cc.
+extern const EncodingInfo kLevelDbEncodingInfo;
+using LevelDbEncoding = Encoding<LevelDbBloomBuilder, LevelDbBloomReader, kLevelDbEncodingInfo>;
 
 }  // namespace sstfilter
 

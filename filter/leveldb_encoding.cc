@@ -1,4 +1,4 @@
-// LevelDbEncoding::kInfo: the LevelDB-compatible encoding as encodings.h lists it.
+// kLevelDbEncodingInfo: the LevelDB-compatible encoding as encodings.h lists it.
 #include "filter/leveldb_bloom.h"
 
 #include "absl/strings/str_format.h"
@@ -42,7 +42,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 }  // namespace
 
-const EncodingInfo LevelDbEncoding::kInfo = {
+const EncodingInfo kLevelDbEncodingInfo = {
     "leveldb", "sstfilter LevelDB-compatible Bloom", Recognises, LevelDbExpectedFpRate,
     Describe, Details};
 

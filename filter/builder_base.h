@@ -1,0 +1,43 @@
+// What every encoding's builder shares: its settings, and Finish into a
+// string on top of the encoding's FinishInto.
+#ifndef SSTFILTER_FILTER_BUILDER_BASE_H_
+#define SSTFILTER_FILTER_BUILDER_BASE_H_
+
+#include <cassert>
+#include <cstddef>
+#include <string>
+
+#include "filter/bloom_math.h"
+
+namespace sstfilter {
+
+// Builder is the derived class; it provides NumEntries(), FilterSize(n) and
+// FinishInto(char* out), which writes all FilterSize(NumEntries()) bytes.
+template <typename Builder>
+class BuilderBase {
+ public:
+  double bits_per_key() const { return bits_per_key_; }
+  int num_probes() const { return num_probes_; }
+
+  // Appends the filter for the added entries to *dst and resets the builder.
+  void Finish(std::string* dst) {
+    Builder& self = static_cast<Builder&>(*this);
+    const size_t start = dst->size();
+    dst->resize(start + self.FilterSize(self.NumEntries()));
+    self.FinishInto(dst->data() + start);
+  }
+
+ protected:
+  // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
+  BuilderBase(double bits_per_key, int num_probes)
+      : bits_per_key_(bits_per_key), num_probes_(num_probes) {
+    assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
+  }
+
+  double bits_per_key_;
+  int num_probes_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BUILDER_BASE_H_
