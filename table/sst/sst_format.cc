@@ -140,6 +140,17 @@ absl::Status WalkEntries(std::string_view block, bool has_value_length,
   return absl::OkStatus();
 }
 
+// A little-endian unsigned integer of sizeof(T) bytes.
+template <typename T>
+bool DecodeFixed(std::string_view* in, T* value) {
+  if (in->size() < sizeof(T)) return false;
+  T v = 0;
+  for (size_t i = sizeof(T); i-- > 0;) v = (v << 8) | static_cast<unsigned char>((*in)[i]);
+  in->remove_prefix(sizeof(T));
+  *value = v;
+  return true;
+}
+
 }  // namespace
 
 bool DecodeVarint32(std::string_view* in, uint32_t* value) {
@@ -153,23 +164,8 @@ bool DecodeVarint64(std::string_view* in, uint64_t* value) {
   return DecodeVarint(in, 10, UINT64_MAX, value);
 }
 
-bool DecodeFixed32(std::string_view* in, uint32_t* value) {
-  if (in->size() < 4) return false;
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>((*in)[i]);
-  in->remove_prefix(4);
-  *value = v;
-  return true;
-}
-
-bool DecodeFixed64(std::string_view* in, uint64_t* value) {
-  if (in->size() < 8) return false;
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>((*in)[i]);
-  in->remove_prefix(8);
-  *value = v;
-  return true;
-}
+bool DecodeFixed32(std::string_view* in, uint32_t* value) { return DecodeFixed(in, value); }
+bool DecodeFixed64(std::string_view* in, uint64_t* value) { return DecodeFixed(in, value); }
 
 bool DecodeBlockHandle(std::string_view* in, BlockHandle* handle) {
   return DecodeVarint64(in, &handle->offset) && DecodeVarint64(in, &handle->size);
