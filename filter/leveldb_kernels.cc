@@ -12,9 +12,9 @@ namespace sstfilter {
 namespace {
 
 template <int K>
-void SetProbes(const uint32_t* hashes, size_t n, const FastMod32& bits, char* array) {
+void SetProbes(const uint32_t* hashes, size_t n, const FastMod32& bit_divisor, char* array) {
   for (size_t i = 0; i < n; ++i) {
-    leveldb_probes::ForEachProbeFixed<K>(hashes[i], bits, [array](uint32_t pos) {
+    leveldb_probes::ForEachProbeFixed<K>(hashes[i], bit_divisor, [array](uint32_t pos) {
       leveldb_probes::SetBit(array, pos);
       return true;
     });
@@ -22,19 +22,19 @@ void SetProbes(const uint32_t* hashes, size_t n, const FastMod32& bits, char* ar
 }
 
 template <int K>
-bool TestHash(uint32_t h, const FastMod32& bits, const char* array) {
+bool TestHash(uint32_t h, const FastMod32& bit_divisor, const char* array) {
   return leveldb_probes::ForEachProbeFixed<K>(
-      h, bits, [array](uint32_t pos) { return leveldb_probes::TestBit(array, pos); });
+      h, bit_divisor, [array](uint32_t pos) { return leveldb_probes::TestBit(array, pos); });
 }
 
 // Hashing inside the kernel: one indirect call per query, not two.
 template <int K>
-bool TestKey(std::string_view key, const FastMod32& bits, const char* array) {
-  return TestHash<K>(LevelDbBloomHash(key), bits, array);
+bool TestKey(std::string_view key, const FastMod32& bit_divisor, const char* array) {
+  return TestHash<K>(LevelDbBloomHash(key), bit_divisor, array);
 }
 
 template <int K>
-void TestBatch(const std::string_view* keys, size_t n, const FastMod32& bits,
+void TestBatch(const std::string_view* keys, size_t n, const FastMod32& bit_divisor,
                const char* array, bool* out) {
   // Chunks of up to kChunk keys: hash each key, compute and prefetch all of
   // its probe positions, then test them. The prefetches overlap the cache
@@ -46,7 +46,7 @@ void TestBatch(const std::string_view* keys, size_t n, const FastMod32& bits,
     const size_t count = std::min(kChunk, n - base);
     for (size_t i = 0; i < count; ++i) {
       uint32_t* pos = positions[i];
-      leveldb_probes::ForEachProbeFixed<K>(LevelDbBloomHash(keys[base + i]), bits,
+      leveldb_probes::ForEachProbeFixed<K>(LevelDbBloomHash(keys[base + i]), bit_divisor,
                                            [array, &pos](uint32_t p) {
                                              __builtin_prefetch(array + (p >> 3));
                                              *pos++ = p;

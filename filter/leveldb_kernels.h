@@ -20,15 +20,16 @@ namespace sstfilter {
 inline constexpr int kLevelDbMaxProbes = 30;
 
 struct LevelDbKernels {
-  // Sets the k probes of each of hashes[0, n) in an array of `bits` bits.
-  void (*set)(const uint32_t* hashes, size_t n, const FastMod32& bits, char* array);
+  // Sets the k probes of each of hashes[0, n) in the array. bit_divisor is
+  // the array's bit count (positions are taken modulo it).
+  void (*set)(const uint32_t* hashes, size_t n, const FastMod32& bit_divisor, char* array);
   // Whether all k probes of hash h are set.
-  bool (*test_hash)(uint32_t h, const FastMod32& bits, const char* array);
+  bool (*test_hash)(uint32_t h, const FastMod32& bit_divisor, const char* array);
   // Whether all k probes of the key's hash are set.
-  bool (*test_key)(std::string_view key, const FastMod32& bits, const char* array);
+  bool (*test_key)(std::string_view key, const FastMod32& bit_divisor, const char* array);
   // out[i] = test_key(keys[i]) for i < n, prefetching each key's probe
   // bytes before testing any (hides cache misses out of cache).
-  void (*test_batch)(const std::string_view* keys, size_t n, const FastMod32& bits,
+  void (*test_batch)(const std::string_view* keys, size_t n, const FastMod32& bit_divisor,
                      const char* array, bool* out);
 };
 

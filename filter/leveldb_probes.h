@@ -17,11 +17,11 @@ inline uint32_t Delta(uint32_t h) { return (h >> 17) | (h << 15); }
 // Calls visit(bit_position) for each of the k probes of hash h, in order,
 // stopping early when visit returns false. Returns whether all returned true.
 template <typename Visit>
-inline bool ForEachProbe(uint32_t h, int k, const FastMod32& bits,
+inline bool ForEachProbe(uint32_t h, int k, const FastMod32& bit_divisor,
                          Visit&& visit) {
   const uint32_t delta = Delta(h);
   for (int i = 0; i < k; ++i) {
-    if (!visit(bits.Mod(h))) return false;
+    if (!visit(bit_divisor.Mod(h))) return false;
     h += delta;
   }
   return true;
@@ -31,11 +31,11 @@ inline bool ForEachProbe(uint32_t h, int k, const FastMod32& bits,
 // counter or loop branch per probe, and the compiler interleaves the probes'
 // multiplications.
 template <int K, typename Visit>
-inline bool ForEachProbeFixed(uint32_t h, const FastMod32& bits, Visit&& visit) {
+inline bool ForEachProbeFixed(uint32_t h, const FastMod32& bit_divisor, Visit&& visit) {
   const uint32_t delta = Delta(h);
 #pragma GCC unroll 32
   for (int i = 0; i < K; ++i) {
-    if (!visit(bits.Mod(h))) return false;
+    if (!visit(bit_divisor.Mod(h))) return false;
     h += delta;
   }
   return true;
