@@ -22,62 +22,19 @@
 #include "filter/cache_local_probes.h"
 #include "filter/leveldb_bloom.h"
 #include "gtest/gtest.h"
+#include "tests/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
 namespace cl = cache_local;
 
-std::string Hex(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) absl::StrAppendFormat(&out, "%02x", c);
-  return out;
-}
-
-// Key shapes of the FP report: ids map to keys one-to-one.
-enum class Shape { kRandom16, kLe64, kBe64, kUserDecimal, kUrl };
-
-std::string MakeKey(Shape shape, uint64_t id) {
-  std::string key;
-  switch (shape) {
-    case Shape::kRandom16: {
-      // splitmix64 of the id: distinct ids give distinct 16-byte keys.
-      uint64_t words[2];
-      for (int w = 0; w < 2; ++w) {
-        uint64_t z = id * 2 + w + 0x9e3779b97f4a7c15ULL;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        words[w] = z ^ (z >> 31);
-      }
-      key.assign(reinterpret_cast<const char*>(words), 16);
-      break;
-    }
-    case Shape::kLe64:
-      for (int b = 0; b < 8; ++b) key.push_back(static_cast<char>(id >> (8 * b)));
-      break;
-    case Shape::kBe64:
-      for (int b = 7; b >= 0; --b) key.push_back(static_cast<char>(id >> (8 * b)));
-      break;
-    case Shape::kUserDecimal:
-      key = absl::StrFormat("user%020d", id);
-      break;
-    case Shape::kUrl:
-      key = absl::StrFormat("https://www.example.com/catalogue/products/item?id=%d", id);
-      break;
-  }
-  return key;
-}
-
-std::vector<std::string> MakeKeys(Shape shape, uint64_t first, size_t n) {
-  std::vector<std::string> keys;
-  keys.reserve(n);
-  for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(shape, first + i));
-  return keys;
-}
-
-std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
-  return std::vector<std::string_view>(keys.begin(), keys.end());
-}
+using testing::ExactBuffer;
+using testing::Hex;
+using testing::KeyShape;
+using testing::ShapedKey;
+using testing::ShapedKeys;
+using testing::Views;
 
 std::string Build(const std::vector<std::string>& keys, double bits_per_key,
                   SimdLevel simd = SimdLevel::kScalar) {
@@ -87,21 +44,6 @@ std::string Build(const std::vector<std::string>& keys, double bits_per_key,
   builder.Finish(&filter);
   return filter;
 }
-
-// A copy in a heap block of exactly its size, so that AddressSanitizer
-// reports any read past the end.
-class ExactBuffer {
- public:
-  explicit ExactBuffer(std::string_view bytes)
-      : data_(new char[bytes.size()]), size_(bytes.size()) {
-    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
-  }
-  std::string_view view() const { return {data_.get(), size_}; }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t size_;
-};
 
 // The format of cache_local_bloom.h written out independently: the library's
 // XXH3 (not the inline copy), plain division-free arithmetic spelled out.
@@ -153,7 +95,7 @@ TEST(CacheLocalBloomFormat, MatchesIndependentReference) {
   for (double bpk : {1.0, 4.5, 10.0, 16.0, 23.7, 100.0}) {
     for (size_t n : {0, 1, 2, 7, 100, 1000}) {
       std::vector<std::string> keys;
-      for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(Shape::kRandom16, rng()));
+      for (size_t i = 0; i < n; ++i) keys.push_back(ShapedKey(KeyShape::kRandom16, rng()));
       EXPECT_EQ(Build(keys, bpk), ReferenceFilter(keys, bpk)) << bpk << " " << n;
     }
   }
@@ -161,14 +103,14 @@ TEST(CacheLocalBloomFormat, MatchesIndependentReference) {
 
 TEST(CacheLocalBloomFormat, TagIsReservedForLevelDbReaders) {
   static_assert(kCacheLocalTag > kLevelDbMaxProbes);
-  const std::string filter = Build(MakeKeys(Shape::kLe64, 0, 100), 10);
+  const std::string filter = Build(ShapedKeys(KeyShape::kLittleEndian64, 0, 100), 10);
   EXPECT_TRUE(IsCacheLocalBloomFilter(filter));
   // A LevelDB-era reader sees k = 67 and fails open.
   LevelDbBloomReader old_reader(filter);
   EXPECT_EQ(old_reader.state(), FilterState::kMatchEverything);
   // And ours does not mistake a LevelDB filter for its own.
   std::string leveldb_filter;
-  AppendLevelDbBloomFilter(Views(MakeKeys(Shape::kLe64, 0, 100)), 10, &leveldb_filter);
+  AppendLevelDbBloomFilter(Views(ShapedKeys(KeyShape::kLittleEndian64, 0, 100)), 10, &leveldb_filter);
   EXPECT_FALSE(IsCacheLocalBloomFilter(leveldb_filter));
   EXPECT_EQ(CacheLocalBloomReader(leveldb_filter).state(),
             FilterState::kMatchEverything);
@@ -186,7 +128,7 @@ TEST(CacheLocalBloomFormat, EmptyFilterMatchesNothing) {
 }
 
 TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
-  const std::vector<std::string> keys = MakeKeys(Shape::kUserDecimal, 0, 1000);
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kUserDecimal, 0, 1000);
   const std::string good = Build(keys, 10);
   ASSERT_EQ(CacheLocalBloomReader(good).state(), FilterState::kProbe);
   const size_t t = good.size() - 4;  // Trailer: hash kind, layout, k, tag.
@@ -259,8 +201,8 @@ TEST(CacheLocalBloomFormat, LineSelectionHasNo32BitOverflow) {
 }
 
 TEST(CacheLocalBloomBuilder, FinishAppendsAndResets) {
-  const std::vector<std::string> a = MakeKeys(Shape::kBe64, 0, 300);
-  const std::vector<std::string> b = MakeKeys(Shape::kBe64, 1000, 50);
+  const std::vector<std::string> a = ShapedKeys(KeyShape::kBigEndian64, 0, 300);
+  const std::vector<std::string> b = ShapedKeys(KeyShape::kBigEndian64, 1000, 50);
   CacheLocalBloomBuilder builder(10);
   std::string out = "prefix";
   for (const auto& key : a) builder.AddKey(key);
@@ -284,7 +226,7 @@ TEST(CacheLocalBloomBuilder, DropsAdjacentDuplicates) {
   EXPECT_EQ(filter, Build({"a", "b"}, 10));  // Same bits, one line either way.
 
   // Across the builder's internal 1024-hash blocks, and with builder reuse.
-  const std::vector<std::string> keys = MakeKeys(Shape::kLe64, 0, 3000);
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kLittleEndian64, 0, 3000);
   for (int round = 0; round < 2; ++round) {
     for (size_t i = 0; i < keys.size(); ++i) {
       builder.AddKey(keys[i]);
@@ -362,7 +304,7 @@ TEST(CacheLocalBloomMath, TinyBitsPerKeyIsSaturatedNotStuck) {
 constexpr SimdLevel kAllSimdLevels[] = {SimdLevel::kScalar, SimdLevel::kAvx2,
                                         SimdLevel::kAvx512};
 
-class CacheLocalBloomSimdTest : public testing::TestWithParam<SimdLevel> {
+class CacheLocalBloomSimdTest : public ::testing::TestWithParam<SimdLevel> {
  protected:
   void SetUp() override {
     if (ClampSimdLevel(GetParam()) != GetParam()) {
@@ -379,8 +321,8 @@ TEST_P(CacheLocalBloomSimdTest, SameBytesAndAnswersAsScalar) {
   for (double bpk : {1.0, 3.3, 10.0, 16.0, 22.0, 40.0, 100.0}) {  // k from 1 to 23.
     for (size_t n : {1, 5, 64, 777, 5000}) {
       std::vector<std::string> keys, absent;
-      for (size_t i = 0; i < n; ++i) keys.push_back(MakeKey(Shape::kRandom16, rng()));
-      for (size_t i = 0; i < 2000; ++i) absent.push_back(MakeKey(Shape::kRandom16, rng()));
+      for (size_t i = 0; i < n; ++i) keys.push_back(ShapedKey(KeyShape::kRandom16, rng()));
+      for (size_t i = 0; i < 2000; ++i) absent.push_back(ShapedKey(KeyShape::kRandom16, rng()));
       const std::string scalar = Build(keys, bpk, SimdLevel::kScalar);
       const std::string simd = Build(keys, bpk, level);
       ASSERT_EQ(simd, scalar) << bpk << " " << n;
@@ -405,10 +347,10 @@ TEST_P(CacheLocalBloomSimdTest, SameBytesAndAnswersAsScalar) {
 }
 
 TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
-  for (Shape shape : {Shape::kRandom16, Shape::kLe64, Shape::kUrl}) {
+  for (KeyShape shape : {KeyShape::kRandom16, KeyShape::kLittleEndian64, KeyShape::kUrl}) {
     for (double bpk : {1.0, 10.0, 16.0, 100.0}) {
       for (size_t n : {1, 2, 33, 1000, 20000}) {
-        const std::vector<std::string> keys = MakeKeys(shape, 5, n);
+        const std::vector<std::string> keys = ShapedKeys(shape, 5, n);
         const std::string filter = Build(keys, bpk, GetParam());
         const ExactBuffer buffer(filter);
         CacheLocalBloomReader reader(buffer.view(), GetParam());
@@ -431,19 +373,19 @@ TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
 // shows every level builds the same bytes and gives the same answers.
 TEST(CacheLocalBloomFpRate, MatchesTheory) {
   constexpr size_t kQueries = 100000;
-  for (Shape shape : {Shape::kRandom16, Shape::kLe64, Shape::kBe64, Shape::kUserDecimal,
-                      Shape::kUrl}) {
+  for (KeyShape shape : {KeyShape::kRandom16, KeyShape::kLittleEndian64, KeyShape::kBigEndian64, KeyShape::kUserDecimal,
+                      KeyShape::kUrl}) {
     for (double bpk : {10.0, 16.0}) {
       for (size_t n : {1000, 10000, 100000}) {
         const size_t filters = n < 10000 ? 10 : 1;
         size_t positives = 0;
         for (size_t f = 0; f < filters; ++f) {
           const uint64_t first = f * n;
-          const std::string filter = Build(MakeKeys(shape, first, n), bpk, BestSimdLevel());
+          const std::string filter = Build(ShapedKeys(shape, first, n), bpk, BestSimdLevel());
           CacheLocalBloomReader reader(filter, BestSimdLevel());
           // Absent keys: ids far from every added one.
           const std::vector<std::string> absent =
-              MakeKeys(shape, (uint64_t{1} << 40) + first * 10, kQueries / filters);
+              ShapedKeys(shape, (uint64_t{1} << 40) + first * 10, kQueries / filters);
           std::unique_ptr<bool[]> out(new bool[absent.size()]);
           reader.MayMatchBatch(Views(absent), out.get());
           for (size_t i = 0; i < absent.size(); ++i) positives += out[i];
@@ -460,8 +402,8 @@ TEST(CacheLocalBloomFpRate, MatchesTheory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLevels, CacheLocalBloomSimdTest,
-                         testing::ValuesIn(kAllSimdLevels),
-                         [](const testing::TestParamInfo<SimdLevel>& info) {
+                         ::testing::ValuesIn(kAllSimdLevels),
+                         [](const ::testing::TestParamInfo<SimdLevel>& info) {
                            return std::string(SimdLevelName(info.param));
                          });
 

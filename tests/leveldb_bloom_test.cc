@@ -16,15 +16,14 @@
 #include "filter/leveldb_hash.h"
 #include "filter/leveldb_probes.h"
 #include "gtest/gtest.h"
+#include "tests/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-std::string Hex(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) absl::StrAppendFormat(&out, "%02x", c);
-  return out;
-}
+using testing::ExactBuffer;
+using testing::Hex;
+using testing::Views;
 
 // Four little-endian bytes, the key shape of LevelDB's own Bloom tests.
 std::string Fixed32Key(uint32_t i) {
@@ -34,16 +33,7 @@ std::string Fixed32Key(uint32_t i) {
 }
 
 std::vector<std::string> RandomKeys(size_t n, size_t max_len, std::mt19937_64& rng) {
-  std::vector<std::string> keys(n);
-  for (std::string& key : keys) {
-    key.resize(rng() % (max_len + 1));
-    for (char& c : key) c = static_cast<char>(rng());
-  }
-  return keys;
-}
-
-std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
-  return std::vector<std::string_view>(keys.begin(), keys.end());
+  return testing::RandomBytesKeys(n, max_len, rng);
 }
 
 std::string BuildFilter(const std::vector<std::string>& keys, double bits_per_key) {
@@ -51,22 +41,6 @@ std::string BuildFilter(const std::vector<std::string>& keys, double bits_per_ke
   AppendLevelDbBloomFilter(Views(keys), bits_per_key, &filter);
   return filter;
 }
-
-// A copy of some bytes in a heap block of exactly their size, so that
-// AddressSanitizer reports any read past the end (a std::string has spare
-// capacity there that would hide it).
-class ExactBuffer {
- public:
-  explicit ExactBuffer(std::string_view bytes)
-      : data_(new char[bytes.size()]), size_(bytes.size()) {
-    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
-  }
-  std::string_view view() const { return {data_.get(), size_}; }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t size_;
-};
 
 // The reader contract of leveldb_bloom.h, written out plainly with
 // bounds-checked access: the answer every filter, well-formed or not, must get.
@@ -301,19 +275,9 @@ TEST(LevelDbBloomTest, NoFalseNegatives) {
   }
 }
 
-// splitmix64's finaliser: a cheap, well-mixed function of x.
-uint64_t Mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111eb;
-  return x ^ (x >> 31);
-}
-
-// 16 pseudo-random bytes, a different key for every i.
+// 16 pseudo-random bytes, a different key for every i (the benchmarks' shape).
 std::string Random16Key(uint64_t i) {
-  std::string key(16, '\0');
-  for (int b = 0; b < 16; ++b) key[b] = static_cast<char>(Mix64(i * 16 + b));
-  return key;
+  return testing::ShapedKey(testing::KeyShape::kRandom16, i);
 }
 
 size_t NextLength(size_t length) {

@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
+#include "tests/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
@@ -30,13 +31,7 @@ std::vector<std::string> NewDistinctKeys(size_t n, std::mt19937_64& rng,
   std::vector<std::string> keys;
   keys.reserve(n);
   while (keys.size() < n) {
-    std::string key(rng() % 101, '\0');
-    for (size_t i = 0; i < key.size(); i += 8) {
-      uint64_t r = rng();
-      for (size_t j = i; j < key.size() && j < i + 8; ++j, r >>= 8) {
-        key[j] = static_cast<char>(r);
-      }
-    }
+    std::string key = testing::RandomBytesKey(100, rng);
     if (seen->insert(key).second) keys.push_back(std::move(key));
   }
   return keys;
@@ -71,7 +66,7 @@ TEST(LevelDbCompatTest, FilterBytesAndAnswersMatchLevelDb) {
     const size_t n = counts[set];
     // Every bits/key 1..30 more than twice; the order mixes sizes and k.
     const int bits_per_key = 1 + static_cast<int>((set * 7) % 30);
-    SCOPED_TRACE(testing::Message() << n << " keys at " << bits_per_key << " bits/key");
+    SCOPED_TRACE(::testing::Message() << n << " keys at " << bits_per_key << " bits/key");
 
     absl::flat_hash_set<std::string> seen;
     const std::vector<std::string> keys = NewDistinctKeys(n, rng, &seen);

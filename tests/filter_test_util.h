@@ -1,0 +1,78 @@
+// Helpers the filter unit tests share: keys (the benchmarks' key shapes,
+// bench/key_shapes.h, as owned strings; random byte strings of any length),
+// hex dumps, string_view lists, and exactly sized heap copies for
+// AddressSanitizer.
+#ifndef SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
+#define SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "bench/key_shapes.h"
+
+namespace sstfilter::testing {
+
+using bench::KeyShape;
+
+// Key number i of a shape (distinct i, distinct keys).
+inline std::string ShapedKey(KeyShape shape, uint64_t i) {
+  std::string key;
+  bench::AppendKey(shape, i, &key);
+  return key;
+}
+
+// Keys first .. first + n - 1 of a shape.
+inline std::vector<std::string> ShapedKeys(KeyShape shape, uint64_t first, size_t n) {
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  for (size_t i = 0; i < n; ++i) keys.push_back(ShapedKey(shape, first + i));
+  return keys;
+}
+
+// A key of 0..max_len arbitrary bytes (every hash tail length, the empty key).
+inline std::string RandomBytesKey(size_t max_len, std::mt19937_64& rng) {
+  std::string key(rng() % (max_len + 1), '\0');
+  for (char& c : key) c = static_cast<char>(rng());
+  return key;
+}
+
+inline std::vector<std::string> RandomBytesKeys(size_t n, size_t max_len, std::mt19937_64& rng) {
+  std::vector<std::string> keys(n);
+  for (std::string& key : keys) key = RandomBytesKey(max_len, rng);
+  return keys;
+}
+
+// Lowercase hex of some bytes (readable failures, pinned bytes).
+inline std::string Hex(std::string_view bytes) {
+  return absl::BytesToHexString(absl::string_view(bytes.data(), bytes.size()));
+}
+
+inline std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
+  return std::vector<std::string_view>(keys.begin(), keys.end());
+}
+
+// A copy of some bytes in a heap block of exactly their size, so that
+// AddressSanitizer reports a read even one byte past the end (a
+// std::string has spare capacity there that would hide it).
+class ExactBuffer {
+ public:
+  explicit ExactBuffer(std::string_view bytes)
+      : data_(new char[bytes.size()]), size_(bytes.size()) {
+    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
+  }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_;
+};
+
+}  // namespace sstfilter::testing
+
+#endif  // SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
