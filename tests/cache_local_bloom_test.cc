@@ -104,7 +104,8 @@ TEST(CacheLocalBloomFormat, HashIsTheLibrarysXxh3) {
 }
 
 TEST(CacheLocalBloomFormat, Schema) {
-  // Pinned bytes: a change here changes the on-disk format.
+  // Pinned bytes: a change here changes the on-disk format. Each is also
+  // ReferenceFilter's, the format written out independently above.
   EXPECT_EQ(Hex(Build({}, 10)), "01060043");
   const std::string one = Build({"a"}, 10);
   ASSERT_EQ(one.size(), 68u);
@@ -115,6 +116,7 @@ TEST(CacheLocalBloomFormat, Schema) {
             "00000000000002000000000000000000000000040000000040000000000000000000"
             "00000000000100000004000000000800000000000000000000000000000001060643");
   const std::vector<std::string> three = {"alpha", "beta", "gamma"};
+  EXPECT_EQ(Hex(Build(three, 16)), Hex(ReferenceFilter(three, 16)));
   EXPECT_EQ(Hex(Build(three, 16)),
             "00100400000000000000000000040600802002011100000004340004000011010080"
             "00004000000000000000000100000080000000200040000008080000000001060943");

@@ -2,6 +2,7 @@
 // the batched path, and the fail-open reading of malformed filters.
 #include "filter/leveldb_bloom.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -16,6 +17,8 @@
 #include "filter/leveldb_hash.h"
 #include "filter/leveldb_probes.h"
 #include "gtest/gtest.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/slice.h"
 #include "tests/filter_test_util.h"
 
 namespace sstfilter {
@@ -63,9 +66,21 @@ bool ContractMayMatch(const std::string& filter, std::string_view key) {
 
 // ---- Exact bytes ----
 
-TEST(LevelDbBloomSchemaTest, PinnedFilterBytes) {
-  // Any change here changes the on-disk format. Integral bits/key cases are
-  // also LevelDB's bytes (leveldb_compat_test checks that in general).
+// LevelDB's own filter for the keys, built by libleveldb at test time.
+std::string LibLevelDbFilter(const std::vector<std::string>& keys, int bits_per_key) {
+  const std::unique_ptr<const leveldb::FilterPolicy> policy(
+      leveldb::NewBloomFilterPolicy(bits_per_key));
+  const std::vector<leveldb::Slice> slices(keys.begin(), keys.end());
+  std::string filter;
+  policy->CreateFilter(slices.data(), static_cast<int>(slices.size()), &filter);
+  return filter;
+}
+
+TEST(LevelDbBloomSchemaTest, FilterBytesAreLibLevelDbs) {
+  // The on-disk format is LevelDB's: the expected bytes come from libleveldb
+  // (leveldb_compat_test does the same for random key sets; these are the
+  // edge cases). A non-integral bits/key only changes the sizing, so its
+  // bytes are LevelDB's at an integral bits/key with the same k and array.
   std::vector<std::string> ten_ints, twenty_names, hundred_ints;
   for (uint32_t i = 0; i < 10; ++i) ten_ints.push_back(Fixed32Key(i));
   for (int i = 0; i < 20; ++i) twenty_names.push_back(absl::StrFormat("key%d", i));
@@ -73,35 +88,50 @@ TEST(LevelDbBloomSchemaTest, PinnedFilterBytes) {
   struct Case {
     std::vector<std::string> keys;
     double bits_per_key;
-    std::string hex;
+    int leveldb_bits_per_key;
   };
   const Case cases[] = {
-      {{}, 10, "000000000000000006"},
-      {{"hello", "world"}, 10, "114000414410401006"},
-      {{""}, 10, "080004000200118006"},
-      {{"a", "a", "b"}, 10, "183060c08001030006"},  // Duplicates count toward the size.
-      {ten_ints, 10, "ad81a85c023fda0a723995cd5906"},
-      {twenty_names, 7, "41985028500c5080202df1385b5b4478010804"},
-      {hundred_ints, 1, "fe36985e9aec3e4f3ea3cd7f7f01"},
-      {{"x", "yy", "zzz"}, 30, "5584133cf1173dd10051544514"},
-      {ten_ints, 9.5, "413c46293a04b8dd91ad479806"},  // Non-integral: ours only, still pinned.
+      {{}, 10, 10},                  // Empty: 64 clear bits, k = 6.
+      {{"hello", "world"}, 10, 10},
+      {{""}, 10, 10},                // The empty key.
+      {{"a", "a", "b"}, 10, 10},     // Duplicates count toward the size.
+      {ten_ints, 10, 10},
+      {twenty_names, 7, 7},
+      {hundred_ints, 1, 1},          // k = 1 (0.69 clamped).
+      {{"x", "yy", "zzz"}, 30, 30},  // k = 20.
+      {hundred_ints, 44, 44},        // k = 30 (30.36 clamped).
+      // 9.5: k = floor(6.555) = 6, 10 keys -> 95 -> 96 bits; at 9: k =
+      // floor(6.21) = 6, 90 -> 96 bits.
+      {ten_ints, 9.5, 9},
+      // 14.377: k = floor(9.92) = 9, 2 keys -> the 64-bit minimum; at 14: 9.66.
+      {{"x", "yy"}, 14.377, 14},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(Hex(BuildFilter(c.keys, c.bits_per_key)), c.hex)
+    const std::string theirs = LibLevelDbFilter(c.keys, c.leveldb_bits_per_key);
+    ASSERT_GE(theirs.size(), 9u);
+    EXPECT_EQ(Hex(BuildFilter(c.keys, c.bits_per_key)), Hex(theirs))
         << c.keys.size() << " keys at " << c.bits_per_key << " bits/key";
   }
 }
 
 TEST(LevelDbBloomSchemaTest, SizeAndProbeByte) {
-  for (double bits_per_key : {1.0, 2.0, 9.5, 10.0, 30.0, 44.0, kMaxBitsPerKey}) {
-    LevelDbBloomBuilder builder(bits_per_key);
+  // The format's definition: max(floor(n * bits_per_key), 64) bits rounded up
+  // to bytes, then k = floor(bits_per_key * 0.69) clamped to [1, 30].
+  const struct {
+    double bits_per_key;
+    int k;
+  } cases[] = {{0.5, 1}, {1, 1}, {2, 1}, {3, 2}, {9.5, 6}, {10, 6}, {16, 11},
+               {30, 20}, {43.4, 29}, {44, 30}, {kMaxBitsPerKey, 30}};
+  for (const auto& c : cases) {
+    LevelDbBloomBuilder builder(c.bits_per_key);
     for (size_t n : {0, 1, 6, 7, 100, 1001}) {
       std::string filter;
       for (size_t i = 0; i < n; ++i) builder.AddKey(Fixed32Key(static_cast<uint32_t>(i)));
       builder.Finish(&filter);
-      EXPECT_EQ(filter.size(), LevelDbFilterBits(n, bits_per_key) / 8 + 1);
+      const size_t bits = std::max<size_t>(static_cast<size_t>(n * c.bits_per_key), 64);
+      EXPECT_EQ(filter.size(), (bits + 7) / 8 + 1) << c.bits_per_key << " " << n;
       EXPECT_EQ(filter.size(), builder.FilterSize(n));
-      EXPECT_EQ(static_cast<unsigned char>(filter.back()), LevelDbNumProbes(bits_per_key));
+      EXPECT_EQ(static_cast<unsigned char>(filter.back()), c.k) << c.bits_per_key;
     }
   }
 }
