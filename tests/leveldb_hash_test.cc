@@ -14,13 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
+#include "tests/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
+
+using testing::Hex;
 
 // Reads `LevelDB hash % modulus` through LevelDB's Bloom reader.
 class LevelDbHashRemainder {
@@ -77,12 +79,6 @@ class LevelDbHashOracle {
 const LevelDbHashOracle& Oracle() {
   static const auto* oracle = new LevelDbHashOracle();
   return *oracle;
-}
-
-std::string Hex(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) absl::StrAppendFormat(&out, "%02x", c);
-  return out;
 }
 
 void ExpectSameAsLevelDb(const std::string& key) {
