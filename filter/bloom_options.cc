@@ -63,6 +63,10 @@ absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options) {
 }
 
 absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options) {
+  if (!IsKnownFormat(options.format)) {
+    return BadValue("format", std::to_string(static_cast<int>(options.format)),
+                    "is not a FilterFormat; expected " + FormatNameList());
+  }
   absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
   if (!bits_per_key.ok()) return bits_per_key.status();
   BloomOptions resolved = options;

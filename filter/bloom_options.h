@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "filter/encodings.h"
+#include "filter/filter_format.h"
 
 namespace sstfilter {
 

@@ -65,13 +65,6 @@ void CacheLocalBloomBuilder::FinishInto(char* out) {
   size_ = 0;
 }
 
-void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
-                                 double bits_per_key, std::string* dst) {
-  CacheLocalBloomBuilder builder(bits_per_key);
-  for (std::string_view key : keys) builder.AddKey(key);
-  builder.Finish(dst);
-}
-
 CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel simd)
     : simd_(ClampSimdLevel(simd)), kernels_(&GetCacheLocalKernels(simd_)) {
   // state_ starts as kMatchEverything: every early return fails open.

@@ -103,10 +103,6 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   SimdLevel simd_;
 };
 
-// One-shot form of the builder.
-void AppendCacheLocalBloomFilter(absl::Span<const std::string_view> keys,
-                                 double bits_per_key, std::string* dst);
-
 // Queries one filter. Parses the trailer once; the filter bytes must outlive
 // the reader. Safe to use from several threads at once.
 class CacheLocalBloomReader : public ReaderBase {

@@ -1,6 +1,7 @@
 // kCacheLocalEncodingInfo: the cache-local encoding as encodings.h lists it.
 #include "filter/cache_local_bloom.h"
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
@@ -39,13 +40,15 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   const double spread = StandardBloomFpRate(
       static_cast<double>(num_keys), static_cast<double>(lines) * cache_local::kLineBits,
       CacheLocalNumProbes(bits_per_key));
-  return {{"lines (64 bytes)", absl::StrFormat("%d", lines)},
-          {"  standard bloom", absl::StrFormat("%.6g", spread)}};
+  PlanDetails details;
+  details.layout = {{"lines (64 bytes)", absl::StrFormat("%d", lines)}};
+  details.fp_parts = {{"  standard bloom", absl::StrFormat("%.6g", spread)}};
+  return details;
 }
 
 }  // namespace
 
-const EncodingInfo kCacheLocalEncodingInfo = {
+ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
     kName, "sstfilter cache-local Bloom", IsCacheLocalBloomFilter, CacheLocalExpectedFpRate,
     Describe, Details};
 

@@ -64,9 +64,11 @@ struct FilterDescription {
   }
 };
 
-// Encoding-specific figures of a planned filter, in print order: a label and
-// a formatted value (the layout, the FP model's parts).
-using PlanDetails = std::vector<std::pair<std::string, std::string>>;
+// Encoding-specific figures of a planned filter: labels and formatted values.
+struct PlanDetails {
+  std::vector<std::pair<std::string, std::string>> layout;    // Shown before the size.
+  std::vector<std::pair<std::string, std::string>> fp_parts;  // Shown after the FP rate.
+};
 
 // A filter an encoding would build for n keys at some bits/key (what
 // sstfilter_params prints; PlanFilter in encodings.h fills it in).

@@ -7,8 +7,22 @@ namespace sstfilter {
 FilterDescription UnrecognisedEncoding::Describe(std::string_view filter) {
   return FilterDescription::Fixed(
       FilterState::kMatchEverything,
-      absl::StrFormat("unknown tag 0x%02x (reads as may-match)",
-                      static_cast<unsigned char>(filter.back())));
+      filter.empty() ? std::string("unrecognised (reads as may-match)")
+                     : absl::StrFormat("unknown tag 0x%02x (reads as may-match)",
+                                       static_cast<unsigned char>(filter.back())));
+}
+
+const std::vector<FilterFormat>& AllFormats() {
+  static const auto* formats = [] {
+    auto* all = new std::vector<FilterFormat>();
+    ForEachEncoding([all](auto encoding) { all->push_back(FormatOf<decltype(encoding)>()); });
+    return all;
+  }();
+  return *formats;
+}
+
+bool IsKnownFormat(FilterFormat format) {
+  return static_cast<size_t>(format) < kNumFormats;
 }
 
 std::string_view FormatName(FilterFormat format) {

@@ -13,11 +13,14 @@
 //               MayMatchBatch(keys, out), state(); fails open
 //   E::kInfo    name, title, how its bytes are recognised, FP model, how
 //               tools describe it (EncodingInfo, encoding_info.h)
-// Adding an encoding: its own files, one FilterFormat value and one entry in
-// Encodings below.
+// Adding an encoding: its own files (listed in CMakeLists.txt), one
+// FilterFormat value (filter_format.h), one entry in Encodings and one
+// FormatOf check below. Tests, tools and benchmarks loop over AllFormats()
+// and ForEachEncoding, so they cover it without edits.
 #ifndef SSTFILTER_FILTER_ENCODINGS_H_
 #define SSTFILTER_FILTER_ENCODINGS_H_
 
+#include <cassert>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -29,19 +32,15 @@
 #include "absl/types/span.h"
 #include "filter/cache_local_bloom.h"
 #include "filter/encoding_info.h"
+#include "filter/filter_format.h"
 #include "filter/leveldb_bloom.h"
 
 namespace sstfilter {
 
-// The encoding new filters are written in (the `format` option). Values are
-// positions in Encodings.
-enum class FilterFormat {
-  kLevelDb,     // Bit-exact with LevelDB's built-in Bloom filter (default).
-  kCacheLocal,  // One 64-byte cache line per key, 64-bit XXH3 hash.
-};
-
+// In FilterFormat order (filter_format.h). Encodings tell their bytes apart
+// by the final byte: LevelDB's k is 1..30; the tags above 30 in use are
+// kCacheLocalTag (67).
 using Encodings = std::tuple<LevelDbEncoding, CacheLocalEncoding>;
-inline constexpr FilterFormat kDefaultFormat = FilterFormat::kLevelDb;
 
 // Bytes no encoding recognises (a reserved tag from a newer sstfilter, or
 // damage): read as "may match" for every key, never a false negative.
@@ -55,7 +54,6 @@ struct UnrecognisedEncoding {
     }
     FilterState state() const { return FilterState::kMatchEverything; }
   };
-  // REQUIRES: no encoding recognises filter (so it has 2 bytes or more).
   static FilterDescription Describe(std::string_view filter);
 };
 
@@ -86,7 +84,8 @@ template <size_t I, typename F>
 decltype(auto) VisitEncodingAt(size_t index, F& f) {
   using E = std::tuple_element_t<I, Encodings>;
   if constexpr (I + 1 == kNumFormats) {
-    return f(E{});  // index is a FilterFormat: the last one if no other.
+    assert(index == I && "not a FilterFormat; see IsKnownFormat");
+    return f(E{});
   } else {
     if (index == I) return f(E{});
     return VisitEncodingAt<I + 1>(index, f);
@@ -128,12 +127,6 @@ FilterPlan PlanFilter(size_t num_keys, double bits_per_key) {
           E::kInfo.expected_fp_rate(num_keys, bits_per_key),
           E::kInfo.plan_details(num_keys, bits_per_key)};
 }
-
-// "leveldb", "cache_local", ...: the spelling in option strings and flags.
-std::string_view FormatName(FilterFormat format);
-std::optional<FilterFormat> ParseFormatName(std::string_view name);
-// "'leveldb' or 'cache_local'": the names, for error messages.
-std::string FormatNameList();
 
 // What a filter's bytes hold, for tools. Never fails.
 FilterDescription DescribeFilter(std::string_view filter);

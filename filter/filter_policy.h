@@ -19,7 +19,8 @@ class FilterPolicy {
  public:
   virtual ~FilterPolicy() = default;
 
-  // Names the encoding. Filters are only read by a policy of the same name.
+  // Names the policy (and the family of encodings it reads). Hosts hand a
+  // policy only filters written under its name.
   virtual const char* Name() const = 0;
 
   // Appends a filter summarising keys to *dst. keys may contain duplicates.

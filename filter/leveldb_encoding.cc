@@ -1,6 +1,7 @@
 // kLevelDbEncodingInfo: the LevelDB-compatible encoding as encodings.h lists it.
 #include "filter/leveldb_bloom.h"
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
 #include "filter/leveldb_kernels.h"
@@ -36,13 +37,15 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   const auto bits = static_cast<double>(LevelDbFilterBits(num_keys, bits_per_key));
   const double bloom =
       StandardBloomFpRate(n, LevelDbReachableBits(bits), LevelDbNumProbes(bits_per_key));
-  return {{"  standard bloom", absl::StrFormat("%.6g", bloom)},
-          {"  32-bit hash", absl::StrFormat("%.6g", Hash32CollisionRate(n))}};
+  PlanDetails details;
+  details.fp_parts = {{"  standard bloom", absl::StrFormat("%.6g", bloom)},
+                      {"  32-bit hash", absl::StrFormat("%.6g", Hash32CollisionRate(n))}};
+  return details;
 }
 
 }  // namespace
 
-const EncodingInfo kLevelDbEncodingInfo = {
+ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
     "leveldb", "sstfilter LevelDB-compatible Bloom", Recognises, LevelDbExpectedFpRate,
     Describe, Details};
 

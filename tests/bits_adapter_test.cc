@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/filter_format.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -145,7 +146,7 @@ TEST_P(BitsAdapterTest, SharedReaderAnswersTheSameFromManyThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,
-                         ::testing::Values(FilterFormat::kLevelDb, FilterFormat::kCacheLocal),
+                         ::testing::ValuesIn(AllFormats()),
                          [](const auto& info) {
                            return std::string(FormatName(info.param));
                          });

@@ -149,6 +149,16 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
             "sstfilter.bloom: bits_per_key='' is not a number");
 }
 
+// A cast integer that is no FilterFormat is refused, not taken for one.
+TEST(BloomOptionsTest, UnknownFormatValueIsRejected) {
+  BloomOptions options;
+  options.format = static_cast<FilterFormat>(7);
+  EXPECT_EQ(ResolveBloomOptions(options).status().message(),
+            "sstfilter.bloom: format=7 is not a FilterFormat; expected 'leveldb' or "
+            "'cache_local'");
+  EXPECT_FALSE(NewBloomFilterPolicy(options).ok());
+}
+
 TEST(BloomOptionsTest, PolicyIdsParseAndRoundTrip) {
   absl::StatusOr<BloomOptions> defaults = ParseBloomPolicyId("sstfilter.bloom");
   ASSERT_TRUE(defaults.ok()) << defaults.status();

@@ -7,7 +7,7 @@
 
 #include "db_test_util.h"
 #include "filter/bloom_math.h"
-#include "filter/cache_local_math.h"
+#include "filter/encodings.h"
 #include "gtest/gtest.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/slice_transform.h"
@@ -43,8 +43,9 @@ std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.
 double ExpectedFp(FilterFormat format, size_t n) {
-  return format == FilterFormat::kCacheLocal ? CacheLocalExpectedFpRate(n, 10.0)
-                                            : LevelDbExpectedFpRate(n, 10.0);
+  return VisitEncoding(format, [n](auto encoding) {
+    return decltype(encoding)::kInfo.expected_fp_rate(n, 10.0);
+  });
 }
 
 class DbFilterTest : public ::testing::TestWithParam<DbMode> {
@@ -181,7 +182,7 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
 
 std::vector<DbMode> AllModes() {
   std::vector<DbMode> modes;
-  for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
+  for (FilterFormat format : AllFormats()) {
     for (bool partitioned : {false, true}) {
       for (PrefixMode prefix :
            {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {

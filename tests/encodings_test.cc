@@ -47,22 +47,25 @@ TEST(EncodingsTest, NamesRoundTripAndAreListed) {
 TEST(EncodingsTest, BytesAreRecognisedByTheirEncodingOnly) {
   ForEachEncoding([](auto built_by) {
     using Built = decltype(built_by);
-    for (size_t n : {0, 1, 100}) {
-      const std::string filter = Build<Built>(n, 10);
-      const std::string_view visited = VisitEncodingOf(
-          filter, [](auto e) -> std::string_view {
-            if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
-              return "unrecognised";
-            } else {
-              return decltype(e)::kInfo.name;
-            }
-          });
-      EXPECT_EQ(visited, Built::kInfo.name) << n << " keys";
-      ForEachEncoding([&](auto other) {
-        using Other = decltype(other);
-        EXPECT_EQ(Other::kInfo.recognises(filter), (std::is_same_v<Other, Built>))
-            << Other::kInfo.name << " on " << Built::kInfo.name << " bytes, " << n << " keys";
-      });
+    for (size_t n : {0, 1, 2, 100, 5000}) {
+      for (double bits_per_key : {0.5, 1.0, 4.0, 10.0, 23.0, 44.0, 100.0}) {
+        const std::string filter = Build<Built>(n, bits_per_key);
+        const std::string_view visited = VisitEncodingOf(
+            filter, [](auto e) -> std::string_view {
+              if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
+                return "unrecognised";
+              } else {
+                return decltype(e)::kInfo.name;
+              }
+            });
+        EXPECT_EQ(visited, Built::kInfo.name) << n << " keys";
+        ForEachEncoding([&](auto other) {
+          using Other = decltype(other);
+          EXPECT_EQ(Other::kInfo.recognises(filter), (std::is_same_v<Other, Built>))
+              << Other::kInfo.name << " on " << Built::kInfo.name << " bytes, " << n
+              << " keys, " << bits_per_key << " bits/key";
+        });
+      }
     }
   });
 }

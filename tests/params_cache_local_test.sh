@@ -19,6 +19,19 @@ expect_line "$out" "expected fp rate   0.00867532"
 # (1 - e^(-6 * 1000 / 10240))^6 for the same bits in one array.
 expect_line "$out" "  standard bloom   0.00760097"
 
+# The whole report, in order: the layout before the size, the FP model's
+# parts after the rate they make up.
+out="$("$params" --keys 1000 --bits_per_key 10 --format cache_local 2>&1)"
+want="encoding           cache_local
+keys               1000
+bits/key           10.0000
+k (probes)         6
+lines (64 bytes)   20
+filter bytes       1284
+expected fp rate   0.00867532
+  standard bloom   0.00760097"
+if [ "$out" = "$want" ]; then pass; else fail "report differs:"; diff <(echo "$want") <(echo "$out"); fi
+
 # 1M keys at 1%: 9.5851 bits/key as for leveldb, 18721 lines; the blocked
 # layout misses the target at that size (1.14%).
 out="$("$params" --keys=1000000 --fp=0.01 --format=cache_local 2>&1)"

@@ -194,7 +194,7 @@ TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
 
 TEST(PolicyIdTest, RoundTrips) {
   for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
-    for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
+    for (FilterFormat format : AllFormats()) {
       BloomOptions config{bits, std::nullopt, format};
       absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(config));
       ASSERT_TRUE(back.ok()) << BloomPolicyId(config);

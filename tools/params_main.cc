@@ -24,7 +24,7 @@ ABSL_FLAG(std::optional<double>, fp, std::nullopt,
           "target false-positive rate, 0 < fp < 1");
 ABSL_FLAG(std::optional<double>, bits_per_key, std::nullopt,
           "bits of filter per key, in (0, 100]");
-ABSL_FLAG(std::string, format, "leveldb",
+ABSL_FLAG(std::string, format, std::string(sstfilter::FormatName(sstfilter::kDefaultFormat)),
           "filter encoding: " + sstfilter::FormatNameList());
 
 namespace {
@@ -45,9 +45,12 @@ void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<doubl
   if (fp.has_value()) absl::PrintF("%-18s %.6g\n", "target fp rate", *fp);
   absl::PrintF("%-18s %.4f\n", "bits/key", bits_per_key);
   absl::PrintF("%-18s %d\n", "k (probes)", plan.num_probes);
+  for (const auto& [label, value] : plan.details.layout) absl::PrintF("%-18s %s\n", label, value);
   absl::PrintF("%-18s %d\n", "filter bytes", plan.filter_bytes);
   absl::PrintF("%-18s %.6g\n", "expected fp rate", plan.expected_fp_rate);
-  for (const auto& [label, value] : plan.details) absl::PrintF("%-18s %s\n", label, value);
+  for (const auto& [label, value] : plan.details.fp_parts) {
+    absl::PrintF("%-18s %s\n", label, value);
+  }
 }
 
 }  // namespace

@@ -349,8 +349,8 @@ void PrintTable(const std::string& path, const OpenedTable& table) {
                props.filter_policy_name.empty() ? "(none)" : props.filter_policy_name);
 }
 
-// Prints the filter's layout; returns why it cannot be queried, or nullptr.
-const char* PrintFilterLayout(const SstFilter& filter) {
+// Prints the filter's layout; returns why it cannot be queried, if it cannot.
+std::optional<std::string> PrintFilterLayout(const SstFilter& filter) {
   switch (filter.layout) {
     case SstFilterLayout::kNone:
       absl::PrintF("%-22s none\n", "filter");
@@ -361,19 +361,19 @@ const char* PrintFilterLayout(const SstFilter& filter) {
       return "the table's obsolete block-based filter is not supported";
     case SstFilterLayout::kFull:
       absl::PrintF("%-22s full (meta block '%s')\n", "filter", filter.meta_block_name);
-      return nullptr;
+      return std::nullopt;
     case SstFilterLayout::kPartitioned:
       absl::PrintF("%-22s partitioned: %d partitions, top-level index %d bytes (meta block '%s')\n",
                    "filter", filter.partitions.size(), filter.meta_handle.size,
                    filter.meta_block_name);
-      return nullptr;
+      return std::nullopt;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // Prints sizes, encoding and expected FP rate; returns why the filter cannot
-// be queried (not ours), or nullptr. REQUIRES: the filter has partitions.
-const char* PrintFilterContents(const OpenedTable& table, double* expected_fp) {
+// be queried (not ours), if it cannot. REQUIRES: the filter has partitions.
+std::optional<std::string> PrintFilterContents(const OpenedTable& table, double* expected_fp) {
   const SstFilter& filter = table.filter;
   const uint64_t filter_entries = table.props->num_filter_entries;
   const size_t filter_bytes = filter.FilterBytes();
@@ -389,11 +389,12 @@ const char* PrintFilterContents(const OpenedTable& table, double* expected_fp) {
   if (filter.compatibility_name != kBloomPolicyName) {
     absl::PrintF("%-22s unknown: not written by sstfilter (compatibility name '%s')\n",
                  "encoding", filter.compatibility_name);
-    return "the filter is not sstfilter's";
+    return absl::StrFormat("the filter is '%s', not sstfilter's '%s'",
+                           filter.compatibility_name, kBloomPolicyName);
   }
   *expected_fp = PrintEncodings(filter, filter_entries);
   absl::PrintF("%-22s %.6g\n", "expected fp rate", *expected_fp);
-  return nullptr;
+  return std::nullopt;
 }
 
 // Answers --key and --sample_absent; returns the exit status.
@@ -444,13 +445,13 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   OpenedTable table;
   if (std::optional<int> exit = OpenTable(path, &table)) return *exit;
   PrintTable(path, table);
-  const char* unanswerable = PrintFilterLayout(table.filter);
+  std::optional<std::string> unanswerable = PrintFilterLayout(table.filter);
   double expected_fp = 0;
-  if (unanswerable == nullptr) unanswerable = PrintFilterContents(table, &expected_fp);
+  if (!unanswerable.has_value()) unanswerable = PrintFilterContents(table, &expected_fp);
   if (!questions.any()) return 0;
-  if (unanswerable != nullptr) {
+  if (unanswerable.has_value()) {
     return Fail(kExitUnanswered,
-                absl::StrFormat("cannot answer --key/--sample_absent: %s", unanswerable));
+                absl::StrFormat("cannot answer --key/--sample_absent: %s", *unanswerable));
   }
   return Answer(table, questions, expected_fp);
 }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "absl/strings/str_format.h"
@@ -49,6 +50,9 @@ std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bit
 std::string FormatFormat(const FilterFormat& format) {
   return std::string(FormatName(format));
 }
+
+// RegisterOptions addresses the fields by offset.
+static_assert(std::is_standard_layout_v<BloomOptions>, "offsetof needs a standard layout");
 
 // bits_per_key and format, the options of "{id=sstfilter.bloom;...}".
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {

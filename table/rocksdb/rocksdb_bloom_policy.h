@@ -3,7 +3,7 @@
 //   rocksdb::BlockBasedTableOptions table_options;
 //   table_options.filter_policy = sstfilter::NewRocksDbBloomPolicy({}).value();
 //
-// or, after EnsureRocksDbFilterPoliciesRegistered() (table/registration.h),
+// or, after EnsureRocksDbFilterPoliciesRegistered() (table/rocksdb/registration.h),
 // through option strings: "filter_policy=sstfilter.bloom:10" or
 // "filter_policy={id=sstfilter.bloom;bits_per_key=10;format=cache_local}".
 //

@@ -90,8 +90,8 @@ absl::StatusOr<SstFilter> ReadSstFilter(const SstSource& file,
       std::string_view prefix;
       SstFilterLayout layout;
     } const kLayouts[] = {{kFullFilterPrefix, SstFilterLayout::kFull},
-                        {kPartitionedFilterPrefix, SstFilterLayout::kPartitioned},
-                        {kBlockBasedFilterPrefix, SstFilterLayout::kBlockBased}};
+                          {kPartitionedFilterPrefix, SstFilterLayout::kPartitioned},
+                          {kBlockBasedFilterPrefix, SstFilterLayout::kBlockBased}};
     for (const auto& [prefix, layout] : kLayouts) {
       if (entry.key.compare(0, prefix.size(), prefix) != 0) continue;
       if (filter.layout != SstFilterLayout::kNone) {
