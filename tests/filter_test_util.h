@@ -57,6 +57,36 @@ inline std::vector<std::string_view> Views(const std::vector<std::string>& keys)
   return std::vector<std::string_view>(keys.begin(), keys.end());
 }
 
+// ---- FP-rate statistics ----
+
+// FP tests accept a measured rate within kFpSigmas standard errors of the
+// expected one. A normal deviate beyond 6 sigma has probability 2e-9 (two-
+// sided), so even a few hundred such comparisons per run fail by chance with
+// probability below 1e-6; the samples are sized so that one probe more or
+// less (k +- 1) lands well outside.
+inline constexpr double kFpSigmas = 6;
+
+// The mean of per-filter FP rates and the variance of that mean, estimated
+// from their spread: it includes the binomial noise of the queries and the
+// filters' own variation (their fill differs), whatever the model.
+struct FpMean {
+  double mean = 0;
+  double variance_of_mean = 0;
+};
+
+inline FpMean MeanOf(const std::vector<double>& rates) {
+  FpMean m;
+  if (rates.empty()) return m;
+  for (double r : rates) m.mean += r;
+  m.mean /= rates.size();
+  if (rates.size() > 1) {
+    double sum_sq = 0;
+    for (double r : rates) sum_sq += (r - m.mean) * (r - m.mean);
+    m.variance_of_mean = sum_sq / (rates.size() - 1) / rates.size();
+  }
+  return m;
+}
+
 // A copy of some bytes in a heap block of exactly their size, so that
 // AddressSanitizer reports a read even one byte past the end (a
 // std::string has spare capacity there that would hide it).
