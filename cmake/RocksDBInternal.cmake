@@ -43,3 +43,8 @@ target_compile_definitions(sstfilter_rocksdb_internal INTERFACE
   SSTFILTER_ROCKSDB_SOURCE_MINOR=${_src_MINOR}
   SSTFILTER_ROCKSDB_SOURCE_PATCH=${_src_PATCH})
 target_link_libraries(sstfilter_rocksdb_internal INTERFACE RocksDB::rocksdb-shared)
+# RocksDB 10.0 and later default operator== in their public headers: C++20
+# for everything that includes them.
+if(ROCKSDB_SOURCE_VERSION VERSION_GREATER_EQUAL 10.0)
+  target_compile_features(sstfilter_rocksdb_internal INTERFACE cxx_std_20)
+endif()

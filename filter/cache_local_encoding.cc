@@ -33,6 +33,13 @@ FilterDescription Describe(std::string_view filter) {
       });
 }
 
+double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
+  const size_t lines = bytes < kCacheLocalTrailerBytes
+                           ? 0
+                           : (bytes - kCacheLocalTrailerBytes) / cache_local::kLineBytes;
+  return CacheLocalFilterFpRate(num_keys, lines, CacheLocalNumProbes(bits_per_key));
+}
+
 // The layout, and the same bits and k spread over one big array for
 // comparison: the price of keeping every key in one cache line.
 PlanDetails Details(size_t num_keys, double bits_per_key) {
@@ -50,6 +57,6 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
     kName, "sstfilter cache-local Bloom", IsCacheLocalBloomFilter, CacheLocalExpectedFpRate,
-    Describe, Details};
+    SizedFpRate, Describe, Details};
 
 }  // namespace sstfilter

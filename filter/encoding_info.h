@@ -90,6 +90,9 @@ struct EncodingInfo {
   bool (*recognises)(std::string_view filter);
   // FP model: the rate of a filter built for n keys at bits_per_key.
   double (*expected_fp_rate)(size_t num_keys, double bits_per_key);
+  // The same model for a filter of `bytes` bytes (as its builder at
+  // bits_per_key lays them out) holding n keys.
+  double (*sized_fp_rate)(size_t num_keys, size_t bytes, double bits_per_key);
   // How tools describe one of its filters. REQUIRES: recognises(filter).
   FilterDescription (*describe)(std::string_view filter);
   // What sstfilter_params adds to the common figures for n keys.

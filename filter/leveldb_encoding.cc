@@ -31,6 +31,12 @@ FilterDescription Describe(std::string_view filter) {
       [bits, k = r.num_probes()](double n) { return LevelDbFilterFpRate(n, bits, k); });
 }
 
+double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
+  if (bytes < 2) return num_keys == 0 ? 0.0 : 1.0;
+  return LevelDbFilterFpRate(static_cast<double>(num_keys), 8.0 * static_cast<double>(bytes - 1),
+                             LevelDbNumProbes(bits_per_key));
+}
+
 // The two parts of the FP model: the Bloom bits, and the 32-bit hash.
 PlanDetails Details(size_t num_keys, double bits_per_key) {
   const auto n = static_cast<double>(num_keys);
@@ -47,6 +53,6 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
     "leveldb", "sstfilter LevelDB-compatible Bloom", Recognises, LevelDbExpectedFpRate,
-    Describe, Details};
+    SizedFpRate, Describe, Details};
 
 }  // namespace sstfilter

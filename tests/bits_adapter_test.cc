@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "db_test_util.h"
-#include "filter/filter_format.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
+#include "filter/encodings.h"
+#include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
@@ -53,6 +54,78 @@ TEST_P(BitsAdapterTest, AdjacentDuplicatesAreCountedOnce) {
     builder->AddKey(key);
   }
   EXPECT_EQ(builder->EstimateEntriesAdded(), 100u);
+}
+
+// AddKeyAndAlt's contract (RocksDB 9.6+; the adapter has it in every
+// version): with keys k and alts a (prefixes),
+//   AddKey(k1); AddKeyAndAlt(k2, a2);  de-dup k2<>k1, k2<>a2, a2<>k1
+//   AddKeyAndAlt(k3, a3);              de-dup k3<>k2, a3<>a2, k3<>a2, a3<>k2
+//   AddKey(k4);                        de-dup k4<>k3 but not k4<>a3
+// Entries are counted by EstimateEntriesAdded (each distinct entry once),
+// and every key and alt must match the finished filter.
+template <typename E>
+void CheckAddKeyAndAlt() {
+  BitsBuilderAdapter<E> b(typename E::Builder(10.0), /*post_verify=*/false);
+  std::vector<std::string> added;
+  auto expect = [&](size_t entries, const char* step) {
+    EXPECT_EQ(b.EstimateEntriesAdded(), entries) << E::kInfo.name << ": " << step;
+  };
+  EXPECT_EQ(b.EstimateEntriesAdded(), 0u);
+  b.AddKey("apple1");
+  expect(1, "first key");
+  b.AddKeyAndAlt("apple2", "apple1");  // Alt equals the previous key.
+  expect(2, "alt == previous key");
+  b.AddKeyAndAlt("apple3", "apple");  // New alt.
+  expect(4, "new key and new alt");
+  b.AddKeyAndAlt("apple", "apple");  // Key equals the previous alt and its own alt.
+  expect(4, "key == previous alt == own alt");
+  b.AddKeyAndAlt("apple", "appl");  // Key equals the previous key.
+  expect(5, "key == previous key, new alt");
+  b.AddKeyAndAlt("appl9", "apple");  // Alt equals the key before (previous key).
+  expect(6, "alt == previous key");
+  b.AddKey("apple");  // Equals the previous alt: AddKey does not de-dup that.
+  expect(7, "AddKey after an alt");
+  b.AddKey("apple");
+  expect(7, "AddKey == previous key");
+  b.AddKeyAndAlt("banana", "banana");
+  expect(8, "key is its own alt");
+  std::unique_ptr<const char[]> buf;
+  const rocksdb::Slice filter = b.Finish(&buf);
+  EXPECT_EQ(b.EstimateEntriesAdded(), 0u);
+  const typename E::Reader reader(std::string_view(filter.data(), filter.size()));
+  for (const char* entry : {"apple1", "apple2", "apple3", "apple", "appl", "appl9", "banana"}) {
+    EXPECT_TRUE(reader.MayMatch(entry)) << E::kInfo.name << ": " << entry;
+  }
+  // After Finish nothing is remembered: the last key is added again.
+  b.AddKeyAndAlt("banana", "banana");
+  expect(1, "first entry after Finish");
+}
+
+TEST_P(BitsAdapterTest, AddKeyAndAltFollowsItsContract) {
+  VisitEncoding(GetParam(), [](auto encoding) { CheckAddKeyAndAlt<decltype(encoding)>(); });
+}
+
+// CalculateSpace is the size formula (RocksDB 10.9+ sizes tables with it)
+// and EstimatedFpRate the encoding's model for a filter of those bytes.
+TEST_P(BitsAdapterTest, SpaceAndFpEstimates) {
+  VisitEncoding(GetParam(), [this](auto encoding) {
+    using E = decltype(encoding);
+    BitsBuilderAdapter<E> b(typename E::Builder(10.0), false);
+    for (size_t n : {100, 1000, 10000}) {
+      const std::vector<std::string> keys = RandomKeys(n, 11);
+      auto fresh = NewBuilder();
+      const size_t size = Build(fresh.get(), keys).size();
+      EXPECT_EQ(b.CalculateSpace(n), size) << n;
+      // At its own size the estimate is the model at 10 bits/key, and the
+      // describer's model of the built filter.
+      const double model = E::kInfo.expected_fp_rate(n, 10.0);
+      EXPECT_NEAR(b.EstimatedFpRate(n, size), model, 1e-12 * model) << n;
+      EXPECT_LT(b.EstimatedFpRate(n, 2 * size), b.EstimatedFpRate(n, size)) << n;
+      EXPECT_GT(b.EstimatedFpRate(2 * n, size), b.EstimatedFpRate(n, size)) << n;
+    }
+    EXPECT_EQ(b.EstimatedFpRate(0, 100), 0.0);
+    EXPECT_EQ(b.EstimatedFpRate(10, 0), 1.0);
+  });
 }
 
 TEST_P(BitsAdapterTest, FinishResetsForTheNextPartition) {

@@ -1,10 +1,10 @@
 // rocksdb::FilterBitsBuilder over one of our encodings' builders.
 //
-// FormatBuilder and FormatReader are an encoding's Builder and Reader (see
-// filter/encodings.h for what they provide).
+// E is an encoding (filter/encodings.h); its Builder and Reader do the work.
 //
 // RocksDB's call order per SST (and per partition, reusing the builder):
-//   (AddKey* Finish MaybePostVerify?)*   with ApproximateNumEntries any time.
+//   ((AddKey | AddKeyAndAlt)* Finish MaybePostVerify?)*
+// with ApproximateNumEntries (and, from 10.9, CalculateSpace) any time.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 #define SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 
@@ -20,9 +20,11 @@
 
 namespace sstfilter {
 
-template <typename FormatBuilder, typename FormatReader>
+template <typename E>
 class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
  public:
+  using FormatBuilder = typename E::Builder;
+  using FormatReader = typename E::Reader;
   using Hash = typename FormatBuilder::Hash;
 
   // post_verify: keep the hashes of the last filter so MaybePostVerify can
@@ -30,18 +32,46 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   BitsBuilderAdapter(FormatBuilder builder, bool post_verify)
       : builder_(std::move(builder)), post_verify_(post_verify) {}
 
-  // Adjacent duplicates (RocksDB passes them, e.g. a prefix shared by
-  // consecutive keys) are skipped by hash: a key whose hash equals the
-  // previous one sets exactly the same bits, so skipping it can never cause a
-  // false negative, and it keeps the filter sized for distinct entries.
+  // Duplicates are skipped by hash (RocksDB passes repeated user keys, and
+  // prefixes shared by consecutive keys): an entry whose hash equals one
+  // already added sets exactly the same bits, so skipping it can never cause
+  // a false negative, and it keeps the filter sized for distinct entries.
+  // AddKey de-duplicates against the previous key only.
   void AddKey(const rocksdb::Slice& key) override {
-    const Hash h = FormatBuilder::HashKey(std::string_view(key.data(), key.size()));
-    if (builder_.NumEntries() > 0 && h == last_hash_) return;
-    last_hash_ = h;
-    builder_.AddHash(h);
+    const Hash k = HashOf(key);
+    if (!prev_key_.Is(k)) builder_.AddHash(k);
+    prev_key_.Set(k);
+    prev_alt_.Clear();
   }
 
+  // A key and its prefix (RocksDB 9.6+ calls this with a prefix extractor and
+  // whole-key filtering). Its contract: the key is de-duplicated against the
+  // previous key and the previous alt, the alt against the previous alt, the
+  // previous key and this key. Declared in every version, so the contract is
+  // tested whichever RocksDB the tests run with.
+  void AddKeyAndAlt(const rocksdb::Slice& key,
+                    const rocksdb::Slice& alt) SSTFILTER_OVERRIDE_SINCE_ROCKSDB_9_6 {
+    const Hash k = HashOf(key);
+    const Hash a = HashOf(alt);
+    if (!prev_key_.Is(k) && !prev_alt_.Is(k)) builder_.AddHash(k);
+    if (a != k && !prev_alt_.Is(a) && !prev_key_.Is(a)) builder_.AddHash(a);
+    prev_key_.Set(k);
+    prev_alt_.Set(a);
+  }
+
+  // 0 if and only if nothing was added (RocksDB 9.6+ writes no filter for a
+  // builder that says 0): every first entry after Finish is added.
   size_t EstimateEntriesAdded() override { return builder_.NumEntries(); }
+
+  // RocksDB 10.9+ sizes tables with these; declared in every version.
+  size_t CalculateSpace(size_t num_entries) SSTFILTER_OVERRIDE_SINCE_ROCKSDB_10_9 {
+    return builder_.FilterSize(num_entries);
+  }
+  // The encoding's FP model for a filter of `bytes` holding num_entries.
+  double EstimatedFpRate(size_t num_entries,
+                         size_t bytes) SSTFILTER_OVERRIDE_SINCE_ROCKSDB_10_9 {
+    return E::kInfo.sized_fp_rate(num_entries, bytes, builder_.bits_per_key());
+  }
 
   using rocksdb::FilterBitsBuilder::Finish;
   rocksdb::Slice Finish(std::unique_ptr<const char[]>* buf) override {
@@ -52,6 +82,8 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     const size_t size = builder_.FilterSize(builder_.NumEntries());
     std::unique_ptr<char[]> bytes(new char[size]);  // FinishInto writes every byte.
     builder_.FinishInto(bytes.get());  // Also resets the builder for the next partition.
+    prev_key_.Clear();
+    prev_alt_.Clear();
     rocksdb::Slice result(bytes.get(), size);
     *buf = std::move(bytes);
     return result;
@@ -78,9 +110,26 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   }
 
  private:
+  // The hash of the previous key or alt, if there is one since Finish.
+  class LastHash {
+   public:
+    bool Is(Hash h) const { return valid_ && h == hash_; }
+    void Set(Hash h) { hash_ = h, valid_ = true; }
+    void Clear() { valid_ = false; }
+
+   private:
+    Hash hash_{};
+    bool valid_ = false;
+  };
+
+  static Hash HashOf(const rocksdb::Slice& s) {
+    return FormatBuilder::HashKey(std::string_view(s.data(), s.size()));
+  }
+
   FormatBuilder builder_;
   const bool post_verify_;
-  Hash last_hash_{};
+  LastHash prev_key_;
+  LastHash prev_alt_;
   std::vector<Hash> verify_hashes_;
 };
 

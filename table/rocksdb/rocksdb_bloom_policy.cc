@@ -85,7 +85,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     const bool post_verify = context.table_options.detect_filter_construct_corruption;
     return VisitEncoding(options_.format, [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
       using E = decltype(encoding);
-      return new BitsBuilderAdapter<typename E::Builder, typename E::Reader>(
+      return new BitsBuilderAdapter<E>(
           typename E::Builder(options_.bits_per_key), post_verify);
     });
   }

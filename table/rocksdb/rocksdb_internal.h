@@ -14,4 +14,21 @@ static_assert(ROCKSDB_MAJOR == SSTFILTER_ROCKSDB_SOURCE_MAJOR &&
               "than the installed headers; reconfigure with a matching "
               "-DROCKSDB_SOURCE_DIR");
 
+// The internal builder interface has three shapes (checked against RocksDB's
+// headers): up to 9.5 as in 7.8; from 9.6 a pure virtual AddKeyAndAlt; from
+// 10.9 pure virtual CalculateSpace and EstimatedFpRate. Our adapter declares
+// all of them and marks each `override` where the interface has it.
+#define SSTFILTER_ROCKSDB_AT_LEAST(major, minor) \
+  (ROCKSDB_MAJOR > (major) || (ROCKSDB_MAJOR == (major) && ROCKSDB_MINOR >= (minor)))
+#if SSTFILTER_ROCKSDB_AT_LEAST(9, 6)
+#define SSTFILTER_OVERRIDE_SINCE_ROCKSDB_9_6 override
+#else
+#define SSTFILTER_OVERRIDE_SINCE_ROCKSDB_9_6
+#endif
+#if SSTFILTER_ROCKSDB_AT_LEAST(10, 9)
+#define SSTFILTER_OVERRIDE_SINCE_ROCKSDB_10_9 override
+#else
+#define SSTFILTER_OVERRIDE_SINCE_ROCKSDB_10_9
+#endif
+
 #endif  // SSTFILTER_TABLE_ROCKSDB_INTERNAL_H_
