@@ -20,13 +20,8 @@ if(NOT EXISTS "${_hdr}" OR NOT EXISTS "${_ver}")
                       "or include/rocksdb/version.h. ${_fix}")
 endif()
 
-file(STRINGS "${_ver}" _lines REGEX "#define ROCKSDB_(MAJOR|MINOR|PATCH) ")
-foreach(_l IN LISTS _lines)
-  if(_l MATCHES "#define ROCKSDB_(MAJOR|MINOR|PATCH) ([0-9]+)")
-    set(_src_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
-  endif()
-endforeach()
-set(ROCKSDB_SOURCE_VERSION "${_src_MAJOR}.${_src_MINOR}.${_src_PATCH}")
+include(${CMAKE_CURRENT_LIST_DIR}/RocksDBVersion.cmake)
+sstfilter_rocksdb_version("${_ver}" ROCKSDB_SOURCE_VERSION)
 if(NOT ROCKSDB_SOURCE_VERSION VERSION_EQUAL RocksDB_VERSION)
   message(FATAL_ERROR "RocksDB source in ${ROCKSDB_SOURCE_DIR} is version "
                       "${ROCKSDB_SOURCE_VERSION} but the installed RocksDB is "
@@ -39,9 +34,9 @@ message(STATUS "RocksDB internal header: ${_hdr} (version ${ROCKSDB_SOURCE_VERSI
 add_library(sstfilter_rocksdb_internal INTERFACE)
 target_include_directories(sstfilter_rocksdb_internal SYSTEM INTERFACE "${ROCKSDB_SOURCE_DIR}")
 target_compile_definitions(sstfilter_rocksdb_internal INTERFACE
-  SSTFILTER_ROCKSDB_SOURCE_MAJOR=${_src_MAJOR}
-  SSTFILTER_ROCKSDB_SOURCE_MINOR=${_src_MINOR}
-  SSTFILTER_ROCKSDB_SOURCE_PATCH=${_src_PATCH})
+  SSTFILTER_ROCKSDB_SOURCE_MAJOR=${ROCKSDB_SOURCE_VERSION_MAJOR}
+  SSTFILTER_ROCKSDB_SOURCE_MINOR=${ROCKSDB_SOURCE_VERSION_MINOR}
+  SSTFILTER_ROCKSDB_SOURCE_PATCH=${ROCKSDB_SOURCE_VERSION_PATCH})
 target_link_libraries(sstfilter_rocksdb_internal INTERFACE RocksDB::rocksdb-shared)
 # RocksDB 10.0 and later default operator== in their public headers: C++20
 # for everything that includes them.

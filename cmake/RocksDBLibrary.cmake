@@ -16,14 +16,8 @@ if(NOT EXISTS "${SSTFILTER_ROCKSDB_LIBRARY}" OR NOT EXISTS "${ROCKSDB_SOURCE_DIR
   message(FATAL_ERROR "SSTFILTER_ROCKSDB_LIBRARY=${SSTFILTER_ROCKSDB_LIBRARY} needs an existing "
                       "library and ROCKSDB_SOURCE_DIR set to the source tree it was built from")
 endif()
-file(STRINGS "${ROCKSDB_SOURCE_DIR}/include/rocksdb/version.h" _lines
-     REGEX "#define ROCKSDB_(MAJOR|MINOR|PATCH) ")
-foreach(_l IN LISTS _lines)
-  if(_l MATCHES "#define ROCKSDB_(MAJOR|MINOR|PATCH) ([0-9]+)")
-    set(_lib_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
-  endif()
-endforeach()
-set(RocksDB_VERSION "${_lib_MAJOR}.${_lib_MINOR}.${_lib_PATCH}")
+include(${CMAKE_CURRENT_LIST_DIR}/RocksDBVersion.cmake)
+sstfilter_rocksdb_version("${ROCKSDB_SOURCE_DIR}/include/rocksdb/version.h" RocksDB_VERSION)
 find_package(Threads REQUIRED)
 add_library(RocksDB::rocksdb-shared SHARED IMPORTED)
 set_target_properties(RocksDB::rocksdb-shared PROPERTIES
