@@ -12,28 +12,15 @@ db_bench="$(command -v db_bench)" || { echo "FAIL: db_bench not installed (rocks
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-cat > "$work/OPTIONS" <<'OPT'
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-
-[DBOptions]
-  create_if_missing=true
-
-[CFOptions "default"]
-  table_factory=BlockBasedTable
-  write_buffer_size=262144
-
-[TableOptions/BlockBasedTable "default"]
-  filter_policy=sstfilter.bloom:10
-OPT
+source "$(dirname "$0")/cli_test_lib.sh"
+source "$(dirname "$0")/db_bench_filter_lib.sh"
+write_options "$work/OPTIONS" "sstfilter.bloom:10"
 
 run() {  # run <db dir> [env...]
   local db="$1"; shift
   env "$@" "$db_bench" --options_file="$work/OPTIONS" --db="$db" \
     --benchmarks=fillrandom,readmissing --num=50000 --statistics 2>&1
 }
-ticker() { awk -v name="$1" '$1 == name { print $4 }' <<<"$2"; }
 
 out="$(run "$work/db" LD_PRELOAD="$plugin")"
 useful="$(ticker rocksdb.bloom.filter.useful "$out")"

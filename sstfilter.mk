@@ -1,0 +1,18 @@
+# sstfilter as a RocksDB plugin, in RocksDB's convention for extensions
+# (RocksDB's plugin/README.md): link or copy this checkout to
+# plugin/sstfilter inside a RocksDB source tree, then build RocksDB with
+#   ROCKSDB_PLUGINS=sstfilter make ...        or
+#   cmake -DROCKSDB_PLUGINS=sstfilter ...
+# RocksDB then registers "sstfilter.bloom" through sstfilter_FUNC whenever
+# its ObjectRegistry starts, so its db_bench, ldb, sst_dump and any program
+# linked with that librocksdb accept filter_policy=sstfilter.bloom:10.
+#
+# RocksDB's CMake reads the three variables below with regular expressions:
+# keep each on one line. cmake/RocksDBPlugin.cmake adds the CMake side.
+sstfilter_SOURCES = filter/bloom_math.cc filter/bloom_options.cc filter/cache_local_avx2.cc filter/cache_local_avx512.cc filter/cache_local_bloom.cc filter/cache_local_encoding.cc filter/cache_local_math.cc filter/cache_local_simd.cc filter/encodings.cc filter/filter_policy.cc filter/leveldb_bloom.cc filter/leveldb_encoding.cc filter/leveldb_kernels.cc table/rocksdb/bits_reader_factory.cc table/rocksdb/registration.cc table/rocksdb/rocksdb_bloom_policy.cc table/rocksdb/rocksdb_plugin.cc
+sstfilter_FUNC = sstfilter_RegisterRocksDbPlugin
+sstfilter_HEADERS =
+# make only (CMake gets the same from cmake/RocksDBPlugin.cmake): our own
+# include root, and Abseil and xxHash through pkg-config.
+sstfilter_CXXFLAGS = -I./plugin/sstfilter -DSSTFILTER_ROCKSDB_IN_TREE
+sstfilter_PKGCONFIG_REQUIRES = absl_status absl_statusor absl_str_format absl_strings absl_span libxxhash
