@@ -10,6 +10,7 @@
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
 #include "rocksdb/slice_transform.h"
+#include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 
@@ -80,9 +81,7 @@ class DbFilterTest : public ::testing::TestWithParam<DbMode> {
 
   void Open() {
     options_ = MakeOptions();
-    rocksdb::DB* db = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options_, dir_.path(), &db).ok());
-    db_.reset(db);
+    ASSERT_TRUE(OpenDb(options_, dir_.path(), &db_).ok());
   }
 
   void ExpectAllFound(const char* stage) {

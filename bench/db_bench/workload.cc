@@ -18,6 +18,7 @@
 #include "rocksdb/perf_context.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "table/rocksdb/open_db.h"
 #include "rocksdb/write_batch.h"
 #include "table/rocksdb/registration.h"
 
@@ -141,10 +142,8 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(const std::string& filter
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
 
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, path, &raw);
+  rocksdb::Status s = OpenDb(options, path, &db->db_);
   if (!s.ok()) return FromRocksDb(s, "opening " + path);
-  db->db_.reset(raw);
 
   // Belt and braces: the policy in force is the one asked for.
   const auto* in_force = db->db_->GetOptions().table_factory

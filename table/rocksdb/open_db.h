@@ -1,0 +1,47 @@
+// rocksdb::DB::Open for every RocksDB version sstfilter builds against:
+// 9.2 added overloads that take std::unique_ptr<DB>*, 11.0 removed those
+// taking DB**. Our tools, benchmarks and tests open DBs through these.
+#ifndef SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
+#define SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/db.h"
+#include "rocksdb/version.h"
+
+#define SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR \
+  (ROCKSDB_MAJOR > 9 || (ROCKSDB_MAJOR == 9 && ROCKSDB_MINOR >= 2))
+
+namespace sstfilter {
+
+inline rocksdb::Status OpenDb(const rocksdb::Options& options, const std::string& path,
+                              std::unique_ptr<rocksdb::DB>* db) {
+#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
+  return rocksdb::DB::Open(options, path, db);
+#else
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+inline rocksdb::Status OpenDb(const rocksdb::DBOptions& options, const std::string& path,
+                              const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                              std::vector<rocksdb::ColumnFamilyHandle*>* handles,
+                              std::unique_ptr<rocksdb::DB>* db) {
+#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
+  return rocksdb::DB::Open(options, path, families, handles, db);
+#else
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, families, handles, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
