@@ -90,3 +90,26 @@ expect_filter_answers() {
   fi
   pass
 }
+
+# expect_policy_refused <db_bench> <filter_policy> <text>: db_bench with an
+# OPTIONS file naming a bad sstfilter.bloom policy must not run: non-zero
+# exit and a message containing text (never a DB without its filter).
+expect_policy_refused() {
+  local bin="$1" policy="$2" text="$3" dir out
+  dir="$(mktemp -d)"
+  write_options "$dir/OPTIONS" "$policy"
+  if out="$(env ${PRELOAD:+LD_PRELOAD="$PRELOAD"} "$bin" --options_file="$dir/OPTIONS" \
+              --db="$dir/db" --benchmarks=fillseq --num=100 2>&1)"; then
+    fail "db_bench ran with filter_policy=$policy"
+  elif grep -qF -- "$text" <<<"$out"; then pass
+  else fail "db_bench refused filter_policy=$policy without naming '$text': $out"; fi
+  rm -rf "$dir"
+}
+
+# expect_bad_policies_refused <db_bench>: a few bad strings of each kind.
+expect_bad_policies_refused() {
+  expect_policy_refused "$1" "sstfilter.bloom:0" "bits_per_key=0"
+  expect_policy_refused "$1" "sstfilter.bloom:10:bogus" "bogus"
+  expect_policy_refused "$1" "sstfilter.bloom:" "sstfilter.bloom:"
+  expect_policy_refused "$1" "{id=sstfilter.bloom;bpk=10}" "bpk"
+}

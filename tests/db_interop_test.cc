@@ -13,6 +13,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/options_util.h"
 #include "table/rocksdb/registration.h"
+#include "table/rocksdb/open_db.h"
 
 namespace sstfilter {
 namespace {
@@ -40,10 +41,10 @@ rocksdb::Options OptionsWithPolicy(const std::string& filter_policy) {
 }
 
 std::unique_ptr<rocksdb::DB> OpenDb(const rocksdb::Options& options, const std::string& path) {
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::Status s = sstfilter::OpenDb(options, path, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rocksdb::DB>(db);
+  return db;
 }
 
 void WriteAndFlush(rocksdb::DB* db, const std::vector<std::string>& keys,
@@ -121,9 +122,8 @@ TEST(ColumnFamiliesTest, EachFamilyUsesItsOwnPolicy) {
     families.emplace_back(absl::StrFormat("cf%d", i), OptionsWithPolicy(policies[i]));
   }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(db_options, dir.path(), families, &handles, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(sstfilter::OpenDb(db_options, dir.path(), families, &handles, &db).ok());
   for (size_t i = 0; i < handles.size(); ++i) {
     const std::vector<std::string> keys = RandomKeys(kNumKeys, 100 + i);
     WriteAndFlush(db.get(), keys, handles[i]);
@@ -175,30 +175,27 @@ TEST(BadOptionsTest, FailCleanlyAndLeaveDataAlone) {
     auto db = OpenDb(OptionsWithPolicy("sstfilter.bloom:10"), dir.path());
     WriteAndFlush(db.get(), keys);
   }
+  // Reopening the DB with a bad policy string, parsed strictly or with
+  // RocksDB's defaults, fails (at the parse or at DB::Open, whichever comes
+  // first) naming the policy, and touches nothing.
   EnsureRocksDbFilterPoliciesRegistered();
-  rocksdb::ConfigOptions config;
-  config.ignore_unknown_options = false;
-  config.input_strings_escaped = false;
-  for (const char* bad : {"sstfilter.bloom:-1", "sstfilter.bloom:abc",
-                          "{id=sstfilter.bloom;colour=blue}"}) {
-    rocksdb::Options base, options;
-    rocksdb::Status s = rocksdb::GetOptionsFromString(
-        config, base, std::string("block_based_table_factory={filter_policy=") + bad + "}",
-        &options);
-    ASSERT_FALSE(s.ok()) << bad;
-    EXPECT_NE(s.ToString().find("sstfilter.bloom"), std::string::npos) << s.ToString();
-  }
-  // RocksDB's default ConfigOptions (input_strings_escaped=true, also used for
-  // OPTIONS files) turn a bad filter_policy into "no filter" without an error.
-  // This pins that behaviour: our tools check the policy resolved (README).
-  {
-    rocksdb::ConfigOptions lenient;
-    rocksdb::Options base, options;
-    rocksdb::Status s = rocksdb::GetOptionsFromString(
-        lenient, base, "block_based_table_factory={filter_policy=sstfilter.bloom:-1}", &options);
-    ASSERT_TRUE(s.ok());
-    auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
-    EXPECT_EQ(table->filter_policy, nullptr);
+  for (bool strict : {true, false}) {
+    rocksdb::ConfigOptions config;  // RocksDB's defaults, or strict parsing.
+    if (strict) {
+      config.ignore_unknown_options = false;
+      config.input_strings_escaped = false;
+    }
+    for (const char* bad : {"sstfilter.bloom:-1", "sstfilter.bloom:abc",
+                            "{id=sstfilter.bloom;colour=blue}"}) {
+      rocksdb::Options base, options;
+      rocksdb::Status s = rocksdb::GetOptionsFromString(
+          config, base, std::string("block_based_table_factory={filter_policy=") + bad + "}",
+          &options);
+      std::unique_ptr<rocksdb::DB> unexpected;
+      if (s.ok()) s = sstfilter::OpenDb(options, dir.path(), &unexpected);
+      EXPECT_FALSE(s.ok()) << bad << (strict ? " (strict)" : " (defaults)");
+      EXPECT_NE(s.ToString().find("sstfilter.bloom"), std::string::npos) << s.ToString();
+    }
   }
   auto db = OpenDb(OptionsWithPolicy("sstfilter.bloom:10"), dir.path());
   ExpectCorrectAnswers(db.get(), keys);

@@ -3,7 +3,8 @@
 # that RocksDB's own db_bench, with no LD_PRELOAD, must accept an OPTIONS
 # file naming filter_policy=sstfilter.bloom:10, write sstfilter's filters
 # (checked by our SST inspector) and answer absent keys from them (checked
-# from its statistics). Without the registrar RocksDB drops the unknown
+# from its statistics); and a bad sstfilter.bloom string must stop it with a
+# message naming the value. Without the registrar RocksDB drops the unknown
 # policy silently and both checks fail.
 #
 # Usage: plugin_db_bench_test.sh <plugin-built db_bench> <sstfilter_sst>
@@ -23,4 +24,5 @@ if write_db "$db_bench" "$work/OPTIONS" "$work/db" "$num" >/dev/null; then
   if grep -q 'filter_policy=.*sstfilter.bloom:10' "$work"/db/OPTIONS-*; then pass
   else fail "the DB's saved OPTIONS does not name sstfilter.bloom:10"; fi
 fi
+expect_bad_policies_refused "$db_bench"
 finish

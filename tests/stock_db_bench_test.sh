@@ -3,7 +3,8 @@
 # LD_PRELOAD=libsstfilter_rocksdb.so and an OPTIONS file naming
 # filter_policy=sstfilter.bloom:10, must build our filters and answer
 # absent keys from them. A control run without the plugin shows the
-# difference (RocksDB then drops the unknown policy silently).
+# difference (RocksDB then drops the unknown policy silently). A bad
+# sstfilter.bloom string must stop db_bench with a message naming it.
 #
 # Usage: stock_db_bench_test.sh <path to libsstfilter_rocksdb.so>
 set -euo pipefail
@@ -48,5 +49,7 @@ echo "without plugin: useful=$control_useful"
 if [ "$control_useful" != "0" ]; then
   echo "FAIL: control run without the plugin used a filter; test proves nothing"; status=1
 fi
-[ $status -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
-exit $status
+[ $status -eq 0 ] && pass || fail "the plugin in stock db_bench (above)"
+# A bad sstfilter.bloom string stops db_bench, naming the value.
+PRELOAD="$plugin" expect_bad_policies_refused "$db_bench"
+finish

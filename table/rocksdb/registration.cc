@@ -12,22 +12,15 @@ namespace sstfilter {
 int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
                                   const std::string& /*arg*/) {
   // Name alone (for "{id=sstfilter.bloom;bits_per_key=...}") or followed by
-  // ":<anything>"; the factory itself parses and validates the suffix so the
-  // error can name the bad value instead of RocksDB's "Could not load".
+  // ":<anything>", even nothing: every string naming us reaches our parser,
+  // which either gives the policy asked for or a rejected one that stops
+  // DB::Open with a message naming the bad value (rocksdb_bloom_policy.h).
   library.AddFactory<const rocksdb::FilterPolicy>(
       rocksdb::ObjectLibrary::PatternEntry(kBloomPolicyName, true)
-          .AddSeparator(":", true),
-      [](const std::string& uri,
-         std::unique_ptr<const rocksdb::FilterPolicy>* guard,
-         std::string* errmsg) -> const rocksdb::FilterPolicy* {
-        absl::StatusOr<BloomOptions> options = ParseBloomPolicyId(uri);
-        absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> policy =
-            options.ok() ? NewRocksDbBloomPolicy(*options) : options.status();
-        if (!policy.ok()) {
-          *errmsg = std::string(policy.status().message());
-          return nullptr;
-        }
-        guard->reset(policy->release());
+          .AddSeparator(":", /*at_least_one=*/false),
+      [](const std::string& uri, std::unique_ptr<const rocksdb::FilterPolicy>* guard,
+         std::string* /*errmsg*/) -> const rocksdb::FilterPolicy* {
+        guard->reset(NewRocksDbBloomPolicyFromId(uri).release());
         return guard->get();
       });
   return 1;

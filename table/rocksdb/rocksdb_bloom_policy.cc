@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <unordered_map>
 
 #include "absl/strings/str_format.h"
@@ -65,6 +66,13 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   return *kInfo;
 }
 
+// The policy. It also stands in for a "sstfilter.bloom..." string that
+// failed to parse or configure: RocksDB's default option parsing (OPTIONS
+// files, GetOptionsFromString, db_bench) drops such errors and would run
+// the DB with no filter, or the default one. A rejected policy remembers why
+// and fails PrepareOptions and ValidateOptions, which RocksDB does report
+// (at parse time when it prepares objects, and at DB::Open), so the DB
+// refuses to open with a message naming the bad value.
 class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
  public:
   // REQUIRES: options resolved (ResolveBloomOptions). The options object
@@ -72,16 +80,38 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
   explicit RocksDbBloomPolicy(const BloomOptions& options) : options_(options) {
     RegisterOptions("BloomOptions", &options_, &OptionInfo());
   }
+  // A policy rejected from its id: `id` as written, `why` names the value.
+  RocksDbBloomPolicy(std::string id, const absl::Status& why)
+      : RocksDbBloomPolicy(BloomOptions()) {
+    rejected_id_ = std::move(id);
+    id_error_ = Rejection(rejected_id_, ToRocksDb(why));
+  }
 
   static const char* kClassName() { return kBloomPolicyName; }
   const char* Name() const override { return kClassName(); }
   // Filters are ours whatever the format: the reader dispatches on the tag.
   const char* CompatibilityName() const override { return kBloomPolicyName; }
-  // Derived from the options, so a saved OPTIONS file reloads to this policy.
-  std::string GetId() const override { return BloomPolicyId(options_); }
+  // Derived from the options, so a saved OPTIONS file reloads to this policy
+  // (a rejected one keeps the id it was given).
+  std::string GetId() const override {
+    return id_error_.ok() ? BloomPolicyId(options_) : rejected_id_;
+  }
 
+  rocksdb::Status PrepareOptions(const rocksdb::ConfigOptions& config_options) override {
+    rocksdb::Status s = Error();
+    return s.ok() ? rocksdb::FilterPolicy::PrepareOptions(config_options) : s;
+  }
+  rocksdb::Status ValidateOptions(const rocksdb::DBOptions& db_options,
+                                  const rocksdb::ColumnFamilyOptions& cf_options) const override {
+    rocksdb::Status s = Error();
+    return s.ok() ? rocksdb::FilterPolicy::ValidateOptions(db_options, cf_options) : s;
+  }
+
+  // No filter from a rejected policy (it never gets this far under DB::Open,
+  // which validates first); the tables stay correct, only unfiltered.
   rocksdb::FilterBitsBuilder* GetBuilderWithContext(
       const rocksdb::FilterBuildingContext& context) const override {
+    if (!Error().ok()) return nullptr;
     const bool post_verify = context.table_options.detect_filter_construct_corruption;
     return VisitEncoding(options_.format, [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
       using E = decltype(encoding);
@@ -90,23 +120,17 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     });
   }
 
-  // Names an unknown option itself: RocksDB's own message for it, seen
-  // through filter_policy, only says "Could not find option: : filter_policy".
+  // Names an unknown option itself (RocksDB's own message for it, seen
+  // through filter_policy, only says "Could not find option: : filter_policy"),
+  // and remembers a failed configuration until a later one succeeds.
   rocksdb::Status ConfigureOptions(
       const rocksdb::ConfigOptions& config_options,
       const std::unordered_map<std::string, std::string>& options,
       std::unordered_map<std::string, std::string>* unused) override {
-    if (!config_options.ignore_unknown_options) {
-      for (const auto& [name, value] : options) {
-        if (name != rocksdb::OptionTypeInfo::kIdPropName() &&
-            OptionInfo().count(name) == 0) {
-          return rocksdb::Status::InvalidArgument(absl::StrFormat(
-              "%s: unknown option '%s' (value '%s'); expected bits_per_key or format",
-              kBloomPolicyName, name, value));
-        }
-      }
-    }
-    return rocksdb::FilterPolicy::ConfigureOptions(config_options, options, unused);
+    rocksdb::Status s = UnknownOption(config_options, options);
+    if (s.ok()) s = rocksdb::FilterPolicy::ConfigureOptions(config_options, options, unused);
+    config_error_ = s.ok() ? s : Rejection(GetId(), s);
+    return s;
   }
 
   rocksdb::FilterBitsReader* GetFilterBitsReader(
@@ -115,7 +139,31 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
   }
 
  private:
+  static rocksdb::Status Rejection(const std::string& id, const rocksdb::Status& why) {
+    return rocksdb::Status::InvalidArgument(absl::StrFormat(
+        "filter_policy %s was rejected, the DB would run without the filter it asks for: %s",
+        id, why.getState() != nullptr ? why.getState() : why.ToString()));
+  }
+
+  static rocksdb::Status UnknownOption(const rocksdb::ConfigOptions& config_options,
+                                       const std::unordered_map<std::string, std::string>& options) {
+    if (config_options.ignore_unknown_options) return rocksdb::Status::OK();
+    for (const auto& [name, value] : options) {
+      if (name != rocksdb::OptionTypeInfo::kIdPropName() && OptionInfo().count(name) == 0) {
+        return rocksdb::Status::InvalidArgument(absl::StrFormat(
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key or format",
+            kBloomPolicyName, name, value));
+      }
+    }
+    return rocksdb::Status::OK();
+  }
+
+  rocksdb::Status Error() const { return id_error_.ok() ? config_error_ : id_error_; }
+
   BloomOptions options_;
+  std::string rejected_id_;
+  rocksdb::Status id_error_;      // The id itself was bad (permanent).
+  rocksdb::Status config_error_;  // The last ConfigureOptions failed.
 };
 
 }  // namespace
@@ -125,6 +173,13 @@ absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
   absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
   if (!resolved.ok()) return resolved.status();
   return std::make_unique<RocksDbBloomPolicy>(*resolved);
+}
+
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicyFromId(const std::string& id) {
+  absl::StatusOr<BloomOptions> options = ParseBloomPolicyId(id);
+  if (options.ok()) options = ResolveBloomOptions(*options);
+  if (!options.ok()) return std::make_unique<RocksDbBloomPolicy>(id, options.status());
+  return std::make_unique<RocksDbBloomPolicy>(*options);
 }
 
 }  // namespace sstfilter

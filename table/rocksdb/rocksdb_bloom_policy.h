@@ -14,6 +14,7 @@
 #define SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "filter/bloom_options.h"
@@ -24,6 +25,13 @@ namespace sstfilter {
 // The policy, or InvalidArgument naming a bad option value.
 absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
     const BloomOptions& options);
+
+// The policy an id ("sstfilter.bloom[:<bits_per_key>[:<format>]]") names.
+// A bad id still gives a policy, one that fails PrepareOptions and
+// ValidateOptions (so DB::Open) with a message naming the bad value and
+// builds no filter: RocksDB's default option parsing drops a factory's
+// error and would silently run without the filter.
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicyFromId(const std::string& id);
 
 }  // namespace sstfilter
 

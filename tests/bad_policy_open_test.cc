@@ -1,0 +1,176 @@
+// A filter_policy string that names sstfilter.bloom but is bad must never
+// leave a DB running without the filter it asks for, whichever way RocksDB
+// parses it. Under RocksDB's default ConfigOptions (what OPTIONS files,
+// GetOptionsFromString and the stock tools use) the table factory drops a
+// filter policy's parse error; so either the parse fails or DB::Open does,
+// with a message naming the bad value. A good string in the same paths
+// gives exactly the policy it names (the control).
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+#include "table/rocksdb/open_db.h"
+#include "table/rocksdb/registration.h"
+#include "tests/db_test_util.h"
+
+namespace sstfilter {
+namespace {
+
+struct BadPolicy {
+  std::string name;  // The test's name suffix.
+  std::string text;  // The filter_policy value.
+  std::string must_mention;
+};
+
+// The first error the user meets: the parse's, else DB::Open's.
+rocksdb::Status OpenWith(const rocksdb::Status& parsed, const rocksdb::Options& options,
+                         const std::string& path) {
+  if (!parsed.ok()) return parsed;
+  std::unique_ptr<rocksdb::DB> db;
+  return OpenDb(options, path, &db);
+}
+
+std::string PolicyIdOf(const rocksdb::Options& options) {
+  const auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  if (table == nullptr || table->filter_policy == nullptr) return "(no filter)";
+  return table->filter_policy->GetId();
+}
+
+rocksdb::Status FromDefaultString(const std::string& policy, rocksdb::Options* options) {
+  rocksdb::ConfigOptions defaults;  // As GetOptionsFromString's users leave them.
+  return rocksdb::GetOptionsFromString(
+      defaults, rocksdb::Options(),
+      "create_if_missing=true;block_based_table_factory={filter_policy=" + policy + "}", options);
+}
+
+// Writes a DB with a good policy, then puts `policy` in its OPTIONS file in
+// place of it, as a user editing the file would; loads it back with
+// RocksDB's defaults.
+rocksdb::Status FromEditedOptionsFile(const std::string& path, const std::string& policy,
+                                      rocksdb::Options* options) {
+  rocksdb::Options good;
+  rocksdb::Status s = FromDefaultString("sstfilter.bloom:10", &good);
+  if (s.ok()) s = OpenWith(s, good, path);
+  std::vector<std::string> children;
+  if (s.ok()) s = rocksdb::Env::Default()->GetChildren(path, &children);
+  if (!s.ok()) return s;
+  for (const std::string& child : children) {
+    if (child.rfind("OPTIONS-", 0) != 0) continue;
+    const std::string file = path + "/" + child;
+    std::stringstream text;
+    text << std::ifstream(file).rdbuf();
+    std::string contents = text.str();
+    // The whole line: RocksDB writes {id=sstfilter.bloom:10;format=...;...}.
+    const size_t at = contents.find("filter_policy=");
+    if (at == std::string::npos) return rocksdb::Status::Corruption("no filter_policy in " + file);
+    contents.replace(at, contents.find('\n', at) - at, "filter_policy=" + policy);
+    std::ofstream(file, std::ios::trunc) << contents;
+  }
+  rocksdb::ConfigOptions defaults;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  s = rocksdb::LoadLatestOptions(defaults, path, &db_options, &families);
+  if (!s.ok()) return s;
+  *options = rocksdb::Options(db_options, families.at(0).options);
+  return s;
+}
+
+class BadPolicyOpenTest : public ::testing::TestWithParam<BadPolicy> {
+ protected:
+  void SetUp() override { EnsureRocksDbFilterPoliciesRegistered(); }
+
+  void ExpectRefused(const rocksdb::Status& first_error) {
+    ASSERT_FALSE(first_error.ok()) << GetParam().text << ": the DB opened";
+    EXPECT_NE(first_error.ToString().find(GetParam().must_mention), std::string::npos)
+        << first_error.ToString();
+  }
+};
+
+TEST_P(BadPolicyOpenTest, DefaultOptionStringStopsOpen) {
+  testing::TempDir dir;
+  rocksdb::Options options;
+  rocksdb::Status parsed = FromDefaultString(GetParam().text, &options);
+  ExpectRefused(OpenWith(parsed, options, dir.path() + "/db"));
+}
+
+TEST_P(BadPolicyOpenTest, EditedOptionsFileStopsOpen) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/db";
+  rocksdb::Options options;
+  rocksdb::Status loaded = FromEditedOptionsFile(path, GetParam().text, &options);
+  ExpectRefused(OpenWith(loaded, options, path));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, BadPolicyOpenTest,
+    ::testing::Values(
+        BadPolicy{"zero_bits", "sstfilter.bloom:0", "bits_per_key=0"},
+        BadPolicy{"nan_bits", "sstfilter.bloom:nan", "nan"},
+        BadPolicy{"bits_over_100", "sstfilter.bloom:101", "101"},
+        BadPolicy{"unknown_format", "sstfilter.bloom:10:bogus", "bogus"},
+        BadPolicy{"empty_after_colon", "sstfilter.bloom:", "sstfilter.bloom:"},
+        BadPolicy{"map_zero_bits", "{id=sstfilter.bloom;bits_per_key=0}", "bits_per_key=0"},
+        BadPolicy{"map_unknown_format", "{id=sstfilter.bloom;format=bogus}", "bogus"},
+        BadPolicy{"map_unknown_field", "{id=sstfilter.bloom;bpk=10}", "bpk"}),
+    [](const ::testing::TestParamInfo<BadPolicy>& info) { return info.param.name; });
+
+// The control: good strings through the same two paths open a DB with
+// exactly the policy they name.
+TEST(GoodPolicyOpenTest, SamePathsGiveThePolicyAsked) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  for (const std::string& policy :
+       {std::string("sstfilter.bloom:12:cache_local"),
+        std::string("{id=sstfilter.bloom;bits_per_key=7.5;format=leveldb}")}) {
+    const std::string expected_id =
+        policy[0] == '{' ? "sstfilter.bloom:7.5" : "sstfilter.bloom:12:cache_local";
+    testing::TempDir dir;
+    rocksdb::Options options;
+    ASSERT_TRUE(OpenWith(FromDefaultString(policy, &options), options, dir.path() + "/a").ok());
+    EXPECT_EQ(PolicyIdOf(options), expected_id) << policy;
+    ASSERT_TRUE(FromEditedOptionsFile(dir.path() + "/b", policy, &options).ok()) << policy;
+    EXPECT_EQ(PolicyIdOf(options), expected_id) << policy;
+    EXPECT_TRUE(OpenWith(rocksdb::Status::OK(), options, dir.path() + "/b").ok()) << policy;
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
+
+namespace sstfilter {
+namespace {
+
+// What sstfilter cannot catch: an id that does not name it (or a missing
+// plugin). This pins RocksDB's behaviour the README describes: its default
+// ConfigOptions drop the unresolvable policy silently; only
+// ignore_unsupported_options=false together with input_strings_escaped=false
+// make it an error.
+TEST(UnresolvablePolicyTest, OnlyStrictParsingReportsIt) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  for (int strict_settings = 0; strict_settings < 4; ++strict_settings) {
+    rocksdb::ConfigOptions config;
+    config.ignore_unsupported_options = (strict_settings & 1) == 0;
+    config.input_strings_escaped = (strict_settings & 2) == 0;
+    rocksdb::BlockBasedTableOptions table;
+    rocksdb::Status s = rocksdb::GetBlockBasedTableOptionsFromString(
+        config, {}, "filter_policy=sstfiltr.bloom:10", &table);
+    if (strict_settings == 3) {
+      EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+      EXPECT_NE(s.ToString().find("sstfiltr.bloom:10"), std::string::npos) << s.ToString();
+    } else {
+      EXPECT_TRUE(s.ok()) << strict_settings << ": " << s.ToString();
+      EXPECT_EQ(table.filter_policy, nullptr) << strict_settings;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
