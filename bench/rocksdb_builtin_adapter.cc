@@ -74,11 +74,16 @@ class RocksDbBenchFilter : public BenchFilter {
   }
 
   double ExpectedFpRate(size_t num_keys, size_t filter_bytes) const override {
-    // Every built-in builder is a BuiltinFilterBitsBuilder with its own model.
+    // Each built-in builder has its own model: on FilterBitsBuilder from
+    // RocksDB 10.9, on BuiltinFilterBitsBuilder (every built-in) before.
     std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
         policy_->GetBuilderWithContext(context_));
+#if SSTFILTER_ROCKSDB_AT_LEAST(10, 9)
+    return builder->EstimatedFpRate(num_keys, filter_bytes);
+#else
     return static_cast<rocksdb::BuiltinFilterBitsBuilder*>(builder.get())
         ->EstimatedFpRate(num_keys, filter_bytes);
+#endif
   }
 
  private:
