@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -31,6 +33,38 @@ absl::Status BadValue(std::string_view option, std::string_view value,
 
 bool BitsPerKeyInRange(double bits_per_key) {
   return std::isfinite(bits_per_key) && bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey;
+}
+
+size_t SkipDigits(std::string_view text, size_t i) {
+  while (i < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+
+// The text a bits_per_key may be: an optional '-', then decimal digits with
+// an optional fraction and exponent ("10", "7.5", "1e1"), or nan / inf
+// (then refused as out of range). absl::SimpleAtod alone also takes "0x10",
+// "+10" and surrounding spaces, which no option string means.
+bool IsPlainNumber(std::string_view text) {
+  if (!text.empty() && text[0] == '-') text.remove_prefix(1);
+  if (absl::EqualsIgnoreCase(AbslView(text), "nan") ||
+      absl::EqualsIgnoreCase(AbslView(text), "inf")) {
+    return true;
+  }
+  size_t i = SkipDigits(text, 0);
+  size_t digits = i;
+  if (i < text.size() && text[i] == '.') {
+    const size_t fraction = i + 1;
+    i = SkipDigits(text, fraction);
+    digits += i - fraction;
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    size_t exponent = i + 1;
+    if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-')) ++exponent;
+    i = SkipDigits(text, exponent);
+    if (i == exponent) return false;
+  }
+  return i == text.size();
 }
 
 absl::Status BitsPerKeyOutOfRange(std::string_view shown) {
@@ -77,7 +111,7 @@ absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options) {
 
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value) {
   double bits_per_key = 0;
-  if (!absl::SimpleAtod(AbslView(value), &bits_per_key)) {
+  if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &bits_per_key)) {
     return BadValue("bits_per_key", value, "is not a number");
   }
   if (!BitsPerKeyInRange(bits_per_key)) return BitsPerKeyOutOfRange(value);

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -147,6 +149,24 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
             "sstfilter.bloom: bits_per_key='' is not a number");
   EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:").status().message(),
             "sstfilter.bloom: bits_per_key='' is not a number");
+}
+
+// bits_per_key text is a plain decimal number: what SimpleAtod would also
+// take (hex, a '+' sign, surrounding spaces) is refused, naming the text.
+TEST(BloomOptionsTest, BitsPerKeyTextIsPlainDecimal) {
+  for (const char* bad : {"0x10", "+10", " 10", "10 ", "1e", "1e+", ".", "-", "1.2.3", "10,5",
+                          "1_0", "infinity"}) {
+    EXPECT_EQ(ParseBitsPerKeyValue(bad).status().message(),
+              std::string("sstfilter.bloom: bits_per_key=") + bad + " is not a number")
+        << bad;
+  }
+  for (const auto& [text, value] : std::vector<std::pair<const char*, double>>{
+           {"10", 10}, {"7.5", 7.5}, {".5", 0.5}, {"10.", 10}, {"1e1", 10}, {"1E+1", 10},
+           {"25e-1", 2.5}, {"0010", 10}}) {
+    absl::StatusOr<double> parsed = ParseBitsPerKeyValue(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    EXPECT_EQ(*parsed, value) << text;
+  }
 }
 
 // A cast integer that is no FilterFormat is refused, not taken for one.
