@@ -2,6 +2,8 @@
 // tool run as a process, its output and exit status checked.
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -272,6 +274,38 @@ TEST_F(SstCliTest, DamagedFilterFailsChecksum) {
   Result r = RunTool({"--file", bad, "--key", "user000001"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_TRUE(Contains(r.output, "checksum")) << r.output;
+}
+
+// A table written without checksums cannot be verified: the tool says so
+// instead of "verified", and warns before answering from its filter, which
+// may be damaged (here: its bits zeroed, so a present key reads "absent").
+TEST_F(SstCliTest, TableWithoutChecksumsIsNotCalledVerified) {
+  SstConfig config;
+  config.checksum = rocksdb::kNoChecksum;
+  const std::string good = Write("nochecksum.sst", DecimalKeys(500), config);
+  std::string bytes = testing::ReadFileBytes(good);
+  const auto filter = ReadSstFilter(*NewStringSstSource(bytes), testing::IndexFormatOf(good));
+  ASSERT_TRUE(filter.ok()) << filter.status();
+  // Zero the bits, keep the final byte (k): the filter then rejects every key.
+  const uint64_t begin = filter->meta_handle.offset;
+  std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(begin),
+            bytes.begin() + static_cast<std::ptrdiff_t>(begin + filter->meta_handle.size - 1), '\0');
+  const std::string damaged = dir_.path() + "/damaged.sst";
+  testing::WriteFileBytes(damaged, bytes);
+  Result r = RunTool({"--file", damaged, "--key", "user000001"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "(checksum none, not verifiable)")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "verified)")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "key \"user000001\" (10 bytes): absent")) << r.output;
+  const size_t warning = r.output.find("warning ");
+  ASSERT_NE(warning, std::string::npos) << r.output;
+  EXPECT_LT(warning, r.output.find("key \"user000001\"")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "can answer \"absent\" for a present key")) << r.output;
+  // A checksummed table gives no warning.
+  r = RunTool({"--file", Write("checked.sst", DecimalKeys(500), SstConfig{}), "--key",
+               "user000001"});
+  EXPECT_TRUE(Contains(r.output, ", verified)")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "warning")) << r.output;
 }
 
 TEST_F(SstCliTest, BadFlags) {

@@ -126,6 +126,17 @@ const char* ChecksumName(uint8_t type) {
   return type < 5 ? kNames[type] : "unknown";
 }
 
+// Whether the table's blocks were checked: not when asked not to, and not
+// when the table was written without checksums (type 0, "none").
+bool ChecksumsVerified(const SstFooter& footer) {
+  return absl::GetFlag(FLAGS_verify_checksums) && footer.checksum_type != 0;
+}
+
+const char* VerificationState(const SstFooter& footer) {
+  if (footer.checksum_type == 0) return ", not verifiable";
+  return ChecksumsVerified(footer) ? ", verified" : ", not verified";
+}
+
 // Answers "may this key be present?" the way RocksDB's table reader would.
 class FilterQuery {
  public:
@@ -334,7 +345,7 @@ void PrintTable(const std::string& path, const OpenedTable& table) {
   absl::PrintF("%-22s %s\n", "file", path);
   absl::PrintF("%-22s %d (checksum %s%s)\n", "format_version", table.filter.footer.format_version,
                ChecksumName(table.filter.footer.checksum_type),
-               absl::GetFlag(FLAGS_verify_checksums) ? ", verified" : ", not verified");
+               VerificationState(table.filter.footer));
   absl::PrintF("%-22s %d (deletions %d, merge operands %d, range deletions %d)\n", "entries",
                props.num_entries, props.num_deletions, props.num_merge_operands,
                props.num_range_deletions);
@@ -415,6 +426,12 @@ int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
                  "note");
   }
   FilterQuery query(table.filter, bytewise);
+  if (!q.keys.empty() && !ChecksumsVerified(table.filter.footer)) {
+    absl::PrintF("%-22s the filter's bytes were not verified (checksum %s%s): a damaged "
+                 "filter can answer \"absent\" for a present key\n",
+                 "warning", ChecksumName(table.filter.footer.checksum_type),
+                 VerificationState(table.filter.footer));
+  }
   for (const std::string& key : q.keys) {
     absl::PrintF("key \"%s\" (%d bytes): %s\n", absl::CHexEscape(key), key.size(),
                  query.MayMatch(key) ? "may be present" : "absent");
