@@ -1,7 +1,5 @@
 // sstfilter_sst end to end: SSTs written with RocksDB's SstFileWriter, the
 // tool run as a process, its output and exit status checked.
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -13,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
+#include "tests/tool_runner.h"
 
 namespace sstfilter {
 namespace {
@@ -20,29 +19,11 @@ namespace {
 using testing::SstConfig;
 using testing::TestFilter;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using testing::Contains;
+using Result = testing::ToolResult;
 
-// Arguments are single-quoted for the shell (keys here never hold quotes).
 Result RunTool(const std::vector<std::string>& args) {
-  std::string command = SSTFILTER_SST_BIN;
-  for (const std::string& arg : args) command += " '" + arg + "'";
-  command += " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) result.output.append(buf, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
+  return testing::RunTool(SSTFILTER_SST_BIN, args);
 }
 
 // The number after `label` on its output line, or -1.

@@ -36,6 +36,8 @@ struct SstConfig {
   bool prefix_only = false;
   // The blocks' checksum type; RocksDB's default when unset.
   std::optional<rocksdb::ChecksumType> checksum;
+  // The data (and index) blocks' compression; RocksDB's default when unset.
+  std::optional<rocksdb::CompressionType> compression;
 };
 
 // Writes the keys (sorted and deduplicated here) to path; fails the test on
@@ -68,6 +70,7 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
     table.block_size = 512;
   }
   rocksdb::Options options;
+  if (config.compression.has_value()) options.compression = *config.compression;
   if (config.prefix_only) {
     options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(4));
     table.whole_key_filtering = false;

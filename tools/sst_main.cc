@@ -31,6 +31,8 @@
 #include "table/rocksdb/registration.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
+#include "table/sst/sst_structure.h"
+#include "tools/child_guard.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
@@ -312,9 +314,14 @@ std::optional<int> OpenTable(const std::string& path, OpenedTable* table) {
   absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
   if (!source.ok()) return Fail(kExitBadFile, std::string(source.status().message()));
   // Our footer check first: its messages say why a file is not an SST.
-  if (absl::StatusOr<SstFooter> footer = ReadSstFooter(**source); !footer.ok()) {
+  absl::StatusOr<SstFooter> footer = ReadSstFooter(**source);
+  if (!footer.ok()) {
     return Fail(kExitBadFile, absl::StrFormat("%s: not a block-based SST file: %s", path,
                                               footer.status().message()));
+  }
+  // Then what RocksDB would trust unchecked (sst_structure.h).
+  if (absl::Status s = CheckTableStructure(**source, *footer, verify); !s.ok()) {
+    return Fail(kExitBadFile, absl::StrFormat("%s: damaged table: %s", path, s.message()));
   }
   table->reader = std::make_unique<rocksdb::SstFileReader>(rocksdb::Options());
   if (rocksdb::Status s = table->reader->Open(path); !s.ok()) {
@@ -487,5 +494,19 @@ int main(int argc, char** argv) {
     return sstfilter::Fail(sstfilter::kExitUsage,
                            absl::StrFormat("unexpected argument '%s'", rest[1]));
   }
-  return sstfilter::Run(keys);
+  // RocksDB's reader runs in a child process: a table damaged in a way it
+  // asserts on ends the child, and the tool reports it (exit 1).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const sstfilter::ChildOutcome outcome =
+      sstfilter::RunInChild([&keys] { return sstfilter::Run(keys); });
+  if (!outcome.error.empty()) return sstfilter::Fail(sstfilter::kExitBadFile, outcome.error);
+  if (outcome.term_signal != 0) {
+    return sstfilter::Fail(
+        sstfilter::kExitBadFile,
+        absl::StrFormat("%s: RocksDB stopped with %s while reading the table: it is damaged "
+                        "in a way no checksum covers (a format_version <= 5 footer has "
+                        "none), or RocksDB failed an internal check on it",
+                        absl::GetFlag(FLAGS_file), sstfilter::SignalName(outcome.term_signal)));
+  }
+  return outcome.exit_code;
 }

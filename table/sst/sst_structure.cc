@@ -1,0 +1,142 @@
+#include "table/sst/sst_structure.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
+#include "table/sst/block_checksum.h"
+#include "table/sst/sst_filter_block.h"
+
+namespace sstfilter {
+
+namespace {
+
+struct NamedBlock {
+  std::string name;
+  BlockHandle handle;
+  uint64_t end() const { return handle.offset + handle.size + kBlockTrailerSize; }
+};
+
+// The metaindex's entries as named block handles, each checked.
+absl::StatusOr<std::vector<NamedBlock>> ReadMetaIndex(const SstSource& file,
+                                                      const SstFooter& footer,
+                                                      bool verify_checksums) {
+  absl::StatusOr<std::string> block = ReadUncompressedBlock(
+      file, footer, footer.metaindex, "the metaindex block", verify_checksums);
+  if (!block.ok()) return block.status();
+  absl::StatusOr<std::vector<BlockEntry>> entries = ParseBlockEntries(*block);
+  if (!entries.ok()) {
+    return absl::DataLossError(
+        absl::StrFormat("the metaindex block: %s", entries.status().message()));
+  }
+  std::vector<NamedBlock> blocks;
+  for (const BlockEntry& entry : *entries) {
+    if (!IsKnownMetaBlockName(entry.key)) {
+      return absl::DataLossError(absl::StrFormat(
+          "the metaindex block names '%s', not a meta block RocksDB knows (is the "
+          "footer's metaindex handle pointing at another block?)",
+          absl::CHexEscape(entry.key)));
+    }
+    if (!blocks.empty() && entry.key <= blocks.back().name) {
+      return absl::DataLossError(absl::StrFormat(
+          "the metaindex block's keys are out of order ('%s' after '%s')", entry.key,
+          blocks.back().name));
+    }
+    NamedBlock named{entry.key, {}};
+    std::string_view value = entry.value;
+    if (!DecodeBlockHandle(&value, &named.handle) || !value.empty()) {
+      return absl::DataLossError(
+          absl::StrFormat("metaindex entry '%s' does not hold a block handle", entry.key));
+    }
+    blocks.push_back(std::move(named));
+  }
+  return blocks;
+}
+
+// The index block may be compressed: its trailer is read and, with
+// verify_checksums, checked, but its contents are left to RocksDB.
+absl::Status CheckIndexTrailer(const SstSource& file, const SstFooter& footer,
+                               bool verify_checksums) {
+  const BlockHandle& h = footer.index;
+  std::string scratch;
+  absl::StatusOr<std::string_view> bytes =
+      file.Read(h.offset, h.size + kBlockTrailerSize, &scratch);
+  if (!bytes.ok()) return bytes.status();
+  const char type = (*bytes)[h.size];
+  // RocksDB's types: none, Snappy, zlib, BZip2, LZ4, LZ4HC, XPRESS, ZSTD,
+  // and 0x40, ZSTD written before its format was final.
+  constexpr unsigned char kMaxCompressionType = 7, kZstdNotFinal = 0x40;
+  if (static_cast<unsigned char>(type) > kMaxCompressionType &&
+      static_cast<unsigned char>(type) != kZstdNotFinal) {
+    return absl::DataLossError(absl::StrFormat(
+        "the index block (offset %d) has unknown compression type %d", h.offset,
+        static_cast<unsigned char>(type)));
+  }
+  if (!verify_checksums) return absl::OkStatus();
+  const std::optional<uint32_t> computed =
+      BlockChecksum(footer.checksum_type, bytes->substr(0, h.size), type);
+  std::string_view stored_field = bytes->substr(h.size + 1);
+  uint32_t stored = 0;
+  DecodeFixed32(&stored_field, &stored);
+  if (computed.has_value() && *computed != stored) {
+    return absl::DataLossError(absl::StrFormat(
+        "the index block (offset %d, size %d): block checksum mismatch", h.offset, h.size));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDisjoint(std::vector<NamedBlock> blocks) {
+  std::sort(blocks.begin(), blocks.end(), [](const NamedBlock& a, const NamedBlock& b) {
+    return a.handle.offset < b.handle.offset;
+  });
+  for (size_t i = 1; i < blocks.size(); ++i) {
+    if (blocks[i].handle.offset < blocks[i - 1].end()) {
+      return absl::DataLossError(absl::StrFormat(
+          "%s (offset %d) and %s (offset %d) overlap: a handle points at the wrong block",
+          blocks[i - 1].name, blocks[i - 1].handle.offset, blocks[i].name,
+          blocks[i].handle.offset));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool IsKnownMetaBlockName(std::string_view name) {
+  for (std::string_view prefix :
+       {kFullFilterPrefix, kPartitionedFilterPrefix, kBlockBasedFilterPrefix}) {
+    if (name.substr(0, prefix.size()) == prefix) return true;
+  }
+  for (std::string_view known :
+       {"rocksdb.properties", "rocksdb.stats" /* properties, old name */,
+        "rocksdb.compression_dict", "rocksdb.range_del", "rocksdb.hashindex.prefixes",
+        "rocksdb.hashindex.metadata", "rocksdb.index"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
+                                 bool verify_checksums) {
+  absl::StatusOr<std::vector<NamedBlock>> meta = ReadMetaIndex(file, footer, verify_checksums);
+  if (!meta.ok()) return meta.status();
+  for (const NamedBlock& block : *meta) {
+    absl::StatusOr<std::string> contents = ReadUncompressedBlock(
+        file, footer, block.handle, absl::StrFormat("meta block '%s'", block.name),
+        verify_checksums);
+    if (!contents.ok()) return contents.status();
+  }
+  if (absl::Status s = CheckIndexTrailer(file, footer, verify_checksums); !s.ok()) return s;
+  std::vector<NamedBlock> all;
+  for (const NamedBlock& block : *meta) {
+    all.push_back({absl::StrFormat("meta block '%s'", block.name), block.handle});
+  }
+  all.push_back({"the metaindex block", footer.metaindex});
+  all.push_back({"the index block", footer.index});
+  return CheckDisjoint(std::move(all));
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,32 @@
+// Runs a piece of a tool in a forked child process, so that an abort inside
+// a library the tool does not control (RocksDB keeps assert() on in some
+// builds, Debian's among them, and asserts on fields of a table that no
+// checksum covers) ends the child, not the tool: the tool then reports the
+// damage and exits with its own status.
+#ifndef SSTFILTER_TOOLS_CHILD_GUARD_H_
+#define SSTFILTER_TOOLS_CHILD_GUARD_H_
+
+#include <functional>
+#include <string>
+
+namespace sstfilter {
+
+struct ChildOutcome {
+  int exit_code = 0;     // The child's exit status, when term_signal is 0.
+  int term_signal = 0;   // The signal that ended the child, or 0.
+  std::string error;     // Non-empty when no child could be started.
+};
+
+// Runs body() in a child process and waits for it. The child writes to the
+// tool's stdout and stderr, dumps no core, and exits with body()'s result.
+// What the child printed before dying is lost unless stdout is unbuffered
+// or line-buffered (set it so at the start of main). When fork fails, error
+// says why and body() is not run.
+ChildOutcome RunInChild(const std::function<int()>& body);
+
+// "SIGABRT", "SIGSEGV", ... or "signal N".
+std::string SignalName(int signal);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TOOLS_CHILD_GUARD_H_
