@@ -2,13 +2,15 @@
 //
 // FormatReader provides MayMatch(string_view) and
 // MayMatchBatch(Span<const string_view>, bool*). It is immutable after
-// construction, so one adapter is safe to share between threads.
+// construction, so one adapter is safe to share between threads. RocksDB
+// destroys it after its last call returns (host_ordering.h tells TSan).
 #ifndef SSTFILTER_TABLE_ROCKSDB_BITS_READER_ADAPTER_H_
 #define SSTFILTER_TABLE_ROCKSDB_BITS_READER_ADAPTER_H_
 
 #include <algorithm>
 #include <string_view>
 
+#include "table/rocksdb/host_ordering.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -19,9 +21,12 @@ class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
   // The filter bytes must outlive the reader (RocksDB keeps the block pinned).
   explicit BitsReaderAdapter(const rocksdb::Slice& filter)
       : reader_(std::string_view(filter.data(), filter.size())) {}
+  ~BitsReaderAdapter() override { host_ordering::DestroyBegins(this); }
 
   bool MayMatch(const rocksdb::Slice& key) override {
-    return reader_.MayMatch(std::string_view(key.data(), key.size()));
+    const bool may_match = reader_.MayMatch(std::string_view(key.data(), key.size()));
+    host_ordering::UseEnds(this);
+    return may_match;
   }
 
   // MultiGet: RocksDB presets only may_match[0]; every entry is written here.
@@ -35,6 +40,7 @@ class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
       }
       reader_.MayMatchBatch({views, static_cast<size_t>(n)}, may_match + base);
     }
+    host_ordering::UseEnds(this);
   }
 
  private:
