@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <random>
 #include <string>
 #include <thread>
@@ -40,6 +41,11 @@ struct Mode {
   const char* policy;  // filter_policy option string.
   bool partitioned;
 };
+
+// Failure messages name the mode, not its bytes.
+void PrintTo(const Mode& mode, std::ostream* os) {
+  *os << mode.policy << (mode.partitioned ? ", partitioned" : ", full");
+}
 
 // "leveldb_full", "cache_local_partitioned".
 std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
