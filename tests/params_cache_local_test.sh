@@ -28,6 +28,7 @@ bits/key           10.0000
 k (probes)         6
 lines (64 bytes)   20
 filter bytes       1284
+bits/key spent     10.2720
 expected fp rate   0.00867532
   standard bloom   0.00760097"
 if [ "$out" = "$want" ]; then pass; else fail "report differs:"; diff <(echo "$want") <(echo "$out"); fi

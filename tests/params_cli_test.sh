@@ -35,6 +35,18 @@ if grep -q "target fp rate" <<<"$out"; then
   fail "target fp rate printed without --fp"
 else pass; fi
 
+# What is spent: 8 * 1251 bytes / 1000 keys.
+expect_line "$out" "bits/key spent     10.0080"
+if grep -q "^note" <<<"$out"; then fail "note printed for an uncapped filter"; else pass; fi
+
+# The cache-local encoding caps a filter at 2^32 - 1 lines of 512 bits (about
+# 2^41 bits): at 2^48 keys and 100 bits/key that is 2^41 / 2^48 = 0.0078
+# bits/key spent, which the tool must say rather than only "100".
+out="$("$params" --keys 281474976710656 --bits_per_key 100 --format cache_local 2>&1)"
+expect_line "$out" "bits/key           100.0000"
+expect_line "$out" "bits/key spent     0.0078"
+expect_line "$out" "note               the encoding's size limit caps this filter: 0.0078 bits/key spent of 100.0000 asked"
+
 # Tiny filters keep the 64-bit minimum: 9 bytes.
 out="$("$params" --keys=1 --bits_per_key=2 2>&1)"
 expect_line "$out" "filter bytes       9"
@@ -56,6 +68,9 @@ expect_error "bits_per_key=nan" --keys=10 --bits_per_key=nan
 expect_error "bits_per_key=101" --keys=10 --bits_per_key=101
 expect_error "exactly one of --fp and --bits_per_key" --keys=10 --fp=0.01 --bits_per_key=10
 expect_error "exactly one of --fp and --bits_per_key" --keys=10
+# An empty value is a bad value, not a missing flag.
+expect_error "--bits_per_key=: empty value; need a number in (0, 100]" --keys=10 --bits_per_key=
+expect_error "--fp=: empty value; need a rate" --keys=10 --fp=
 expect_error "Unknown command line flag 'bogus'" --keys=10 --fp=0.01 --bogus=1
 expect_error "Illegal value 'abc' specified for flag 'fp'" --keys=10 --fp=abc
 expect_error "unexpected argument 'stray'" --keys=10 --fp=0.01 stray

@@ -8,7 +8,9 @@
 // encoding (default: the LevelDB-compatible one) for the given key count.
 #include <cstdio>
 #include <optional>
+#include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -34,6 +36,40 @@ int Fail(const std::string& msg) {
   return 2;
 }
 
+// An optional flag given an empty value (--fp= or --fp '') reads as unset
+// after parsing; it is a bad value, not a missing flag, so argv is checked
+// for it first.
+std::optional<std::string> EmptyValueError(const std::vector<std::string_view>& args) {
+  const std::pair<std::string_view, std::string_view> kNumberFlags[] = {
+      {"fp", "a rate, 0 < fp < 1"}, {"bits_per_key", "a number in (0, 100]"}};
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    std::string_view arg = args[i];
+    if (arg.substr(0, 1) != "-") continue;
+    arg.remove_prefix(arg.substr(0, 2) == "--" ? 2 : 1);
+    for (const auto& [name, need] : kNumberFlags) {
+      const bool empty_joined = arg.size() == name.size() + 1 &&
+                                arg.substr(0, name.size()) == name && arg.back() == '=';
+      const bool empty_next = arg == name && i + 1 < args.size() && args[i + 1].empty();
+      if (empty_joined || empty_next) {
+        return absl::StrFormat("--%s=: empty value; need %s", name, need);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// What the filter really spends per key, and why when it is well below the
+// setting: the cache-local line count is capped (2^32 - 1 lines), so at the
+// largest key counts the filter is smaller, and less accurate, than asked.
+void PrintSpent(size_t keys, double bits_per_key, size_t filter_bytes) {
+  const double spent = 8.0 * static_cast<double>(filter_bytes) / static_cast<double>(keys);
+  absl::PrintF("%-18s %.4f\n", "bits/key spent", spent);
+  if (spent < 0.99 * bits_per_key) {
+    absl::PrintF("%-18s the encoding's size limit caps this filter: %.4f bits/key spent of "
+                 "%.4f asked\n", "note", spent, bits_per_key);
+  }
+}
+
 void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<double> fp,
                double bits_per_key) {
   const auto n = static_cast<size_t>(keys);
@@ -47,6 +83,7 @@ void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<doubl
   absl::PrintF("%-18s %d\n", "k (probes)", plan.num_probes);
   for (const auto& [label, value] : plan.details.layout) absl::PrintF("%-18s %s\n", label, value);
   absl::PrintF("%-18s %d\n", "filter bytes", plan.filter_bytes);
+  PrintSpent(n, bits_per_key, plan.filter_bytes);
   absl::PrintF("%-18s %.6g\n", "expected fp rate", plan.expected_fp_rate);
   for (const auto& [label, value] : plan.details.fp_parts) {
     absl::PrintF("%-18s %s\n", label, value);
@@ -61,6 +98,10 @@ int main(int argc, char** argv) {
       "  sstfilter_params --keys N (--fp P | --bits_per_key B) [--format F]\n"
       "F is " + sstfilter::FormatNameList() + ".";
   sstfilter::SetToolUsage("tools/params_main.cc", usage.c_str());
+  if (std::optional<std::string> error =
+          EmptyValueError(std::vector<std::string_view>(argv, argv + argc))) {
+    return Fail(*error);
+  }
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
