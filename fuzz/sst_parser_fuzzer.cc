@@ -1,6 +1,6 @@
 // Fuzz target: the SST inspector's parser (table/sst: ReadSstFooter,
-// ReadUncompressedBlock, ReadSstFilter, CandidatePartitions) on mutated
-// real tables.
+// ReadUncompressedBlock, ReadSstFilter, CandidatePartitions, and the
+// structure checks of sst_structure.h) on mutated real tables.
 //
 // Seeds: LLVMFuzzerInitialize writes small tables with RocksDB's
 // SstFileWriter and the sstfilter policy (full and partitioned filters, both
@@ -51,6 +51,7 @@
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_format.h"
 #include "table/sst/sst_source.h"
+#include "table/sst/sst_structure.h"
 
 namespace sstfilter::fuzz {
 namespace {
@@ -277,6 +278,8 @@ void ParseAndCheck(std::string_view file) {
   const absl::StatusOr<SstFooter> footer = ReadSstFooter(*source);
   if (footer.ok()) {
     SSTFILTER_FUZZ_CHECK(footer->encoded_size <= file.size(), "footer past the file");
+    // The checks made before RocksDB sees a table: a Status, never a crash.
+    for (bool verify : {true, false}) CheckTableStructure(*source, *footer, verify).IgnoreError();
   }
   for (int bits = 0; bits < 4; ++bits) {
     SstIndexFormat fmt;
@@ -302,6 +305,8 @@ void CheckSeedsIntact() {
     SSTFILTER_FUZZ_CHECK(seed.layout == SstFilterLayout::kFull || f->partitions.size() > 1,
                          "seed has one partition");
     SSTFILTER_FUZZ_CHECK(ReadOnlySeedBlocks(seed.bytes, seed, *f), "seed blocks");
+    const absl::Status structure = CheckTableStructure(*source, f->footer, true);
+    SSTFILTER_FUZZ_CHECK(structure.ok(), "intact seed refused: ", structure.ToString());
     int absent = 0;
     for (int i = 0; i < 1000; ++i) absent += MayBePresent(*f, absl::StrCat("absent", i)) ? 0 : 1;
     SSTFILTER_FUZZ_CHECK(absent > 900, "seed filter answers absent for only ", absent, " of 1000");
