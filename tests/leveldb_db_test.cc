@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,7 @@ struct ReadsCase {
   std::string policy;
   bool filtered;  // false: the control, no filter.
 };
+void PrintTo(const ReadsCase& c, std::ostream* os) { *os << c.policy; }
 
 class LevelDbDbReadsTest : public LevelDbDbTest,
                            public ::testing::WithParamInterface<ReadsCase> {};
@@ -211,6 +213,7 @@ struct CrossCase {
   // data-block reads equal the writer's, Get for Get.
   bool filter_used;
 };
+void PrintTo(const CrossCase& c, std::ostream* os) { *os << c.writer << " -> " << c.reader; }
 
 class LevelDbDbCrossTest : public LevelDbDbTest,
                            public ::testing::WithParamInterface<CrossCase> {};
