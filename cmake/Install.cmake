@@ -1,8 +1,10 @@
 # `cmake --install <build> --prefix P` puts under P:
-#   include/sstfilter/{filter,table/rocksdb}/*.h   (include root: include/sstfilter)
+#   include/sstfilter/{filter,table/rocksdb,table/leveldb}/*.h   (include root: include/sstfilter)
 #   lib/libsstfilter.a                    sstfilter::filter  (no RocksDB)
 #   lib/libsstfilter_rocksdb_policy.a     sstfilter::rocksdb (the RocksDB policy)
 #   lib/libsstfilter_rocksdb.so           the LD_PRELOAD plugin for stock tools
+#   lib/libsstfilter_leveldb_policy.a     sstfilter::leveldb (the LevelDB policy; CMake
+#                                         package only: LevelDB ships no .pc file)
 #   lib/cmake/sstfilter/sstfilterConfig.cmake (+ version, targets)
 #   lib/pkgconfig/sstfilter.pc
 # Only against an installed RocksDB (found by find_package, which the
@@ -18,13 +20,15 @@ set(SSTFILTER_INCLUDE_ROOT ${CMAKE_INSTALL_INCLUDEDIR}/sstfilter)
 set(SSTFILTER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/sstfilter)
 
 set_target_properties(sstfilter PROPERTIES EXPORT_NAME filter)
-install(TARGETS sstfilter sstfilter_rocksdb_glue EXPORT sstfilterTargets
+install(TARGETS sstfilter sstfilter_rocksdb_glue sstfilter_leveldb EXPORT sstfilterTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS sstfilter_rocksdb LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY filter/ DESTINATION ${SSTFILTER_INCLUDE_ROOT}/filter
         FILES_MATCHING PATTERN "*.h")
 install(FILES table/rocksdb/rocksdb_bloom_policy.h table/rocksdb/registration.h
         DESTINATION ${SSTFILTER_INCLUDE_ROOT}/table/rocksdb)
+install(FILES table/leveldb/leveldb_filter_policy.h
+        DESTINATION ${SSTFILTER_INCLUDE_ROOT}/table/leveldb)
 
 install(EXPORT sstfilterTargets NAMESPACE sstfilter:: DESTINATION ${SSTFILTER_CMAKE_DIR})
 configure_package_config_file(cmake/sstfilterConfig.cmake.in
