@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "table/sst/block_checksum.h"
@@ -236,11 +237,9 @@ absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
   return footer;
 }
 
-absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
-                                                  const SstFooter& footer,
-                                                  const BlockHandle& handle,
-                                                  std::string_view what,
-                                                  bool verify_checksum) {
+absl::StatusOr<StoredBlock> ReadStoredBlock(const SstSource& file, const SstFooter& footer,
+                                            const BlockHandle& handle, std::string_view what,
+                                            bool verify_checksum) {
   const uint64_t blocks_end = file.size() - std::min(file.size(), footer.encoded_size);
   if (handle.offset > blocks_end || handle.size > blocks_end - handle.offset ||
       kBlockTrailerSize > blocks_end - handle.offset - handle.size) {
@@ -264,17 +263,31 @@ absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
           what, handle.offset, handle.size, stored, *computed));
     }
   }
-  const auto compression = static_cast<unsigned char>((*bytes)[handle.size]);
-  if (compression != 0) {
-    return DataLoss(absl::StrFormat(
-        "%s (offset %d) is compressed (type %d); RocksDB writes it uncompressed",
-        what, handle.offset, compression));
-  }
+  StoredBlock block;
+  block.compression = static_cast<uint8_t>((*bytes)[handle.size]);
   if (bytes->data() == scratch.data()) {  // Read into scratch: keep it, no second copy.
     scratch.resize(handle.size);
-    return scratch;
+    block.contents = std::move(scratch);
+  } else {
+    block.contents = std::string(bytes->substr(0, handle.size));
   }
-  return std::string(bytes->substr(0, handle.size));
+  return block;
+}
+
+absl::StatusOr<std::string> ReadUncompressedBlock(const SstSource& file,
+                                                  const SstFooter& footer,
+                                                  const BlockHandle& handle,
+                                                  std::string_view what,
+                                                  bool verify_checksum) {
+  absl::StatusOr<StoredBlock> block =
+      ReadStoredBlock(file, footer, handle, what, verify_checksum);
+  if (!block.ok()) return block.status();
+  if (block->compression != 0) {
+    return DataLoss(absl::StrFormat(
+        "%s (offset %d) is compressed (type %d); RocksDB writes it uncompressed",
+        what, handle.offset, block->compression));
+  }
+  return std::move(block->contents);
 }
 
 absl::StatusOr<std::vector<BlockEntry>> ParseBlockEntries(std::string_view block) {

@@ -75,6 +75,21 @@ struct SstFooter {
 // type, or handles outside the file.
 absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file);
 
+// A block as stored: its bytes (trailer excluded) and the trailer's
+// compression type byte (0 none; LevelDB and RocksDB use 1 for Snappy).
+struct StoredBlock {
+  std::string contents;
+  uint8_t compression = 0;
+};
+
+// The block at `handle`, which must lie, with its trailer, before the
+// footer; `what` names it in errors. With verify_checksum, a trailer
+// checksum that does not match the block (under the footer's checksum type)
+// is DataLoss. Compressed contents are returned as stored.
+absl::StatusOr<StoredBlock> ReadStoredBlock(const SstSource& file, const SstFooter& footer,
+                                            const BlockHandle& handle, std::string_view what,
+                                            bool verify_checksum);
+
 // The contents of the uncompressed block at `handle`, which must lie, with
 // its trailer, before the footer. `what` names the block in errors. With
 // verify_checksum, a trailer checksum that does not match the block (under

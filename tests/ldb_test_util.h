@@ -1,0 +1,120 @@
+// Writing LevelDB table files (.ldb) with libleveldb itself, for the tests of
+// the LevelDB table parser and sstfilter_sst's LevelDB path: a leveldb::DB
+// in a temporary directory, its memtable compacted into one table.
+#ifndef SSTFILTER_TESTS_LDB_TEST_UTIL_H_
+#define SSTFILTER_TESTS_LDB_TEST_UTIL_H_
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter/bloom_options.h"
+#include "filter/filter_policy.h"
+#include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
+#include "leveldb/slice.h"
+#include "leveldb/write_batch.h"
+
+namespace sstfilter::testing {
+
+// A leveldb::FilterPolicy over sstfilter's LevelDB-shaped FilterPolicy
+// (filter/filter_policy.h), test-only until table/leveldb/ ships one, named
+// as the inner policy ("sstfilter.bloom").
+class SstfilterLevelDbPolicy : public leveldb::FilterPolicy {
+ public:
+  explicit SstfilterLevelDbPolicy(const BloomOptions& options)
+      : inner_(NewBloomFilterPolicy(options).value()), name_(inner_->Name()) {}
+  const char* Name() const override { return name_.c_str(); }
+  void CreateFilter(const leveldb::Slice* keys, int n, std::string* dst) const override {
+    std::vector<std::string_view> views;
+    for (int i = 0; i < n; ++i) views.emplace_back(keys[i].data(), keys[i].size());
+    inner_->CreateFilter(views, dst);
+  }
+  bool KeyMayMatch(const leveldb::Slice& key, const leveldb::Slice& filter) const override {
+    return inner_->KeyMayMatch({key.data(), key.size()}, {filter.data(), filter.size()});
+  }
+
+ private:
+  std::unique_ptr<const sstfilter::FilterPolicy> inner_;
+  std::string name_;
+};
+
+enum class LdbFilter { kBuiltin, kCacheLocal, kNone, kForeign };
+
+struct LdbConfig {
+  LdbFilter filter = LdbFilter::kBuiltin;
+  bool snappy = true;
+  size_t block_size = 4096;  // LevelDB's default.
+  size_t value_size = 16;
+  // Writes each key this many times, holding a snapshot after each write
+  // but the last, so that the table keeps every version.
+  int versions = 1;
+};
+
+// kForeign: sstfilter's filter under a name sstfilter does not know.
+class ForeignPolicy : public SstfilterLevelDbPolicy {
+ public:
+  ForeignPolicy() : SstfilterLevelDbPolicy(BloomOptions()) {}
+  const char* Name() const override { return "example.OtherBloom"; }
+};
+
+inline std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter) {
+  BloomOptions options;
+  switch (filter) {
+    case LdbFilter::kBuiltin:
+      return std::unique_ptr<const leveldb::FilterPolicy>(leveldb::NewBloomFilterPolicy(10));
+    case LdbFilter::kCacheLocal:
+      options.format = FilterFormat::kCacheLocal;
+      return std::make_unique<SstfilterLevelDbPolicy>(options);
+    case LdbFilter::kForeign:
+      return std::make_unique<ForeignPolicy>();
+    case LdbFilter::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+// Writes keys (any order, duplicates allowed) to a LevelDB database in
+// db_dir and returns the path of the one table its full compaction leaves.
+inline std::string WriteLdbTable(const std::string& db_dir, const std::vector<std::string>& keys,
+                                 const LdbConfig& config) {
+  std::unique_ptr<const leveldb::FilterPolicy> policy = NewLdbPolicy(config.filter);
+  leveldb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = true;
+  options.filter_policy = policy.get();
+  options.compression = config.snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+  options.block_size = config.block_size;
+  options.write_buffer_size = 64 << 20;  // One memtable: one table.
+  leveldb::DB* raw = nullptr;
+  leveldb::Status s = leveldb::DB::Open(options, db_dir, &raw);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  if (!s.ok()) return "";
+  std::unique_ptr<leveldb::DB> db(raw);
+  std::vector<const leveldb::Snapshot*> snapshots;  // Keep every version.
+  for (int v = 0; v < config.versions; ++v) {
+    leveldb::WriteBatch batch;
+    for (const std::string& key : keys) {
+      batch.Put(key, std::string(config.value_size, static_cast<char>('a' + v % 26)));
+    }
+    EXPECT_TRUE(db->Write(leveldb::WriteOptions(), &batch).ok());
+    if (v + 1 < config.versions) snapshots.push_back(db->GetSnapshot());
+  }
+  db->CompactRange(nullptr, nullptr);
+  for (const leveldb::Snapshot* snapshot : snapshots) db->ReleaseSnapshot(snapshot);
+  db.reset();
+  std::vector<std::string> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(db_dir)) {
+    if (entry.path().extension() == ".ldb") tables.push_back(entry.path().string());
+  }
+  EXPECT_EQ(tables.size(), 1u) << "expected one table in " << db_dir;
+  return tables.empty() ? "" : tables.front();
+}
+
+}  // namespace sstfilter::testing
+
+#endif  // SSTFILTER_TESTS_LDB_TEST_UTIL_H_
