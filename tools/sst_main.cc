@@ -6,6 +6,10 @@
 // also supplies the table properties and verifies checksums); the filter bytes
 // are read with our own bounds-checked parser (table/sst_filter_block.h) and
 // queried through the same FilterBitsReader RocksDB would use.
+//
+// A LevelDB table (.ldb: a legacy footer and no RocksDB properties block)
+// takes its own path, leveldb_inspect.h: libleveldb's Table validates it and
+// lists its keys, our parser reads its per-block filters.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -29,11 +33,14 @@
 #include "filter/encodings.h"
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/registration.h"
+#include "table/sst/leveldb_table.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
 #include "table/sst/sst_structure.h"
 #include "tools/child_guard.h"
 #include "tools/flags_usage.h"
+#include "tools/leveldb_inspect.h"
+#include "tools/sst_tool.h"
 
 ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
 ABSL_FLAG(std::vector<std::string>, key, {},
@@ -52,11 +59,8 @@ ABSL_FLAG(bool, verify_checksums, true,
 namespace sstfilter {
 namespace {
 
-constexpr int kExitBadFile = 1;     // Missing, unreadable, not an SST, damaged.
-constexpr int kExitUsage = 2;       // Bad flags.
 // Generated absent keys are held in memory (~50 bytes each): 1e8 is ~5 GB.
 constexpr int64_t kMaxSample = 100'000'000;
-constexpr int kExitUnanswered = 3;  // Keys/sample asked of a filter that is not ours.
 
 constexpr char kUsage[] =
     "Shows the filter of a block-based SST file and queries it.\n"
@@ -68,6 +72,11 @@ constexpr char kUsage[] =
     "measured on N random keys of the table's typical key length that are absent\n"
     "from the table.\n"
     "\n"
+    "A LevelDB table (.ldb, from a LevelDB database) is recognised and shown\n"
+    "with its per-block filters (one per 2 KB of data-block offsets): their\n"
+    "number, sizes and keys, the encoding; --key asks the filter of the data\n"
+    "block LevelDB would read for the key.\n"
+    "\n"
     "A table whose filter was not written by sstfilter (e.g. RocksDB's built-in\n"
     "bloomfilter), or that has no filter, is still described (exit 0), but\n"
     "--key and --sample_absent cannot be answered for it (exit 3).\n"
@@ -76,11 +85,6 @@ constexpr char kUsage[] =
     "unknown flag or a value not of the flag's type (e.g. --seed=abc);\n"
     "3 keys or a sample asked of a filter that is not sstfilter's, of a table\n"
     "without a filter, or of a prefix-only filter (whole_key_filtering off).";
-
-int Fail(int code, const std::string& msg) {
-  absl::FPrintF(stderr, "sstfilter_sst: %s\n", msg);
-  return code;
-}
 
 // Abseil flags keep only the last of repeated flags; --key and --key_hex are
 // meant to be repeated, so they are taken out of argv (in order) first.
@@ -268,13 +272,6 @@ absl::StatusOr<std::vector<std::string>> AbsentKeys(rocksdb::SstFileReader& read
   }
   return keys;
 }
-
-// The questions asked on the command line: keys to look up, a sample size.
-struct Questions {
-  std::vector<std::string> keys;
-  int64_t sample = 0;
-  bool any() const { return !keys.empty() || sample > 0; }
-};
 
 // Checks the flags and decodes --key/--key_hex; exit status on failure.
 std::optional<int> ReadQuestions(const std::vector<std::pair<std::string, std::string>>& raw_keys,
@@ -464,8 +461,13 @@ int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
 int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   Questions questions;
   if (std::optional<int> exit = ReadQuestions(raw_keys, &questions)) return *exit;
-  EnsureRocksDbFilterPoliciesRegistered();
   const std::string path = absl::GetFlag(FLAGS_file);
+  if (absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
+      source.ok() && IsLevelDbTable(**source)) {
+    return InspectLevelDbTable(path, **source, questions, absl::GetFlag(FLAGS_seed),
+                               absl::GetFlag(FLAGS_verify_checksums));
+  }
+  EnsureRocksDbFilterPoliciesRegistered();
   OpenedTable table;
   if (std::optional<int> exit = OpenTable(path, &table)) return *exit;
   PrintTable(path, table);
