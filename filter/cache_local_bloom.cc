@@ -28,7 +28,7 @@ CacheLocalBloomBuilder::Hash CacheLocalBloomBuilder::HashKey(std::string_view ke
 }
 
 size_t CacheLocalBloomBuilder::FilterSize(size_t num_entries) const {
-  return static_cast<size_t>(CacheLocalNumLines(num_entries, bits_per_key_)) * cl::kLineBytes +
+  return static_cast<size_t>(CacheLocalFilterShape(num_entries, bits_per_key_).array_bytes()) +
          kCacheLocalTrailerBytes;
 }
 
@@ -36,20 +36,29 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   if (bytes < FilterSize(1)) return 0;
   const uint64_t lines =
       std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
-  // Past kMaxLines the line count stops growing with n; there, n fits while
-  // it does not overfill the capped lines.
+  // FilterSize grows with n (narrow lines up to 64 bytes, then the next
+  // line count). Past kMaxLines the line count stops growing with n; there,
+  // n fits while it does not overfill the capped lines.
   const double capacity_bits = static_cast<double>(lines) * cl::kLineBits;
   return LargestFittingEntries([&](size_t n) {
-    return CacheLocalNumLines(n, bits_per_key_) <= lines &&
+    return FilterSize(n) <= bytes &&
            (lines < cl::kMaxLines || static_cast<double>(n) * bits_per_key_ <= capacity_bits);
   });
 }
 
 void CacheLocalBloomBuilder::FinishInto(char* out) {
-  const uint64_t lines = CacheLocalNumLines(size_, bits_per_key_);
-  const size_t array_bytes = static_cast<size_t>(lines) * cl::kLineBytes;
+  const CacheLocalShape shape = CacheLocalFilterShape(size_, bits_per_key_);
+  const uint64_t lines = shape.num_lines;
+  const size_t array_bytes = static_cast<size_t>(shape.array_bytes());
   std::memset(out, 0, array_bytes);
-  if (lines > 0) {
+  if (lines > 0 && shape.line_bytes != cl::kLineBytes) {
+    for (size_t i = 0; i < size_; ++i) {
+      const Hash h = At(i);
+      cl::NarrowLineAdd(out + cl::NarrowLineOffset(h, static_cast<uint32_t>(lines),
+                                                   shape.line_bytes),
+                        cl::ProbeSeed(h), num_probes_, shape.line_bytes);
+    }
+  } else if (lines > 0) {
     const CacheLocalKernels& kernels = GetCacheLocalKernels(simd_);
     for (size_t first = 0; first < size_; first += kBlockHashes) {
       kernels.add(blocks_[first / kBlockHashes].get(), std::min(kBlockHashes, size_ - first),
@@ -78,29 +87,38 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
     state_ = FilterState::kMatchNothing;
     return;
   }
-  if (k == 0 || k > cl::kMaxProbes) return;
-  if (array_bytes == 0 || array_bytes % cl::kLineBytes != 0) return;
-  const uint64_t lines = array_bytes / cl::kLineBytes;
-  if (lines > cl::kMaxLines) return;
+  if (k == 0 || k > cl::kMaxProbes || array_bytes == 0) return;
+  const std::optional<CacheLocalShape> shape = CacheLocalShapeOfArray(array_bytes);
+  if (!shape || shape->num_lines > cl::kMaxLines) return;
   state_ = FilterState::kProbe;
   array_ = filter.data();
-  num_lines_ = static_cast<uint32_t>(lines);
+  num_lines_ = static_cast<uint32_t>(shape->num_lines);
+  line_bytes_ = shape->line_bytes;
   num_probes_ = k;
+}
+
+bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
+  return cl::NarrowLineMayMatch(array_ + cl::NarrowLineOffset(h, num_lines_, line_bytes_),
+                                cl::ProbeSeed(h), num_probes_, line_bytes_);
 }
 
 bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
   if (!Probes()) return FixedAnswer();
+  if (Narrow()) return NarrowMayMatch(h);
   return kernels_->may_match(h, num_probes_, array_, num_lines_);
 }
 
 bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
-  if (!Probes()) return FixedAnswer();
-  return kernels_->may_match(cl::HashKey(key), num_probes_, array_, num_lines_);
+  return HashMayMatch(cl::HashKey(key));
 }
 
 void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
                                           bool* out) const {
   if (!Probes()) return FillFixedAnswer(keys.size(), out);
+  if (Narrow()) {  // At most 512 bytes: no misses worth overlapping.
+    for (size_t i = 0; i < keys.size(); ++i) out[i] = NarrowMayMatch(cl::HashKey(keys[i]));
+    return;
+  }
   // Chunks of up to kChunk keys: hash all and prefetch their lines, then
   // probe. The prefetches overlap the misses single queries take in turn.
   constexpr size_t kChunk = 32;

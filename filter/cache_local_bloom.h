@@ -1,13 +1,18 @@
 // The cache-local Bloom encoding: builder and reader.
 //
 // Format, for n keys at bits_per_key:
-//   num_lines * 64 bytes   bit array, num_lines = ceil(n * bits_per_key / 512)
+//   num_lines * line_bytes bit array, num_lines = ceil(n * bits_per_key / 512);
+//                          line_bytes = 64, or for small filters (up to
+//                          kMaxNarrowLines = 8 lines, cache_local_math.h)
+//                          ceil(n * bits_per_key / (8 * num_lines)): whole
+//                          bytes rather than whole 64-byte lines
 //   1 byte                 hash kind: 1 = XXH3 64-bit, seed 0
 //   1 byte                 layout: log2 of the line size in bytes, 6
 //   1 byte                 k, 1..32 (0 only in the empty filter, below)
 //   1 byte                 tag kCacheLocalTag (67, 'C')
 // Each key sets k bits in one line (cache_local_probes.h); k is the one
-// cache_local_math.h picks for the blocked layout. The tag sits where the
+// cache_local_math.h picks for the blocked layout. The line shape is not
+// stored: it follows from the array's length (CacheLocalShapeOfArray). The tag sits where the
 // LevelDB format keeps k, and is > 30, so LevelDB-era readers answer "may
 // match" for every key instead of misreading the filter.
 //
@@ -15,7 +20,8 @@
 //   - the empty filter (no keys: no lines, k = 0) matches nothing;
 //   - anything else inconsistent matches everything: a different final byte,
 //     an unknown hash kind or layout, k = 0 or k > 32, a bit array that is
-//     not a whole, non-zero number of lines or has 2^32 lines or more.
+//     empty, has 2^32 lines or more, or has a length no builder writes
+//     (neither whole 64-byte lines nor up to 8 equal narrow lines).
 #ifndef SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_
 #define SSTFILTER_FILTER_CACHE_LOCAL_BLOOM_H_
 
@@ -81,7 +87,8 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   // builder. The bytes need not be initialised.
   void FinishInto(char* out);
 
-  // Bytes Finish appends for n entries: 64 * lines + 4.
+  // Bytes Finish appends for n entries: lines * line_bytes + 4
+  // (CacheLocalFilterShape).
   size_t FilterSize(size_t num_entries) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
   // inverse RocksDB's partitioned filters size their partitions with; at
@@ -120,10 +127,17 @@ class CacheLocalBloomReader : public ReaderBase {
   void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
 
   uint32_t num_lines() const { return num_lines_; }  // 0 unless kProbe.
+  uint32_t line_bytes() const { return line_bytes_; }  // 64, or less when narrow.
   SimdLevel simd_level() const { return simd_; }
 
  private:
+  // Narrow lines are probed by scalar code (they are small filters, and
+  // the SIMD kernels work on 64-byte lines).
+  bool Narrow() const { return line_bytes_ != 64; }
+  bool NarrowMayMatch(uint64_t h) const;
+
   uint32_t num_lines_ = 0;
+  uint32_t line_bytes_ = 64;
   SimdLevel simd_;
   const CacheLocalKernels* kernels_;
 };

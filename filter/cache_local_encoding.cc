@@ -25,30 +25,33 @@ FilterDescription Describe(std::string_view filter) {
     case FilterState::kProbe:
       break;
   }
+  const CacheLocalShape shape{r.num_lines(), r.line_bytes()};
   return FilterDescription::Probed(
       absl::StrFormat("%s k=%d", kName, r.num_probes()), r.num_probes(),
-      static_cast<double>(r.num_lines()) * cache_local::kLineBits,
-      [lines = r.num_lines(), k = r.num_probes()](double n) {
-        return BlockedBloomFpRate(n / lines, k);
+      static_cast<double>(shape.array_bytes()) * 8,
+      [shape, k = r.num_probes()](double n) {
+        return CacheLocalFilterFpRate(static_cast<size_t>(n), shape, k);
       });
 }
 
 double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
-  const size_t lines = bytes < kCacheLocalTrailerBytes
-                           ? 0
-                           : (bytes - kCacheLocalTrailerBytes) / cache_local::kLineBytes;
-  return CacheLocalFilterFpRate(num_keys, lines, CacheLocalNumProbes(bits_per_key));
+  const uint64_t array_bytes = bytes < kCacheLocalTrailerBytes ? 0 : bytes - kCacheLocalTrailerBytes;
+  // A size no builder writes (it is not our FilterSize): the whole lines it holds.
+  const CacheLocalShape shape = CacheLocalShapeOfArray(array_bytes)
+                                    .value_or(CacheLocalShape{array_bytes / cache_local::kLineBytes});
+  return CacheLocalFilterFpRate(num_keys, shape, CacheLocalNumProbes(bits_per_key));
 }
 
 // The layout, and the same bits and k spread over one big array for
-// comparison: the price of keeping every key in one cache line.
+// comparison: the price of keeping every key in one line.
 PlanDetails Details(size_t num_keys, double bits_per_key) {
-  const uint64_t lines = CacheLocalNumLines(num_keys, bits_per_key);
+  const CacheLocalShape shape = CacheLocalFilterShape(num_keys, bits_per_key);
   const double spread = StandardBloomFpRate(
-      static_cast<double>(num_keys), static_cast<double>(lines) * cache_local::kLineBits,
+      static_cast<double>(num_keys), static_cast<double>(shape.array_bytes()) * 8,
       CacheLocalNumProbes(bits_per_key));
   PlanDetails details;
-  details.layout = {{"lines (64 bytes)", absl::StrFormat("%d", lines)}};
+  details.layout = {{absl::StrFormat("lines (%d bytes)", shape.line_bytes),
+                     absl::StrFormat("%d", shape.num_lines)}};
   details.fp_parts = {{"  standard bloom", absl::StrFormat("%.6g", spread)}};
   return details;
 }

@@ -17,6 +17,70 @@ uint64_t CacheLocalNumLines(size_t num_keys, double bits_per_key) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(lines));
 }
 
+CacheLocalShape CacheLocalFilterShape(size_t num_keys, double bits_per_key) {
+  CacheLocalShape shape;
+  shape.num_lines = CacheLocalNumLines(num_keys, bits_per_key);
+  if (shape.num_lines == 0 || shape.num_lines > kMaxNarrowLines) return shape;
+  const double bytes_per_line =
+      std::ceil(static_cast<double>(num_keys) * bits_per_key / 8.0 /
+                static_cast<double>(shape.num_lines));
+  // In [1, 64]: the line count is ceil(bits / 512), so each line needs at
+  // most 64 bytes (the clamp only guards rounding).
+  shape.line_bytes = static_cast<uint32_t>(
+      std::clamp(bytes_per_line, 1.0, static_cast<double>(cache_local::kLineBytes)));
+  return shape;
+}
+
+std::optional<CacheLocalShape> CacheLocalShapeOfArray(uint64_t array_bytes) {
+  CacheLocalShape shape;
+  shape.num_lines = (array_bytes + cache_local::kLineBytes - 1) / cache_local::kLineBytes;
+  if (array_bytes % cache_local::kLineBytes == 0) return shape;
+  if (shape.num_lines > kMaxNarrowLines || array_bytes % shape.num_lines != 0) {
+    return std::nullopt;
+  }
+  shape.line_bytes = static_cast<uint32_t>(array_bytes / shape.num_lines);
+  return shape;
+}
+
+namespace {
+
+// FP rate of n keys over `lines` lines of line_bits bits, each key in a line
+// chosen uniformly: sum over loads j of Binomial(j; n, 1/lines) times the
+// rate of a standard Bloom filter of line_bits bits holding j keys. Walks
+// from the mode both ways by recurrence, like BlockedBloomFpRate.
+double BinomialBlockedFpRate(size_t num_keys, uint64_t lines, uint32_t line_bits,
+                             int num_probes) {
+  const double keep_per_key = std::pow(1.0 - 1.0 / line_bits, num_probes);
+  const auto line_fp = [num_probes](double clear_fraction) {
+    return std::pow(1.0 - clear_fraction, num_probes);
+  };
+  const auto n = static_cast<double>(num_keys);
+  // Saturated lines (see BlockedBloomFpRate); also bounds the walk below.
+  if (n >= 64.0 * line_bits * static_cast<double>(lines)) return 1.0;
+  if (lines == 1) return line_fp(std::pow(keep_per_key, n));
+  const double p = 1.0 / static_cast<double>(lines);
+  const auto mode = static_cast<size_t>(std::floor((n + 1) * p));
+  const auto m = static_cast<double>(mode);
+  const double mode_pmf = std::exp(std::lgamma(n + 1) - std::lgamma(m + 1) -
+                                   std::lgamma(n - m + 1) + m * std::log(p) +
+                                   (n - m) * std::log1p(-p));
+  const double odds = p / (1 - p);
+  double fp = mode_pmf * line_fp(std::pow(keep_per_key, m));
+  double pmf = mode_pmf;
+  for (size_t j = mode; j < num_keys && pmf > 1e-18 * mode_pmf; ++j) {
+    pmf *= static_cast<double>(num_keys - j) / static_cast<double>(j + 1) * odds;
+    fp += pmf * line_fp(std::pow(keep_per_key, static_cast<double>(j + 1)));
+  }
+  pmf = mode_pmf;
+  for (size_t j = mode; j > 0 && pmf > 1e-18 * mode_pmf; --j) {
+    pmf *= static_cast<double>(j) / static_cast<double>(num_keys - j + 1) / odds;
+    fp += pmf * line_fp(std::pow(keep_per_key, static_cast<double>(j - 1)));
+  }
+  return std::min(fp, 1.0);
+}
+
+}  // namespace
+
 double BlockedBloomFpRate(double keys_per_line, int num_probes) {
   if (keys_per_line <= 0) return 0.0;
   // From this many keys per line on, a line keeps a bit clear with
@@ -92,14 +156,17 @@ int CacheLocalNumProbes(double bits_per_key) {
 }
 
 double CacheLocalExpectedFpRate(size_t num_keys, double bits_per_key) {
-  return CacheLocalFilterFpRate(num_keys, CacheLocalNumLines(num_keys, bits_per_key),
+  return CacheLocalFilterFpRate(num_keys, CacheLocalFilterShape(num_keys, bits_per_key),
                                 CacheLocalNumProbes(bits_per_key));
 }
 
-double CacheLocalFilterFpRate(size_t num_keys, uint64_t num_lines, int num_probes) {
+double CacheLocalFilterFpRate(size_t num_keys, CacheLocalShape shape, int num_probes) {
   if (num_keys == 0) return 0.0;
-  if (num_lines == 0 || num_probes <= 0) return 1.0;
-  return BlockedBloomFpRate(static_cast<double>(num_keys) / static_cast<double>(num_lines),
+  if (shape.num_lines == 0 || shape.line_bytes == 0 || num_probes <= 0) return 1.0;
+  if (shape.num_lines <= kMaxNarrowLines) {  // Also every narrow shape.
+    return BinomialBlockedFpRate(num_keys, shape.num_lines, shape.line_bytes * 8, num_probes);
+  }
+  return BlockedBloomFpRate(static_cast<double>(num_keys) / static_cast<double>(shape.num_lines),
                             num_probes);
 }
 

@@ -9,7 +9,14 @@
 //     line: probe i is bit (seed * kProbeMultipliers[i]) >> 23, i.e. the top
 //     9 bits of a 32-bit product. Bit p of a line is bit p % 8 of byte p / 8.
 // All k probes of a key land in one 64-byte cache line, so a query costs one
-// cache miss at most. Probes are drawn with replacement (two may coincide),
+// cache miss at most.
+//
+// Narrow lines (small filters, cache_local_math.h: lines of 1..63 bytes)
+// use the same rule at their width: the line is (hi * num_lines) >> 32,
+// probe i is bit (product * line_bits) >> 32 of the same 32-bit product
+// (fastrange again; for 512 bits it is the top 9 bits, as above), and the
+// line starts at line * line_bytes. They are read byte by byte (a 64-bit
+// load could run past the filter's end). Probes are drawn with replacement (two may coincide),
 // which is what the FP formula in cache_local_math.h assumes.
 //
 // The multipliers are 32 distinct odd constants taken from a splitmix64
@@ -99,6 +106,37 @@ inline void LineAdd(char* line, uint32_t seed, int k) {
     const uint32_t bit = ProbeBit(seed, i);
     const uint64_t w = LoadWord(line, bit) | (uint64_t{1} << (bit & 63));
     std::memcpy(line + (bit >> 6) * 8, &w, sizeof(w));
+  }
+}
+
+// Bit position (0..line_bits - 1) of probe i in a narrow line.
+// REQUIRES: 1 <= line_bits <= 512, 0 <= i < kMaxProbes.
+inline uint32_t NarrowProbeBit(uint32_t seed, int i, uint32_t line_bits) {
+  return static_cast<uint32_t>((uint64_t{seed * kProbeMultipliers[i]} * line_bits) >> 32);
+}
+
+// Byte offset of hash h's line among num_lines narrow lines of line_bytes.
+inline size_t NarrowLineOffset(uint64_t h, uint32_t num_lines, uint32_t line_bytes) {
+  return static_cast<size_t>(LineIndex(h, num_lines)) * line_bytes;
+}
+
+// Whether all k probes of seed are set in a narrow line of line_bytes bytes.
+inline bool NarrowLineMayMatch(const char* line, uint32_t seed, int k, uint32_t line_bytes) {
+  const uint32_t line_bits = line_bytes * 8;
+  unsigned all = 1;
+  for (int i = 0; i < k; ++i) {
+    const uint32_t bit = NarrowProbeBit(seed, i, line_bits);
+    all &= static_cast<unsigned char>(line[bit >> 3]) >> (bit & 7);
+  }
+  return all & 1;
+}
+
+// Sets the k probes of seed in a narrow line of line_bytes bytes.
+inline void NarrowLineAdd(char* line, uint32_t seed, int k, uint32_t line_bytes) {
+  const uint32_t line_bits = line_bytes * 8;
+  for (int i = 0; i < k; ++i) {
+    const uint32_t bit = NarrowProbeBit(seed, i, line_bits);
+    line[bit >> 3] = static_cast<char>(line[bit >> 3] | (1 << (bit & 7)));
   }
 }
 

@@ -77,19 +77,47 @@ uint64_t ModelLines(size_t n, double bits_per_key) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(n * bits_per_key / 512)));
 }
 
+// Bytes per line, as the format defines them: up to 8 lines, the whole bytes
+// the keys need, ceil(n * bits_per_key / (8 * lines)); else 64.
+uint32_t ModelLineBytes(size_t n, double bits_per_key) {
+  const uint64_t lines = ModelLines(n, bits_per_key);
+  if (lines > 8) return 64;
+  return static_cast<uint32_t>(std::ceil(n * bits_per_key / 8 / static_cast<double>(lines)));
+}
+
+// FP rate of n keys spread over `lines` lines of line_bytes bytes with k
+// probes, summed over every load j of a line: Binomial(j; n, 1/lines), in
+// a line of j keys a bit is still clear with probability (1 - 1/bits)^(j k).
+double ModelBinomialFp(size_t n, uint64_t lines, uint32_t line_bytes, int k) {
+  const double bits = 8.0 * line_bytes, p = 1.0 / static_cast<double>(lines);
+  double fp = 0;
+  for (size_t j = 0; j <= n; ++j) {
+    const double pmf =
+        lines == 1 ? (j == n ? 1.0 : 0.0)
+                   : std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) -
+                              std::lgamma(n - j + 1.0) + j * std::log(p) + (n - j) * std::log(1 - p));
+    fp += pmf * std::pow(1 - std::pow(1 - 1.0 / bits, double(j) * k), k);
+  }
+  return fp;
+}
+
 // The format of cache_local_bloom.h written out independently: the library's
 // XXH3 (not the inline copy), plain division-free arithmetic spelled out,
 // k chosen by the model above.
+// Narrow lines: probe i is bit (product * line bits) >> 32, which for 512
+// bits is the product's top 9 bits.
 std::string ReferenceFilter(const std::vector<std::string>& keys, double bits_per_key) {
   const size_t lines = keys.empty() ? 0 : ModelLines(keys.size(), bits_per_key);
+  const uint64_t line_bytes = keys.empty() ? 64 : ModelLineBytes(keys.size(), bits_per_key);
   const int k = ModelNumProbes(bits_per_key);
-  std::string filter(lines * 64, '\0');
+  std::string filter(lines * line_bytes, '\0');
   for (const std::string& key : keys) {
     const uint64_t h = XXH3_64bits(key.data(), key.size());
     const uint64_t line = ((h >> 32) * lines) >> 32;
     for (int i = 0; i < k; ++i) {
-      const uint32_t bit = (static_cast<uint32_t>(h) * cl::kProbeMultipliers[i]) >> 23;
-      filter[line * 64 + bit / 8] |= static_cast<char>(1 << (bit % 8));
+      const uint32_t product = static_cast<uint32_t>(h) * cl::kProbeMultipliers[i];
+      const uint64_t bit = (uint64_t{product} * (line_bytes * 8)) >> 32;
+      filter[line * line_bytes + bit / 8] |= static_cast<char>(1 << (bit % 8));
     }
   }
   filter += std::string{'\x01', '\x06', static_cast<char>(lines ? k : 0), 'C'};
@@ -108,24 +136,40 @@ TEST(CacheLocalBloomFormat, Schema) {
   // ReferenceFilter's, the format written out independently above.
   EXPECT_EQ(Hex(Build({}, 10)), "01060043");
   const std::string one = Build({"a"}, 10);
-  ASSERT_EQ(one.size(), 68u);
-  EXPECT_EQ(Hex(one.substr(64)), "01060643");
+  // Key "a" at 10 bits/key: one narrow line of 2 bytes, k = 6.
+  ASSERT_EQ(one.size(), 2u + 4);
   EXPECT_EQ(Hex(one), Hex(ReferenceFilter({"a"}, 10)));
-  // Key "a": one line, k = 6 bits set.
-  EXPECT_EQ(Hex(one),
-            "00000000000002000000000000000000000000040000000040000000000000000000"
-            "00000000000100000004000000000800000000000000000000000000000001060643");
+  EXPECT_EQ(Hex(one), "521601060643");
   const std::vector<std::string> three = {"alpha", "beta", "gamma"};
-  EXPECT_EQ(Hex(Build(three, 16)), Hex(ReferenceFilter(three, 16)));
-  EXPECT_EQ(Hex(Build(three, 16)),
-            "00100400000000000000000000040600802002011100000004340004000011010080"
-            "00004000000000000000000100000080000000200040000008080000000001060943");
+  EXPECT_EQ(Hex(Build(three, 16)), Hex(ReferenceFilter(three, 16)));  // 6 bytes, k = 9.
+  EXPECT_EQ(Hex(Build(three, 16)), "02f4dc0a221b01060943");
+  // Filters of more than 8 lines have 64-byte lines. Their bytes are those
+  // the builder wrote before small filters had narrow lines (XXH3 of the
+  // whole filter, taken from that builder): the rule changed small filters
+  // only.
+  struct Pinned {
+    double bits_per_key;
+    size_t keys;
+    size_t bytes;
+    uint64_t xxh3;
+  };
+  for (const Pinned& p : {Pinned{10, 1000, 1284, 0x6724e8aeb0df0e0c},
+                          Pinned{10, 5000, 6276, 0x22c6d03900ec46fe},
+                          Pinned{10, 100000, 125060, 0x853fa3b90ffaf352},
+                          Pinned{16, 1000, 2052, 0x89c6bb5a05b4df7f},
+                          Pinned{16, 100000, 200004, 0x1b1b104672a64156},
+                          Pinned{1, 5000, 644, 0x9ff321e8a0567a92},
+                          Pinned{1, 100000, 12548, 0x398f0870a6a08d82}}) {
+    const std::string filter = Build(ShapedKeys(KeyShape::kUserDecimal, 0, p.keys), p.bits_per_key);
+    EXPECT_EQ(filter.size(), p.bytes) << p.bits_per_key << " " << p.keys;
+    EXPECT_EQ(XXH3_64bits(filter.data(), filter.size()), p.xxh3) << p.bits_per_key << " " << p.keys;
+  }
 }
 
 TEST(CacheLocalBloomFormat, MatchesIndependentReference) {
   std::mt19937_64 rng(7);
   for (double bpk : {1.0, 4.5, 10.0, 16.0, 23.7, 100.0}) {
-    for (size_t n : {0, 1, 2, 7, 100, 1000}) {
+    for (size_t n : {0, 1, 2, 7, 20, 33, 100, 300, 1000, 5000}) {
       std::vector<std::string> keys;
       for (size_t i = 0; i < n; ++i) keys.push_back(ShapedKey(KeyShape::kRandom16, rng()));
       EXPECT_EQ(Build(keys, bpk), ReferenceFilter(keys, bpk)) << bpk << " " << n;
@@ -169,7 +213,11 @@ TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
   for (int v : {0, 5, 7, 255}) damaged.push_back(std::string(good).replace(t + 1, 1, 1, char(v)));
   for (int v : {0, 33, 255}) damaged.push_back(std::string(good).replace(t + 2, 1, 1, char(v)));
   damaged.push_back(good.substr(1));                      // Not whole lines.
-  damaged.push_back(good.substr(0, 63) + good.substr(t));  // Not whole lines.
+  // (63 bytes would be one narrow line: a filter, not damage.)
+  // More than 8 lines but not whole 64-byte ones (9 lines of 63 bytes).
+  damaged.push_back(good.substr(0, 9 * 63) + good.substr(t));
+  // 3 lines, but 130 bytes do not split into 3 equal lines.
+  damaged.push_back(good.substr(0, 130) + good.substr(t));
   damaged.push_back(good.substr(t));                       // No lines, k != 0.
   damaged.push_back(good.substr(0, 64) + std::string("\x01\x06\x00\x43", 4));  // k = 0.
   for (size_t len = 0; len < 4; ++len) damaged.push_back(std::string(len, 'C'));
@@ -196,8 +244,12 @@ TEST(CacheLocalBloomFormat, FilterSizeAndItsInverse) {
     for (size_t n = 1; n < 3000; ++n) {
       const size_t size = builder.FilterSize(n);
       ASSERT_GE(size, last);
-      ASSERT_EQ((size - 4) % 64, 0u);
+      ASSERT_EQ(size, ModelLines(n, bpk) * ModelLineBytes(n, bpk) + 4) << bpk << " " << n;
       ASSERT_GE((size - 4) * 8.0, n * bpk);
+      // Narrow lines waste under one byte each.
+      if (ModelLines(n, bpk) <= 8) {
+        ASSERT_LT((size - 4 - ModelLines(n, bpk)) * 8.0, n * bpk) << bpk << " " << n;
+      }
       last = size;
     }
     for (size_t bytes = 0; bytes < 20000; bytes += 3) {
@@ -255,7 +307,9 @@ TEST(CacheLocalBloomBuilder, DropsAdjacentDuplicates) {
   EXPECT_EQ(builder.NumEntries(), 3u);
   std::string filter;
   builder.Finish(&filter);
-  EXPECT_EQ(filter, Build({"a", "b"}, 10));  // Same bits, one line either way.
+  // The bytes of the three kept entries: the dropped ones changed nothing,
+  // not even the size (narrow lines grow with every entry).
+  EXPECT_EQ(filter, ReferenceFilter({"a", "b", "a"}, 10));
 
   // Across the builder's internal 1024-hash blocks, and with builder reuse.
   const std::vector<std::string> keys = ShapedKeys(KeyShape::kLittleEndian64, 0, 3000);
@@ -290,15 +344,29 @@ TEST(CacheLocalBloomMath, FpRateMatchesADirectPoissonSum) {
   for (size_t n : {1, 7, 1000, 10000, 123457}) {
     for (double bpk : {2.75, 10.0, 16.0, 23.7}) {
       const double lambda = static_cast<double>(n) / ModelLines(n, bpk);
-      EXPECT_NEAR(CacheLocalFilterFpRate(n, ModelLines(n, bpk), 5), ModelFp(lambda, 5),
-                  1e-9 * ModelFp(lambda, 5)) << n << " " << bpk;
-      const double expected = ModelFp(lambda, ModelNumProbes(bpk));
+      const uint64_t lines = ModelLines(n, bpk);
+      const uint32_t line_bytes = ModelLineBytes(n, bpk);
+      // Up to 8 lines the loads are binomial (exact); above, Poisson.
+      const auto model = [&](int k) {
+        return lines <= 8 ? ModelBinomialFp(n, lines, line_bytes, k) : ModelFp(lambda, k);
+      };
+      EXPECT_NEAR(CacheLocalFilterFpRate(n, CacheLocalShape{lines, line_bytes}, 5), model(5),
+                  1e-9 * model(5)) << n << " " << bpk;
+      const double expected = model(ModelNumProbes(bpk));
       EXPECT_NEAR(CacheLocalExpectedFpRate(n, bpk), expected, 1e-9 * expected)
           << n << " " << bpk;
     }
   }
-  EXPECT_EQ(CacheLocalFilterFpRate(0, 5, 6), 0.0);
-  EXPECT_EQ(CacheLocalFilterFpRate(5, 0, 6), 1.0);
+  // Narrow shapes of several lines, against the binomial sum.
+  for (uint64_t lines : {2, 3, 8}) {
+    for (size_t n : {2, 40, 300}) {
+      EXPECT_NEAR(CacheLocalFilterFpRate(n, CacheLocalShape{lines, 37}, 6),
+                  ModelBinomialFp(n, lines, 37, 6), 1e-9 * ModelBinomialFp(n, lines, 37, 6))
+          << lines << " " << n;
+    }
+  }
+  EXPECT_EQ(CacheLocalFilterFpRate(0, CacheLocalShape{5, 64}, 6), 0.0);
+  EXPECT_EQ(CacheLocalFilterFpRate(5, CacheLocalShape{0, 64}, 6), 1.0);
   // 10 bits/key: about 0.96%, above the 0.84% of a standard Bloom filter.
   EXPECT_NEAR(CacheLocalExpectedFpRate(1000000, 10), 0.00957, 0.0001);
 }
@@ -330,7 +398,8 @@ TEST(CacheLocalBloomMath, TinyBitsPerKeyIsSaturatedNotStuck) {
     for (int i = 0; i < 1000; ++i) builder.AddKey(std::to_string(i));
     std::string filter;
     builder.Finish(&filter);
-    ASSERT_EQ(filter.size(), 64u + 4) << bpk;  // One line.
+    // One narrow line: 2 bytes at 0.01 bits/key, 1 below.
+    ASSERT_EQ(filter.size(), ModelLineBytes(1000, bpk) + 4u) << bpk;
     const CacheLocalBloomReader reader(filter);
     for (int i = 0; i < 1000; ++i) ASSERT_TRUE(reader.MayMatch(std::to_string(i)));
     for (size_t bytes : {size_t{68}, size_t{4096}, size_t{1} << 30}) {
@@ -386,8 +455,10 @@ TEST_P(CacheLocalBloomSimdTest, SameBytesAndAnswersAsScalar) {
         ASSERT_EQ(reader.MayMatch(queries[i]), expected);
         ASSERT_EQ(batch[i], expected) << i;
         const uint64_t h = CacheLocalBloomBuilder::HashKey(queries[i]);
-        ASSERT_EQ(kernels.may_match(h, reader.num_probes(), simd.data(), reader.num_lines()),
-                  expected);
+        if (reader.line_bytes() == 64) {  // The kernels serve 64-byte lines only.
+          ASSERT_EQ(kernels.may_match(h, reader.num_probes(), simd.data(), reader.num_lines()),
+                    expected);
+        }
       }
     }
   }
@@ -445,8 +516,10 @@ TEST(CacheLocalBloomFpRate, MatchesTheModel) {
     for (const Case& c : cases) {
       if (!c.every_shape && shape != KeyShape::kRandom16) continue;
       const uint64_t lines = ModelLines(c.keys, c.bits_per_key);
-      const double expected = ModelFp(static_cast<double>(c.keys) / lines,
-                                      ModelNumProbes(c.bits_per_key));
+      const double expected =
+          lines <= 8 ? ModelBinomialFp(c.keys, lines, ModelLineBytes(c.keys, c.bits_per_key),
+                                       ModelNumProbes(c.bits_per_key))
+                     : ModelFp(static_cast<double>(c.keys) / lines, ModelNumProbes(c.bits_per_key));
       size_t positives = 0;
       for (size_t f = 0; f < c.filters; ++f) {
         const bench::KeySet keys(shape, f * c.keys, c.keys);
