@@ -9,7 +9,8 @@
 //     no keys, the empty cache-local filter matches nothing);
 //   - the size is the format's formula for n entries, written out here
 //     (LevelDB: max(n * bpk, 64) bits rounded to bytes, + 1; cache-local:
-//     64 * ceil(n * bpk / 512) + 4), n counted here (LevelDB keeps every
+//     lines = ceil(n * bpk / 512), lines * 64 + 4 above 8 lines, else
+//     lines * ceil(n * bpk / (8 * lines)) + 4), n counted here (LevelDB keeps every
 //     key, cache-local drops a key whose hash equals the previous one's),
 //     and MaxEntriesForSize inverts it exactly;
 //   - independent bytes: LevelDB's own CreateFilter at an integral bits/key,
@@ -51,7 +52,10 @@ size_t LevelDbFormulaBytes(size_t n, double bpk) {
   if (bits < 64) bits = 64;
   return (bits + 7) / 8 + 1;
 }
-size_t CacheLocalFormulaBytes(size_t n, double bpk) { return RefNumLines(n, bpk) * 64 + 4; }
+size_t CacheLocalFormulaBytes(size_t n, double bpk) {
+  const RefShape shape = RefFilterShape(n, bpk);
+  return shape.lines * shape.line_bytes + 4;
+}
 
 // n = MaxEntriesForSize(bytes) is the largest count whose filter fits.
 template <typename Formula>
@@ -119,7 +123,7 @@ void CheckCacheLocal(const std::vector<std::string>& keys, double bpk) {
     CheckInverse(filter.size(), builder.MaxEntriesForSize(filter.size()), n, formula, where);
     const int k = builder.num_probes();
     SSTFILTER_FUZZ_CHECK(k >= 1 && k <= 32, where, " k ", k);
-    SSTFILTER_FUZZ_CHECK(filter == RefBuild(hashes, RefNumLines(n, bpk), k),
+    SSTFILTER_FUZZ_CHECK(filter == RefBuild(hashes, RefFilterShape(n, bpk), k),
                          "bytes differ from the reference's: ", where);
     if (level == SimdLevel::kScalar) first = filter;
     SSTFILTER_FUZZ_CHECK(filter == first, "bytes differ between SIMD levels: ", where);

@@ -38,8 +38,10 @@ std::string ConsumeFilter(FuzzedDataProvider& in, const std::vector<std::string>
   switch (in.ConsumeIntegralInRange(0, 2)) {
     case 0:
       return in.ConsumeRandomLengthString(600);
-    case 1: {  // Random bits under a valid trailer.
-      std::string f(64 * in.ConsumeIntegralInRange(0, 8), '\0');
+    case 1: {  // Random bits under a valid trailer: whole lines, or narrow ones.
+      const size_t bytes = in.ConsumeBool() ? 64 * in.ConsumeIntegralInRange(0, 8)
+                                            : in.ConsumeIntegralInRange(0, 600);
+      std::string f(bytes, '\0');
       for (char& c : f) c = in.ConsumeIntegral<char>();
       f += {char{1}, char{6}, static_cast<char>(in.ConsumeIntegralInRange(0, 33)), char{67}};
       return f;
@@ -47,7 +49,9 @@ std::string ConsumeFilter(FuzzedDataProvider& in, const std::vector<std::string>
     default: {  // A real filter, then damaged.
       std::vector<uint64_t> hashes;
       for (const std::string& k : keys) hashes.push_back(RefCacheLocalHash(k));
-      std::string f = RefBuild(hashes, in.ConsumeIntegralInRange(1, 16),
+      const uint64_t lines = in.ConsumeIntegralInRange(1, 16);
+      const uint64_t line_bytes = lines > 8 ? 64 : in.ConsumeIntegralInRange(1, 64);
+      std::string f = RefBuild(hashes, RefShape{lines, line_bytes},
                                in.ConsumeIntegralInRange(1, 32));
       DamageFilter(in, &f);
       return f;
@@ -56,9 +60,9 @@ std::string ConsumeFilter(FuzzedDataProvider& in, const std::vector<std::string>
 }
 
 FilterState RefState(std::string_view filter) {
-  uint64_t lines;
+  RefShape shape;
   int k;
-  switch (RefParse(filter, &lines, &k)) {
+  switch (RefParse(filter, &shape, &k)) {
     case RefAnswer::kProbe:
       return FilterState::kProbe;
     case RefAnswer::kNothing:

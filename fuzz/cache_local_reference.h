@@ -4,13 +4,17 @@
 // purpose: one bit at a time, no SIMD, no fast-range tricks beyond the
 // format's own definition, nothing taken from filter/.
 //
-//   filter  = bit array of num_lines 64-byte lines, then the trailer
+//   filter  = bit array of num_lines lines of line_bytes, then the trailer
 //             hash kind (1 = XXH3-64, seed 0) | 6 (log2 line bytes) | k | 67
+//   lines   = ceil(n * bits_per_key / 512); line_bytes = 64 above 8 lines,
+//             else ceil(n * bits_per_key / (8 * lines)) (narrow lines)
 //   line    = ((hash >> 32) * num_lines) >> 32
-//   probe i = bit (low32(hash) * multiplier[i] mod 2^32) >> 23 of the line;
+//   probe i = bit (product * line_bits) >> 32 of the line, product =
+//             low32(hash) * multiplier[i] mod 2^32 (>> 23 for 512 bits);
 //             bit b of a line is bit b % 8 of its byte b / 8
-//   reader  = empty filter (trailer only, k = 0) matches nothing; any other
-//             trailer or size it does not fully understand matches everything
+//   reader  = empty filter (trailer only, k = 0) matches nothing; an array
+//             of whole 64-byte lines, or of L = ceil(bytes / 64) <= 8 equal
+//             lines, is probed; any other trailer or size matches everything
 #ifndef SSTFILTER_FUZZ_CACHE_LOCAL_REFERENCE_H_
 #define SSTFILTER_FUZZ_CACHE_LOCAL_REFERENCE_H_
 
@@ -38,13 +42,19 @@ inline uint64_t RefCacheLocalHash(std::string_view key) {
   return XXH3_64bits(key.data(), key.size());
 }
 
-// The bit (line * 512 + position) probe i of hash h sets, in a filter of
-// num_lines lines.
-inline uint64_t RefProbeBit(uint64_t h, uint64_t num_lines, int i) {
-  const uint64_t line = ((h >> 32) * num_lines) >> 32;
+struct RefShape {
+  uint64_t lines = 0;
+  uint64_t line_bytes = 64;
+};
+
+// The bit (line * line bits + position) of the array probe i of hash h
+// sets, in a filter of that shape.
+inline uint64_t RefProbeBit(uint64_t h, RefShape shape, int i) {
+  const uint64_t line = ((h >> 32) * shape.lines) >> 32;
   const uint32_t seed = static_cast<uint32_t>(h);
   const uint32_t product = seed * kRefMultipliers[i];  // mod 2^32.
-  return line * 512 + (product >> 23);
+  const uint64_t line_bits = shape.line_bytes * 8;
+  return line * line_bits + ((uint64_t{product} * line_bits) >> 32);
 }
 
 inline bool RefBit(std::string_view array, uint64_t bit) {
@@ -53,9 +63,9 @@ inline bool RefBit(std::string_view array, uint64_t bit) {
 
 enum class RefAnswer { kProbe, kNothing, kEverything };
 
-// What the trailer of filter says, by the reader contract above; *lines and
+// What the trailer of filter says, by the reader contract above; *shape and
 // *k are set for kProbe.
-inline RefAnswer RefParse(std::string_view f, uint64_t* lines, int* k) {
+inline RefAnswer RefParse(std::string_view f, RefShape* shape, int* k) {
   if (f.size() < 4) return RefAnswer::kEverything;
   const auto byte = [&](size_t from_end) {
     return static_cast<unsigned char>(f[f.size() - from_end]);
@@ -64,18 +74,22 @@ inline RefAnswer RefParse(std::string_view f, uint64_t* lines, int* k) {
   const size_t array_bytes = f.size() - 4;
   *k = byte(2);
   if (array_bytes == 0 && *k == 0) return RefAnswer::kNothing;
-  if (*k < 1 || *k > 32 || array_bytes == 0 || array_bytes % 64 != 0) {
-    return RefAnswer::kEverything;
+  if (*k < 1 || *k > 32 || array_bytes == 0) return RefAnswer::kEverything;
+  if (array_bytes % 64 == 0) {
+    *shape = {array_bytes / 64, 64};
+  } else {
+    const uint64_t lines = array_bytes / 64 + 1;
+    if (lines > 8 || array_bytes % lines != 0) return RefAnswer::kEverything;
+    *shape = {lines, array_bytes / lines};
   }
-  *lines = array_bytes / 64;
-  if (*lines >= (uint64_t{1} << 32)) return RefAnswer::kEverything;
+  if (shape->lines >= (uint64_t{1} << 32)) return RefAnswer::kEverything;
   return RefAnswer::kProbe;
 }
 
 inline bool RefMayMatchHash(std::string_view filter, uint64_t h) {
-  uint64_t lines = 0;
+  RefShape shape;
   int k = 0;
-  switch (RefParse(filter, &lines, &k)) {
+  switch (RefParse(filter, &shape, &k)) {
     case RefAnswer::kNothing:
       return false;
     case RefAnswer::kEverything:
@@ -84,7 +98,7 @@ inline bool RefMayMatchHash(std::string_view filter, uint64_t h) {
       break;
   }
   for (int i = 0; i < k; ++i) {
-    if (!RefBit(filter, RefProbeBit(h, lines, i))) return false;
+    if (!RefBit(filter, RefProbeBit(h, shape, i))) return false;
   }
   return true;
 }
@@ -100,13 +114,23 @@ inline uint64_t RefNumLines(size_t n, double bits_per_key) {
   return lines < 1 ? 1 : static_cast<uint64_t>(lines);
 }
 
-// The filter of the given hashes with k probes in `lines` lines (0 lines:
-// the empty filter, whose k byte is 0).
-inline std::string RefBuild(const std::vector<uint64_t>& hashes, uint64_t lines, int k) {
-  std::string f(lines * 64, '\0');
+// The shape of a filter for n keys.
+inline RefShape RefFilterShape(size_t n, double bits_per_key) {
+  const uint64_t lines = RefNumLines(n, bits_per_key);
+  if (lines == 0 || lines > 8) return {lines, 64};
+  const double line_bytes =
+      std::ceil(static_cast<double>(n) * bits_per_key / 8 / static_cast<double>(lines));
+  return {lines, static_cast<uint64_t>(line_bytes)};
+}
+
+// The filter of the given hashes with k probes in lines of `shape` (0
+// lines: the empty filter, whose k byte is 0).
+inline std::string RefBuild(const std::vector<uint64_t>& hashes, RefShape shape, int k) {
+  const uint64_t lines = shape.lines;
+  std::string f(lines * shape.line_bytes, '\0');
   for (uint64_t h : hashes) {
     for (int i = 0; i < k; ++i) {
-      const uint64_t bit = RefProbeBit(h, lines, i);
+      const uint64_t bit = RefProbeBit(h, shape, i);
       f[bit / 8] = static_cast<char>(f[bit / 8] | (1 << (bit % 8)));
     }
   }

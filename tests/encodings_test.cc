@@ -121,7 +121,18 @@ double CacheLocalReference(double n, double lines, int k) {
 }
 
 TEST(DescribeFilterTest, CacheLocalFilter) {
-  for (size_t n : {10, 1000, 20000}) {
+  // 10 keys at 10 bits/key: one narrow line of 13 bytes holding all 10 keys.
+  {
+    const std::string filter = Build<CacheLocalEncoding>(10, 10.0);
+    ASSERT_EQ(filter.size(), 13u + 4);
+    const FilterDescription d = DescribeFilter(filter);
+    ASSERT_EQ(d.state, FilterState::kProbe) << d.name;
+    const int k = static_cast<unsigned char>(filter[filter.size() - 2]);
+    EXPECT_EQ(d.num_bits, 104);
+    const double want = std::pow(1 - std::pow(1 - 1.0 / 104, k * 10), k);
+    EXPECT_NEAR(d.ExpectedFpRate(10), want, 1e-9 * want);
+  }
+  for (size_t n : {1000, 20000}) {  // More than 8 lines: 64-byte lines.
     const std::string filter = Build<CacheLocalEncoding>(n, 10.0);
     const FilterDescription d = DescribeFilter(filter);
     ASSERT_EQ(d.state, FilterState::kProbe) << d.name;
