@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sstfilter_params --format: the cache-local encoding's fields (values worked
 # out by hand from cache_local_math.h: lines = ceil(n * bits / 512), bytes =
-# 64 * lines + 4, FP = sum_L Poisson(L; n / lines) (1 - (1 - 1/512)^(k L))^k),
+# 64 * lines + 4 above 8 lines (else narrow lines of ceil(n * bits / (8 *
+# lines)) bytes), FP = sum_L Poisson(L; n / lines) (1 - (1 - 1/512)^(k L))^k),
 # the LevelDB default kept, and a clear error for an unknown format.
 # Usage: params_cache_local_test.sh <path to sstfilter_params>
 set -uo pipefail
@@ -40,6 +41,14 @@ expect_line "$out" "bits/key           9.5851"
 expect_line "$out" "lines (64 bytes)   18721"
 expect_line "$out" "filter bytes       1198148"
 expect_line "$out" "expected fp rate   0.0114041"
+
+# A small filter (LevelDB's per-block sizes): 20 keys at 10 bits/key need
+# 200 bits, one narrow line of 25 bytes rather than 64, and all 20 keys sit
+# in it: FP = (1 - (1 - 1/200)^(6 * 20))^6.
+out="$("$params" --keys 20 --bits_per_key 10 --format cache_local 2>&1)"
+expect_line "$out" "lines (25 bytes)   1"
+expect_line "$out" "filter bytes       29"
+expect_line "$out" "expected fp rate   0.00852923"
 
 # 16 bits/key: k = 9.
 out="$("$params" --keys=100000000 --bits_per_key=16 --format=cache_local 2>&1)"
