@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sstfilter_db_bench from the outside: db_bench-shaped result lines, a
 # comparison table, JSON, and clear refusals of bad flags and of filter
-# strings that do not resolve.
+# strings that do not resolve; the same on LevelDB (--engine=leveldb), and
+# --use_existing_db on both engines.
 # Usage: db_bench_cli_test.sh <path to sstfilter_db_bench>
 set -uo pipefail
 bench="$1"
@@ -23,6 +24,64 @@ out="$("$bench" --compare=sstfilter.bloom:10,bloomfilter:10,none --num=5000 \
        --benchmarks=fillseq,readmissing 2>/dev/null)"
 check "compare table header" grep -qE '^benchmark +\| sstfilter.bloom:10 +\| bloomfilter:10 +\| none' <<<"$out"
 check "compare table row" grep -qE '^readmissing +\|.*x' <<<"$out"
+
+# LevelDB, no block cache: every data block a Get needs is read from the
+# file, so an absent Get reads one without a filter and ~1% of the time
+# with one. leveldb:10 and sstfilter.bloom:10 write the same filter bytes,
+# so they must read exactly the same blocks.
+filters=leveldb:10,sstfilter.bloom:10,sstfilter.bloom:10:cache_local,none
+out="$("$bench" --engine=leveldb --compare="$filters" --num=20000 --cache_size=0 \
+       --benchmarks=fillrandom,readrandom,readmissing 2>/dev/null)"
+check "leveldb: engine named" grep -qx 'engine       : leveldb' <<<"$out"
+check "leveldb: compare table header" \
+  grep -qE '^benchmark +\| leveldb:10 +\| sstfilter.bloom:10 +\| sstfilter.bloom:10:cache_local +\| none' <<<"$out"
+found="$(grep -cE '^readrandom   : .* \(20000 of 20000 found\)$' <<<"$out")"
+check "leveldb: every written key found, for each filter ($found of 4 runs)" test "$found" = 4
+reads=($(sed -nE '/^readmissing  :/{n;s/.*, ([0-9.]+) data-block reads\/op.*/\1/p}' <<<"$out"))
+echo "leveldb readmissing data-block reads/op: ${reads[*]}"
+check "leveldb: four readmissing runs" test "${#reads[@]}" = 4
+check "leveldb: built-in and ours read the same blocks (${reads[0]} vs ${reads[1]})" \
+  test "${reads[0]}" = "${reads[1]}"
+for i in 0 1 2; do
+  check "leveldb: filter ${i} skips data reads (${reads[$i]}/op)" \
+    awk -v r="${reads[$i]}" 'BEGIN { exit !(r != "" && r < 0.03) }'
+done
+check "leveldb: no filter reads a block per absent Get (${reads[3]}/op)" \
+  awk -v r="${reads[3]}" 'BEGIN { exit !(r > 0.9 && r < 1.1) }'
+# One sorted run: a present key's Get asks one filter, a true positive.
+tp="$(sed -nE '/^readrandom   :/{n;p}' <<<"$out" | grep -c '(0 absent-key checks)')"
+check "leveldb: present keys' filter checks are true positives ($tp of 4 runs)" test "$tp" = 4
+fp="$(sed -nE '/^readmissing  :/{n;s/.*filter fp ([0-9.]+)% .*/\1/p}' <<<"$out" | head -n1)"
+check "leveldb: filter checks counted (fp $fp%)" awk -v fp="$fp" 'BEGIN { exit !(fp != "" && fp > 0.1 && fp < 5) }'
+out="$("$bench" --engine=leveldb --num=2000 2>/dev/null)"
+check "leveldb: default benchmarks run, without multireadrandom" \
+  bash -c '! grep -q "^multireadrandom" <<<"$1" && grep -q "^readmissing" <<<"$1"' _ "$out"
+
+# --use_existing_db: fills skipped, the DB written before is read.
+for engine in leveldb rocksdb; do
+  "$bench" --engine=$engine --db="$work/$engine" --num=3000 --benchmarks=fillrandom >/dev/null 2>&1
+  out="$("$bench" --engine=$engine --db="$work/$engine" --num=3000 --use_existing_db \
+         --benchmarks=fillrandom,readrandom 2>/dev/null)"
+  expect_line "$out" "fillrandom   : skipped (--use_existing_db is true)"
+  check "$engine: existing DB read (3000 of 3000 found)" grep -qF '(3000 of 3000 found)' <<<"$out"
+done
+expect_error "--use_existing_db needs --db" --use_existing_db --num=10
+expect_error "does not exist" --engine=leveldb --use_existing_db --db="$work/none" --num=10
+
+expect_error "--engine=rocks: expected rocksdb or leveldb" --engine=rocks --num=10
+"$bench" --engine=rocks --num=10 >/dev/null 2>&1
+check "bad --engine exits 2 like other flag errors" test $? = 2
+expect_error "--filter 'bloomfilter:10' is not a LevelDB filter policy" \
+  --engine=leveldb --filter=bloomfilter:10 --num=10
+expect_error "--filter 'ribbonfilter:10' is not a LevelDB filter policy" \
+  --engine=leveldb --compare=leveldb:10,ribbonfilter:10 --num=10
+expect_error "--filter 'leveldb:0': LevelDB's built-in policy takes whole bits per key" \
+  --engine=leveldb --filter=leveldb:0 --num=10
+expect_error "bits_per_key=-1 is out of range" --engine=leveldb --filter=sstfilter.bloom:-1 --num=10
+expect_error "--filter 'leveldb:10' is LevelDB's built-in policy; it needs --engine=leveldb" \
+  --filter=leveldb:10 --num=10
+expect_error "multireadrandom: LevelDB has no MultiGet" \
+  --engine=leveldb --benchmarks=fillseq,multireadrandom --num=10
 
 expect_error "did not resolve" --filter=nosuchfilter:10 --num=10
 expect_error "bits_per_key=-1 is out of range" --filter=sstfilter.bloom:-1 --num=10

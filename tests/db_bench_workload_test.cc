@@ -185,6 +185,33 @@ TEST_F(BenchDbFaultTest, FailedMultiGetFailsTheRead) {
                     HasSubstr("injected fault")));
 }
 
+// The same workload on LevelDB: every written key found, absent keys
+// skipped by the filter (no block cache: every data block needed is read),
+// and multireadrandom refused (LevelDB has no MultiGet).
+TEST(LevelDbBenchDb, RunsTheWorkloadAndRefusesMultiGet) {
+  sstfilter::testing::TempDir dir;
+  WorkloadConfig config;
+  config.engine = EngineKind::kLevelDb;
+  config.num = 5000;
+  config.cache_size = 0;
+  absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open("leveldb:10", dir.path(), config);
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_TRUE((*db)->Run("fillrandom").ok());
+  absl::StatusOr<BenchmarkResult> present = (*db)->Run("readrandom");
+  ASSERT_TRUE(present.ok()) << present.status();
+  EXPECT_EQ(present->found, config.num);
+  EXPECT_GT(present->data_block_reads_per_op(), 0.9);
+  absl::StatusOr<BenchmarkResult> absent = (*db)->Run("readmissing");
+  ASSERT_TRUE(absent.ok()) << absent.status();
+  EXPECT_EQ(absent->found, 0);
+  EXPECT_EQ(absent->absent_checks(), static_cast<uint64_t>(config.num));
+  EXPECT_LT(absent->data_block_reads_per_op(), 0.05);
+  EXPECT_GT(absent->filter_bytes_per_key, 1.0);
+  absl::StatusOr<BenchmarkResult> multi = (*db)->Run("multireadrandom");
+  ASSERT_FALSE(multi.ok());
+  EXPECT_THAT(std::string(multi.status().message()), HasSubstr("multireadrandom: LevelDB has no MultiGet (a loop of Gets "));
+}
+
 TEST(BenchmarkTable, NamesAndLookup) {
   EXPECT_EQ(BenchmarkNames(), "fillrandom, fillseq, readrandom, readmissing, multireadrandom");
   ASSERT_NE(FindBenchmark("readmissing"), nullptr);

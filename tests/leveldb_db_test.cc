@@ -1,8 +1,8 @@
 // sstfilter's leveldb::FilterPolicy in a real LevelDB (Debian's libleveldb
 // 1.23) in a temporary directory: no false negatives through writes,
 // compaction and reopen; absent-key Gets skip data-block reads (counted by
-// CountingEnv, with the block cache off); databases written with LevelDB's
-// built-in policy and with ours open with the other.
+// LevelDbCountingEnv, with the block cache off); databases written with
+// LevelDB's built-in policy and with ours open with the other.
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -19,7 +19,7 @@
 #include "leveldb/options.h"
 #include "table/leveldb/leveldb_filter_policy.h"
 #include "tests/db_test_util.h"
-#include "tests/leveldb_counting_env.h"
+#include "bench/db_bench/leveldb_counting_env.h"
 
 namespace sstfilter {
 namespace {
@@ -130,7 +130,7 @@ class LevelDbDbTest : public ::testing::Test {
   const std::vector<std::string> keys_ = testing::RandomKeys(kKeys, 1);
   const std::vector<std::string> absent_ = testing::AbsentKeys(kKeys, 1);
   testing::TempDir dir_;
-  testing::CountingEnv env_;
+  LevelDbCountingEnv env_;
   const std::unique_ptr<leveldb::Cache> no_block_cache_{leveldb::NewLRUCache(0)};
   std::unique_ptr<leveldb::DB> db_;  // Declared last: closed before the rest.
 };

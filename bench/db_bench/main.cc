@@ -1,8 +1,9 @@
 // sstfilter_db_bench: a db_bench-style benchmark of filter policies on an
-// embedded RocksDB (a temporary directory unless --db is given).
+// embedded RocksDB or LevelDB (a temporary directory unless --db is given).
 //
 //   sstfilter_db_bench --filter=sstfilter.bloom:10 --benchmarks=fillrandom,readmissing
 //   sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000
+//   sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -18,15 +19,21 @@
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/workload.h"
-#include "rocksdb/db.h"
+#include "bench/db_bench/engine.h"
 #include "tools/flags_usage.h"
 
-ABSL_FLAG(std::string, benchmarks, "fillrandom,readrandom,readmissing,multireadrandom",
-          "comma-separated, run in order: " + sstfilter::db_bench::BenchmarkNames());
+// Empty: the engine's default list (BenchmarksFor).
+ABSL_FLAG(std::string, benchmarks, "",
+          "comma-separated, run in order: " + sstfilter::db_bench::BenchmarkNames() +
+              " (default: fillrandom,readrandom,readmissing,multireadrandom; leveldb, which "
+              "has no MultiGet: the same without multireadrandom)");
+ABSL_FLAG(std::string, engine, "rocksdb",
+          "rocksdb (the installed librocksdb) or leveldb (libleveldb)");
 ABSL_FLAG(std::string, filter, "sstfilter.bloom:10",
-          "filter_policy string (sstfilter.bloom:10, "
+          "filter_policy string; rocksdb: sstfilter.bloom:10, "
           "{id=sstfilter.bloom;bits_per_key=10;format=cache_local}, bloomfilter:10, "
-          "ribbonfilter:10, none)");
+          "ribbonfilter:10, none; leveldb: leveldb:10 (LevelDB's built-in), "
+          "sstfilter.bloom:10[:cache_local], none");
 ABSL_FLAG(std::string, compare, "",
           "comma-separated filter strings: run the same workload for each, in one "
           "process, and print a side-by-side table (overrides --filter)");
@@ -41,7 +48,13 @@ ABSL_FLAG(bool, partition_index_and_filters, false,
 ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
 ABSL_FLAG(bool, compact, true, "compact the DB after fills, so reads see one sorted run");
-ABSL_FLAG(std::string, db, "", "DB directory (default: a temporary directory, removed after)");
+ABSL_FLAG(std::string, db, "",
+          "DB directory (default: a temporary directory, removed after); with --compare, "
+          "the i-th filter's DB is <db>.<i> (the first's <db>). Destroyed first unless "
+          "--use_existing_db");
+ABSL_FLAG(bool, use_existing_db, false,
+          "as db_bench: open the DB(s) at --db as they are and skip fill benchmarks "
+          "(reads use --num and --key_size of the run that wrote them)");
 ABSL_FLAG(std::string, json, "", "also write the results as JSON to this file");
 
 namespace sstfilter::db_bench {
@@ -94,7 +107,24 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
     }
   }
   if (benchmarks.empty()) return absl::InvalidArgumentError("--benchmarks is empty");
+  for (const std::string& b : benchmarks) {
+    if (absl::Status s = CheckBenchmarkSupported(*FindBenchmark(b), c.engine); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--benchmarks: ", s.message()));
+    }
+  }
   return absl::OkStatus();
+}
+
+// --benchmarks, or when it is empty the default list less what the engine
+// cannot run (LevelDB has no MultiGet; naming multireadrandom is an error).
+std::vector<std::string> BenchmarksFor(EngineKind engine) {
+  const std::string given = absl::GetFlag(FLAGS_benchmarks);
+  if (!given.empty()) return absl::StrSplit(given, ',', absl::SkipEmpty());
+  std::vector<std::string> benchmarks;
+  for (const char* b : {"fillrandom", "readrandom", "readmissing", "multireadrandom"}) {
+    if (CheckBenchmarkSupported(*FindBenchmark(b), engine).ok()) benchmarks.push_back(b);
+  }
+  return benchmarks;
 }
 
 std::string MakeDbPath(const std::string& base, size_t index, bool* temporary) {
@@ -116,8 +146,13 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
   if (!db.ok()) return db.status();
   FilterRun run;
   run.filter = filter;
+  std::printf("engine       : %s\n", EngineName(config.engine));
   std::printf("filter       : %s\n", filter.c_str());
   for (const std::string& name : benchmarks) {
+    if (config.use_existing_db && FindBenchmark(name)->op == BenchmarkSpec::Op::kFill) {
+      std::printf("%-12s : skipped (--use_existing_db is true)\n", name.c_str());
+      continue;
+    }
     absl::StatusOr<BenchmarkResult> result = (*db)->Run(name);
     if (!result.ok()) return result.status();
     std::printf("%s\n%s\n", ResultLine(*result).c_str(), FilterLine(*result).c_str());
@@ -131,8 +166,9 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
 int Main(int argc, char** argv) {
   sstfilter::SetToolUsage(
       "bench/db_bench/",
-      "db_bench-style benchmark of filter policies on an embedded RocksDB.\n"
+      "db_bench-style benchmark of filter policies on an embedded RocksDB or LevelDB.\n"
       "  sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000\n"
+      "  sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none\n"
       "Result lines use db_bench's format; after each, the filter's FP rate on absent-key\n"
       "checks, data blocks read per op and filter bytes per key. fillrandom writes every\n"
       "key once, in random order.");
@@ -149,8 +185,14 @@ int Main(int argc, char** argv) {
   config.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
   config.cache_size = absl::GetFlag(FLAGS_cache_size);
   config.compact_after_fill = absl::GetFlag(FLAGS_compact);
-  const std::vector<std::string> benchmarks =
-      absl::StrSplit(absl::GetFlag(FLAGS_benchmarks), ',', absl::SkipEmpty());
+  config.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
+  absl::StatusOr<EngineKind> engine = ParseEngineKind(absl::GetFlag(FLAGS_engine));
+  if (!engine.ok()) return Fail(std::string(engine.status().message()));
+  config.engine = *engine;
+  if (config.use_existing_db && absl::GetFlag(FLAGS_db).empty()) {
+    return Fail("--use_existing_db needs --db=<directory of the existing DB>");
+  }
+  const std::vector<std::string> benchmarks = BenchmarksFor(config.engine);
   if (absl::Status s = CheckFlags(config, benchmarks); !s.ok()) {
     return Fail(std::string(s.message()));
   }

@@ -14,10 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "rocksdb/db.h"
+#include "bench/db_bench/engine.h"
 #include "rocksdb/env.h"
-#include "rocksdb/filter_policy.h"
-#include "rocksdb/options.h"
 
 namespace sstfilter::db_bench {
 
@@ -51,6 +49,11 @@ std::string BenchmarkNames();
 // The error for a name FindBenchmark does not know.
 absl::Status UnknownBenchmarkError(std::string_view name);
 
+// OK if `engine` can run `spec`; multireadrandom needs a MultiGet, which
+// LevelDB lacks: it is refused there rather than run as a loop of Gets
+// (which is readrandom).
+absl::Status CheckBenchmarkSupported(const BenchmarkSpec& spec, EngineKind engine);
+
 struct WorkloadConfig {
   int64_t num = 1000000;
   int64_t reads = -1;  // -1: same as num.
@@ -61,11 +64,15 @@ struct WorkloadConfig {
   bool partition_index_and_filters = false;
   int64_t cache_size = 8 << 20;
   bool compact_after_fill = true;
+  // Open the DB as it is (fills are then skipped by the tool, as by
+  // db_bench); otherwise it is destroyed first.
+  bool use_existing_db = false;
+  EngineKind engine = EngineKind::kRocksDb;
   uint64_t seed = 301;
 };
 
-// What one benchmark measured. Filter figures come from RocksDB's own
-// statistics tickers and PerfContext counters, deltas over this benchmark.
+// What one benchmark measured. Filter figures are the engine's counters
+// (engine.h), deltas over this benchmark.
 struct BenchmarkResult {
   std::string name;
   int64_t ops = 0;
@@ -91,23 +98,22 @@ struct BenchmarkResult {
   }
 };
 
-// A DB opened for one filter policy ("none" = no filter).
+// A DB of config.engine opened for one filter policy ("none" = no filter).
 class BenchDb {
  public:
-  // Resolves the policy string strictly: an unknown or malformed id is an
-  // error (RocksDB's lenient parsing would silently run without a filter).
-  // `env` is the Env the DB runs on (nullptr: the default one); tests pass
-  // one that fails. It must outlive the BenchDb.
+  // Resolves the policy string strictly (rocksdb_engine.h, leveldb_engine.h).
+  // `env` is the Env a RocksDB runs on (nullptr: the default one); tests
+  // pass one that fails. It must outlive the BenchDb. REQUIRES: env is
+  // nullptr for LevelDB.
   static absl::StatusOr<std::unique_ptr<BenchDb>> Open(const std::string& filter,
                                                        const std::string& path,
                                                        const WorkloadConfig& config,
                                                        rocksdb::Env* env = nullptr);
-  ~BenchDb();
 
-  // Runs the benchmark of kBenchmarks called `benchmark`. Any error RocksDB
-  // reports (a failed Write, Flush or CompactRange, a Get or MultiGet status
-  // other than OK or NotFound) fails the benchmark with a status naming the
-  // benchmark, the operation and RocksDB's status.
+  // Runs the benchmark of kBenchmarks called `benchmark`. Any error the
+  // engine reports (a failed Write, Flush or CompactRange, a Get or MultiGet
+  // status other than OK or NotFound) fails the benchmark with a status
+  // naming the benchmark, the operation and the engine's status.
   absl::StatusOr<BenchmarkResult> Run(const std::string& benchmark);
   std::string StatisticsDump() const;
 
@@ -119,11 +125,9 @@ class BenchDb {
   // Reader thread t of `threads`: its share of `reads` lookups.
   void ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t reads,
                   ReadTotals* totals);
-  absl::StatusOr<double> FilterBytesPerKey();
 
   WorkloadConfig config_;
-  rocksdb::Options options_;
-  std::unique_ptr<rocksdb::DB> db_;
+  std::unique_ptr<Engine> engine_;
 };
 
 // db_bench's key for number v.
