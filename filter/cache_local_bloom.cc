@@ -46,8 +46,25 @@ size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   });
 }
 
-void CacheLocalBloomBuilder::FinishInto(char* out) {
-  const CacheLocalShape shape = CacheLocalFilterShape(size_, bits_per_key_);
+size_t CacheLocalBloomBuilder::FittingFilterSize(size_t num_entries, size_t bytes) const {
+  const size_t target = FilterSize(num_entries);
+  if (CacheLocalNumLines(num_entries, bits_per_key_) <= kMaxNarrowLines) {
+    return target <= bytes ? target : 0;
+  }
+  if (bytes < kCacheLocalTrailerBytes) return 0;
+  const uint64_t lines =
+      std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
+  return lines == 0 ? 0 : static_cast<size_t>(lines * cl::kLineBytes) + kCacheLocalTrailerBytes;
+}
+
+void CacheLocalBloomBuilder::FinishInto(char* out, size_t bytes) {
+  assert(bytes >= kCacheLocalTrailerBytes);
+  const std::optional<CacheLocalShape> array_shape =
+      CacheLocalShapeOfArray(bytes - kCacheLocalTrailerBytes);
+  assert(array_shape.has_value() && array_shape->num_lines <= cl::kMaxLines);
+  // (Should the REQUIRES be broken: the whole lines the bytes hold.)
+  const CacheLocalShape shape = array_shape.value_or(
+      CacheLocalShape{(bytes - kCacheLocalTrailerBytes) / cl::kLineBytes});
   const uint64_t lines = shape.num_lines;
   const size_t array_bytes = static_cast<size_t>(shape.array_bytes());
   std::memset(out, 0, array_bytes);

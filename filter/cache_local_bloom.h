@@ -85,11 +85,20 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
 
   // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
   // builder. The bytes need not be initialised.
-  void FinishInto(char* out);
+  void FinishInto(char* out) { FinishInto(out, FilterSize(NumEntries())); }
+  // The same filter at another size, its lines the array's shape
+  // (CacheLocalShapeOfArray). REQUIRES: bytes == FilterSize(NumEntries()) or
+  // FittingFilterSize(NumEntries(), b) for some b, and not 0.
+  void FinishInto(char* out, size_t bytes);
 
   // Bytes Finish appends for n entries: lines * line_bytes + 4
   // (CacheLocalFilterShape).
   size_t FilterSize(size_t num_entries) const;
+  // Largest size <= bytes FinishInto(out, size) writes for n entries, 0 if
+  // none. Filters of 64-byte lines take any whole number of lines (1 to
+  // kMaxLines); small filters (narrow lines, CacheLocalFilterShape) and the
+  // empty one keep their one size, as their shape follows from n.
+  size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
   // inverse RocksDB's partitioned filters size their partitions with; at
   // most kMaxFilterEntries. Past 2^32 - 1 lines (256 GiB) lines stop

@@ -8,7 +8,9 @@
 //   E::Builder  (double bits_per_key); (AddKey | AddHash)* Finish; Hash,
 //               static HashKey(key), NumEntries(), ForEachHash(f),
 //               Finish(std::string*), FinishInto(char*), num_probes(), the
-//               size formula FilterSize(n) and its inverse MaxEntriesForSize
+//               size formula FilterSize(n) and its inverse MaxEntriesForSize;
+//               for sizing to the allocator (memory_sizing.h):
+//               FittingFilterSize(n, bytes) and FinishInto(char*, bytes)
 //   E::Reader   (string_view filter); MayMatch(key), HashMayMatch(hash),
 //               MayMatchBatch(keys, out), state(); fails open
 //   E::kInfo    name, title, how its bytes are recognised, FP model, how

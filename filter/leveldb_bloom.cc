@@ -26,8 +26,13 @@ size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
   return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
 }
 
-void LevelDbBloomBuilder::FinishInto(char* out) {
-  const size_t bits = LevelDbFilterBits(hashes_.size(), bits_per_key_);
+size_t LevelDbBloomBuilder::FittingFilterSize(size_t /*num_entries*/, size_t bytes) const {
+  return bytes >= FilterSize(0) ? bytes : 0;
+}
+
+void LevelDbBloomBuilder::FinishInto(char* out, size_t bytes) {
+  assert(bytes >= 2);
+  const size_t bits = (bytes - 1) * 8;
   std::memset(out, 0, bits / 8);
   out[bits / 8] = static_cast<char>(num_probes_);
   GetLevelDbKernels(num_probes_).set(hashes_.data(), hashes_.size(), FastMod32(bits), out);

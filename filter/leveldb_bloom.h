@@ -51,10 +51,18 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
 
   // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
   // builder. The bytes need not be initialised.
-  void FinishInto(char* out);
+  void FinishInto(char* out) { FinishInto(out, FilterSize(NumEntries())); }
+  // The same filter at another size: bytes - 1 bytes of bit array, k as
+  // configured (the format stores k and probes the whole array, so any
+  // length is a LevelDB filter). REQUIRES: bytes == FilterSize(NumEntries())
+  // or FittingFilterSize(NumEntries(), b) for some b, and not 0.
+  void FinishInto(char* out, size_t bytes);
 
   // Bytes Finish appends for n entries.
   size_t FilterSize(size_t num_entries) const;
+  // Largest size <= bytes FinishInto(out, size) writes for n entries, 0 if
+  // none: any size from FilterSize(0) (the 64-bit minimum array) on.
+  size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none), at most
   // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
   // their partitions with.

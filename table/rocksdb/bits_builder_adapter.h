@@ -16,6 +16,8 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/bloom_options.h"
+#include "filter/memory_sizing.h"
+#include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -29,8 +31,12 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
 
   // post_verify: keep the hashes of the last filter so MaybePostVerify can
   // re-probe them (BlockBasedTableOptions::detect_filter_construct_corruption).
-  BitsBuilderAdapter(FormatBuilder builder, bool post_verify)
-      : builder_(std::move(builder)), post_verify_(post_verify) {}
+  // memory_credit: size filters to the allocator's size classes
+  // (BlockBasedTableOptions::optimize_filters_for_memory), with the FP
+  // credit of the policy, which outlives its builders; nullptr: the
+  // encoding's own sizes.
+  BitsBuilderAdapter(FormatBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr)
+      : builder_(std::move(builder)), post_verify_(post_verify), memory_credit_(memory_credit) {}
 
   // Duplicates are skipped by hash (RocksDB passes repeated user keys, and
   // prefixes shared by consecutive keys): an entry whose hash equals one
@@ -79,12 +85,13 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
       verify_hashes_.clear();
       builder_.ForEachHash([this](Hash h) { verify_hashes_.push_back(h); });
     }
-    const size_t size = builder_.FilterSize(builder_.NumEntries());
-    std::unique_ptr<char[]> bytes(new char[size]);  // FinishInto writes every byte.
-    builder_.FinishInto(bytes.get());  // Also resets the builder for the next partition.
+    const Sizes sizes = ChooseSizes();
+    std::unique_ptr<char[]> bytes(new char[sizes.allocation]);
+    // Writes the filter's bytes; also resets the builder for the next partition.
+    builder_.FinishInto(bytes.get(), sizes.filter);
     prev_key_.Clear();
     prev_alt_.Clear();
-    rocksdb::Slice result(bytes.get(), size);
+    rocksdb::Slice result(bytes.get(), sizes.filter);
     *buf = std::move(bytes);
     return result;
   }
@@ -122,12 +129,32 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     bool valid_ = false;
   };
 
+  struct Sizes {
+    size_t filter;      // Bytes of the filter.
+    size_t allocation;  // Bytes to allocate for it.
+  };
+  // The encoding's size; or, optimising for memory, a size that fills the
+  // allocation RocksDB will hold the block in (filter/memory_sizing.h), and
+  // a buffer of exactly that size class, so that this buffer too costs what
+  // it holds (RocksDB's built-ins allocate theirs the same way).
+  Sizes ChooseSizes() {
+    const size_t n = builder_.NumEntries();
+    if (memory_credit_ == nullptr || n == 0) {
+      const size_t size = builder_.FilterSize(n);
+      return {size, size};
+    }
+    const SizeChoice choice = ChooseEncodingFilterSize<E>(
+        builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
+    return {choice.filter_bytes, choice.allocation_bytes};
+  }
+
   static Hash HashOf(const rocksdb::Slice& s) {
     return FormatBuilder::HashKey(std::string_view(s.data(), s.size()));
   }
 
   FormatBuilder builder_;
   const bool post_verify_;
+  FpCredit* const memory_credit_;
   LastHash prev_key_;
   LastHash prev_alt_;
   std::vector<Hash> verify_hashes_;

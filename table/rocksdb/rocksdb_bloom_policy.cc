@@ -8,7 +8,9 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/encodings.h"
+#include "filter/memory_sizing.h"
 #include "rocksdb/utilities/options_type.h"
+#include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/rocksdb_internal.h"
@@ -113,10 +115,15 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
       const rocksdb::FilterBuildingContext& context) const override {
     if (!Error().ok()) return nullptr;
     const bool post_verify = context.table_options.detect_filter_construct_corruption;
+    // As RocksDB's built-ins: on when asked and malloc_usable_size exists.
+    FpCredit* memory_credit =
+        context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
+            ? &memory_credit_
+            : nullptr;
     return VisitEncoding(options_.format, [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
       using E = decltype(encoding);
       return new BitsBuilderAdapter<E>(
-          typename E::Builder(options_.bits_per_key), post_verify);
+          typename E::Builder(options_.bits_per_key), post_verify, memory_credit);
     });
   }
 
@@ -161,6 +168,10 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
   rocksdb::Status Error() const { return id_error_.ok() ? config_error_ : id_error_; }
 
   BloomOptions options_;
+  // The FP credit of optimize_filters_for_memory, shared by every builder
+  // of this policy (filter/memory_sizing.h), as RocksDB's built-in policies
+  // share theirs.
+  mutable FpCredit memory_credit_;
   std::string rejected_id_;
   rocksdb::Status id_error_;      // The id itself was bad (permanent).
   rocksdb::Status config_error_;  // The last ConfigureOptions failed.
