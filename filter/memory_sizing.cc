@@ -7,16 +7,16 @@ namespace sstfilter {
 
 namespace {
 
-// The smallest writable size in [floor, target] whose FP rate is within
-// bound (target itself if no smaller one is), by binary search on the byte
-// budget: fp_rate(fitting(b)) is non-increasing in b.
-size_t SmallestWithinBound(const FilterSizeOptions& sizes, size_t floor, double bound) {
-  size_t lo = floor, hi = sizes.target_bytes;  // Answer in [lo, hi]; hi meets the bound.
+// The smallest writable size within bound whose byte budget lies in
+// [min_budget, target] (target itself if no other is), by binary search on
+// the budget: fitting(b) and so its FP rate are monotone in b.
+size_t SmallestWithinBound(const FilterSizeOptions& sizes, size_t min_budget, double bound) {
+  size_t lo = min_budget, hi = sizes.target_bytes;  // Answer in [lo, hi]; hi qualifies.
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     const size_t fit = sizes.fitting(mid);
     if (fit != 0 && sizes.fp_rate(fit) <= bound) {
-      hi = fit;  // fit <= mid < hi: progress.
+      hi = mid;
     } else {
       lo = mid + 1;
     }
@@ -34,9 +34,8 @@ SizeChoice ChooseFilterSize(const FilterSizeOptions& sizes, UsableSizeFn usable,
   choice.target_fp_rate = sizes.fp_rate(target);
   const double bound = choice.target_fp_rate + std::max(fp_credit, 0.0);
 
-  const size_t min_fit = sizes.fitting(target * kMinSizeNumerator / kMinSizeDenominator);
-  const size_t floor = min_fit == 0 ? target : min_fit;
-  const size_t smallest = SmallestWithinBound(sizes, floor, bound);
+  const size_t smallest =
+      SmallestWithinBound(sizes, target * kMinSizeNumerator / kMinSizeDenominator, bound);
 
   // The allocation that smallest needs; every writable size it holds is at
   // least as accurate, so fill it (up to the growth cap).

@@ -72,7 +72,8 @@ struct SizeChoice {
 
 // The filter size for one filter. With fp_credit = max(credit, 0):
 //   - fp_rate <= target_fp_rate + fp_credit (the FP bound);
-//   - filter_bytes >= fitting(target_bytes * 3/4) (else the target);
+//   - filter_bytes >= fitting(target_bytes * 3/4): no smaller than the
+//     largest writable size within 3/4 of the target's bytes;
 //   - allocation_bytes = usable(filter_bytes + overhead) <=
 //     usable(target_bytes + overhead): never more memory than the target
 //     (an allocation of allocation_bytes has exactly that usable size);
