@@ -1,5 +1,7 @@
 #include "table/rocksdb/allocator_usable_size.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -21,11 +23,19 @@ bool AllocatorReportsUsableSize() {
 size_t AllocatorUsableSize(size_t bytes) {
 #ifdef SSTFILTER_HAVE_MALLOC_USABLE_SIZE
   // operator new, as RocksDB's blocks and our filter buffers are allocated.
-  char* trial = new (std::nothrow) char[bytes];
-  if (trial == nullptr) return bytes;  // Out of memory: no class to fill.
-  const size_t usable = malloc_usable_size(trial);
-  delete[] trial;
-  return usable >= bytes ? usable : bytes;
+  // glibc may hand out a chunk one class larger than the request's (when
+  // splitting a free chunk would leave a remainder too small to keep), so
+  // one trial can overstate the class: the least of a few trials held at
+  // once is the class.
+  constexpr int kTrials = 3;
+  char* trials[kTrials];
+  size_t usable = SIZE_MAX;
+  for (char*& trial : trials) {
+    trial = new (std::nothrow) char[bytes];
+    if (trial != nullptr) usable = std::min(usable, malloc_usable_size(trial));
+  }
+  for (char* trial : trials) delete[] trial;
+  return usable != SIZE_MAX && usable >= bytes ? usable : bytes;  // No memory: no class.
 #else
   return bytes;
 #endif

@@ -17,7 +17,7 @@ inline constexpr size_t kRocksDbBlockTrailerBytes = 5;
 // optimize_filters_for_memory too).
 bool AllocatorReportsUsableSize();
 
-// malloc_usable_size of a trial allocation of `bytes` (freed again), from
+// malloc_usable_size of trial allocations of `bytes` (freed again), from
 // whichever allocator the process runs on (glibc, or jemalloc preloaded or
 // linked in: operator new and RocksDB's blocks come from the same one).
 // `bytes` itself where AllocatorReportsUsableSize() is false.

@@ -1,0 +1,211 @@
+// optimize_filters_for_memory=true through RocksDB's option string, with
+// the process's real allocator: no false negatives through flush,
+// compaction and reopen (full and partitioned filters), and full filters
+// that fill their block allocation, never costing more than without.
+// ctest runs this binary twice: with the C library's malloc, and with
+// jemalloc preloaded when it is installed (its size classes are coarse, so
+// there both encodings change size; glibc's 16-byte classes leave a
+// cache-local filter no room for another 64-byte line).
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db_test_util.h"
+#include "filter/encodings.h"
+#include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/table_properties.h"
+#include "table/rocksdb/allocator_usable_size.h"
+#include "table/rocksdb/open_db.h"
+#include "table/rocksdb/registration.h"
+
+namespace sstfilter {
+namespace {
+
+using testing::AbsentKeys;
+using testing::RandomKeys;
+using testing::TempDir;
+using testing::ValueFor;
+
+struct Mode {
+  FilterFormat format;
+  bool partitioned;
+};
+
+std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
+  return std::string(FormatName(info.param.format)) +
+         (info.param.partitioned ? "_partitioned" : "_full");
+}
+
+// Keys per flush: distinct sizes, so tables of two DBs match by entries.
+const size_t kFlushSizes[] = {1500, 2700, 4100, 5300, 6900, 9100};
+
+// The bytes a filter of this format can grow by: a LevelDB filter any
+// byte, a cache-local one a 64-byte line.
+size_t Granularity(FilterFormat format) { return format == FilterFormat::kLevelDb ? 1 : 64; }
+
+// Bytes of the allocation RocksDB holds a filter block in beyond the block
+// and its trailer.
+size_t Slack(size_t filter_bytes) {
+  const size_t block = filter_bytes + kRocksDbBlockTrailerBytes;
+  return AllocatorUsableSize(block) - block;
+}
+
+class DbMemorySizingTest : public ::testing::TestWithParam<Mode> {
+ protected:
+  void SetUp() override { EnsureRocksDbFilterPoliciesRegistered(); }
+
+  // Table options from the string a user writes, parsed strictly.
+  rocksdb::Options MakeOptions(bool optimize) {
+    const Mode& mode = GetParam();
+    std::string table_string =
+        absl::StrFormat("filter_policy=sstfilter.bloom:10:%s;optimize_filters_for_memory=%s",
+                        FormatName(mode.format), optimize ? "true" : "false");
+    if (mode.partitioned) {
+      table_string +=
+          ";partition_filters=true;index_type=kTwoLevelIndexSearch;metadata_block_size=1024";
+    }
+    rocksdb::ConfigOptions strict;
+    strict.ignore_unsupported_options = false;
+    strict.input_strings_escaped = false;
+    rocksdb::BlockBasedTableOptions table;
+    rocksdb::Status s = rocksdb::GetBlockBasedTableOptionsFromString(strict, {}, table_string, &table);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_NE(table.filter_policy, nullptr);
+    EXPECT_EQ(table.optimize_filters_for_memory, optimize);
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;  // One table per flush, as written.
+    options.write_buffer_size = 64 << 20;
+    options.statistics = rocksdb::CreateDBStatistics();
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    return options;
+  }
+
+  void Open(const TempDir& dir, bool optimize) {
+    db_.reset();
+    options_ = MakeOptions(optimize);
+    ASSERT_TRUE(OpenDb(options_, dir.path(), &db_).ok());
+  }
+
+  // Writes keys_ in one flush per kFlushSizes entry.
+  void WriteTables() {
+    size_t next = 0;
+    for (size_t size : kFlushSizes) {
+      for (size_t i = 0; i < size; ++i, ++next) {
+        ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[next], ValueFor(keys_[next])).ok());
+      }
+      ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    }
+  }
+
+  void ExpectAllFound(const char* stage) {
+    std::string value;
+    for (const std::string& key : keys_) {
+      rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, &value);
+      ASSERT_TRUE(s.ok()) << stage << ": " << s.ToString();
+      ASSERT_EQ(value, ValueFor(key)) << stage;
+    }
+    for (size_t base = 0; base < keys_.size(); base += 32) {
+      std::vector<rocksdb::Slice> batch;
+      for (size_t i = base; i < std::min(base + 32, keys_.size()); ++i) batch.emplace_back(keys_[i]);
+      std::vector<rocksdb::PinnableSlice> values(batch.size());
+      std::vector<rocksdb::Status> statuses(batch.size());
+      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), batch.size(),
+                    batch.data(), values.data(), statuses.data());
+      for (size_t i = 0; i < batch.size(); ++i) {
+        ASSERT_TRUE(statuses[i].ok()) << stage << " MultiGet: " << statuses[i].ToString();
+      }
+    }
+  }
+
+  // Filter bytes of each table, by its entry count.
+  std::map<uint64_t, uint64_t> FilterSizes() {
+    rocksdb::TablePropertiesCollection props;
+    EXPECT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
+    std::map<uint64_t, uint64_t> sizes;
+    for (const auto& [file, p] : props) sizes[p->num_entries] = p->filter_size;
+    return sizes;
+  }
+
+  static size_t TotalKeys() {
+    size_t n = 0;
+    for (size_t size : kFlushSizes) n += size;
+    return n;
+  }
+
+  std::vector<std::string> keys_ = RandomKeys(TotalKeys(), 99);
+  rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+TEST_P(DbMemorySizingTest, NoFalseNegativesThroughFlushCompactionReopen) {
+  TempDir dir;
+  Open(dir, /*optimize=*/true);
+  WriteTables();
+  ExpectAllFound("after flushes");
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  ExpectAllFound("after compaction");
+  Open(dir, /*optimize=*/true);
+  ExpectAllFound("after reopen");
+  // The filters still filter: absent keys mostly never reach a data block.
+  // (At 3/4 of the target bytes, the smallest sizing allows, 10 bits/key
+  // filters give under 4%; a filter that matches everything gives 100%.)
+  const std::vector<std::string> absent = AbsentKeys(20000, 5);
+  std::string value;
+  for (const std::string& key : absent) {
+    ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).IsNotFound());
+  }
+  const uint64_t useful = testing::Ticker(options_, rocksdb::BLOOM_FILTER_USEFUL);
+  EXPECT_GT(static_cast<double>(useful), 0.95 * static_cast<double>(absent.size()));
+}
+
+// Full filters only (a partitioned filter's size is its partitions' sum).
+TEST_P(DbMemorySizingTest, FullFiltersFillTheirAllocation) {
+  if (GetParam().partitioned) GTEST_SKIP() << "full filters only";
+  if (AllocatorUsableSize(1001) == 1001) {
+    GTEST_SKIP() << "this allocator reports no size classes (a sanitizer's malloc)";
+  }
+  TempDir off_dir, on_dir;
+  Open(off_dir, /*optimize=*/false);
+  WriteTables();
+  const std::map<uint64_t, uint64_t> off = FilterSizes();
+  Open(on_dir, /*optimize=*/true);
+  WriteTables();
+  const std::map<uint64_t, uint64_t> on = FilterSizes();
+  ASSERT_EQ(on.size(), std::size(kFlushSizes));
+  ASSERT_EQ(off.size(), on.size());
+
+  const size_t granularity = Granularity(GetParam().format);
+  bool off_wastes = false, sizes_differ = false;
+  for (const auto& [entries, on_bytes] : on) {
+    const uint64_t off_bytes = off.at(entries);
+    SCOPED_TRACE(absl::StrFormat("%d entries: %d bytes off, %d on", entries, off_bytes, on_bytes));
+    // On: no whole granule of the allocation is left unused.
+    EXPECT_LT(Slack(on_bytes), granularity);
+    // Never a larger allocation than the unsized filter's.
+    EXPECT_LE(on_bytes + kRocksDbBlockTrailerBytes + Slack(on_bytes),
+              off_bytes + kRocksDbBlockTrailerBytes + Slack(off_bytes));
+    off_wastes |= Slack(off_bytes) >= granularity;
+    sizes_differ |= on_bytes != off_bytes;
+  }
+  // Where the unsized filters leave room in their allocations, sizing used
+  // it: the sizes changed.
+  if (off_wastes) {
+    EXPECT_TRUE(sizes_differ);
+  }
+  ::testing::Test::RecordProperty("off_wastes_a_granule", off_wastes ? "yes" : "no");
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingTest,
+                         ::testing::Values(Mode{FilterFormat::kLevelDb, false},
+                                           Mode{FilterFormat::kLevelDb, true},
+                                           Mode{FilterFormat::kCacheLocal, false},
+                                           Mode{FilterFormat::kCacheLocal, true}),
+                         ModeName);
+
+}  // namespace
+}  // namespace sstfilter
