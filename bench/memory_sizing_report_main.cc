@@ -107,8 +107,10 @@ void Print(const std::string& name, const Totals& off, const Totals& on, bool ha
   row("on", on);
   const double fp_off = off.positives / off.queries, fp_on = on.positives / on.queries;
   // Binomial standard error of the difference of the two measured rates.
-  const double se = std::sqrt(fp_off * (1 - fp_off) / off.queries + fp_on * (1 - fp_on) / on.queries);
-  std::printf("%-32s on/off: disk %+.2f%%, memory %+.2f%%, measured FP %+.2f%% (+-%.2f%% 1 s.e.)%s\n",
+  const double se =
+      std::sqrt(fp_off * (1 - fp_off) / off.queries + fp_on * (1 - fp_on) / on.queries);
+  std::printf("%-32s on/off: disk %+.2f%%, memory %+.2f%%, measured FP %+.2f%% "
+              "(+-%.2f%% 1 s.e.)%s\n",
               name.c_str(), 100.0 * (on.filter_bytes / off.filter_bytes - 1),
               100.0 * (on.memory / off.memory - 1), 100.0 * (fp_on / fp_off - 1),
               100.0 * se / fp_off,

@@ -72,7 +72,8 @@ class DbMemorySizingTest : public ::testing::TestWithParam<Mode> {
     strict.ignore_unsupported_options = false;
     strict.input_strings_escaped = false;
     rocksdb::BlockBasedTableOptions table;
-    rocksdb::Status s = rocksdb::GetBlockBasedTableOptionsFromString(strict, {}, table_string, &table);
+    rocksdb::Status s =
+        rocksdb::GetBlockBasedTableOptionsFromString(strict, {}, table_string, &table);
     EXPECT_TRUE(s.ok()) << s.ToString();
     EXPECT_NE(table.filter_policy, nullptr);
     EXPECT_EQ(table.optimize_filters_for_memory, optimize);
@@ -111,7 +112,9 @@ class DbMemorySizingTest : public ::testing::TestWithParam<Mode> {
     }
     for (size_t base = 0; base < keys_.size(); base += 32) {
       std::vector<rocksdb::Slice> batch;
-      for (size_t i = base; i < std::min(base + 32, keys_.size()); ++i) batch.emplace_back(keys_[i]);
+      for (size_t i = base; i < std::min(base + 32, keys_.size()); ++i) {
+        batch.emplace_back(keys_[i]);
+      }
       std::vector<rocksdb::PinnableSlice> values(batch.size());
       std::vector<rocksdb::Status> statuses(batch.size());
       db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), batch.size(),
