@@ -12,18 +12,26 @@
 namespace sstfilter {
 
 // Builder is the derived class; it provides NumEntries(), FilterSize(n) and
-// FinishInto(char* out), which writes all FilterSize(NumEntries()) bytes.
+// FinishInto(char* out), which writes all FinishSize() bytes. FinishSize is
+// FilterSize(NumEntries()) unless Builder hides it with its own (an encoding
+// whose size is known only once the filter is built, compact_filter.h).
 template <typename Builder>
 class BuilderBase {
  public:
   double bits_per_key() const { return bits_per_key_; }
   int num_probes() const { return num_probes_; }
 
+  // Bytes the next FinishInto writes.
+  size_t FinishSize() {
+    Builder& self = static_cast<Builder&>(*this);
+    return self.FilterSize(self.NumEntries());
+  }
+
   // Appends the filter for the added entries to *dst and resets the builder.
   void Finish(std::string* dst) {
     Builder& self = static_cast<Builder&>(*this);
     const size_t start = dst->size();
-    dst->resize(start + self.FilterSize(self.NumEntries()));
+    dst->resize(start + self.FinishSize());
     self.FinishInto(dst->data() + start);
   }
 

@@ -1,0 +1,246 @@
+#include "filter/compact_filter.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <vector>
+
+#include "filter/bloom_math.h"
+#include "filter/cache_local_hash.h"
+
+namespace sstfilter {
+
+namespace cp = compact;
+
+namespace {
+
+void PutFixed32(char* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(v >> (8 * i));
+}
+uint32_t GetFixed32(const unsigned char* in) {
+  return uint32_t{in[0]} | uint32_t{in[1]} << 8 | uint32_t{in[2]} << 16 | uint32_t{in[3]} << 24;
+}
+
+size_t BloomSize(size_t num_entries, double bits_per_key) {
+  return CacheLocalBloomBuilder(bits_per_key).FilterSize(num_entries) + kCompactBloomTrailerBytes;
+}
+
+size_t FuseSize(const FuseShape& shape) {
+  return static_cast<size_t>(shape.array_bytes()) + kCompactFuseTrailerBytes;
+}
+
+}  // namespace
+
+bool IsCompactFilter(std::string_view filter) {
+  return filter.size() >= kCompactBloomTrailerBytes &&
+         static_cast<unsigned char>(filter.back()) == kCompactTag;
+}
+
+CompactFilterBuilder::CompactFilterBuilder(double bits_per_key, CompactBuildOptions options)
+    : BuilderBase(bits_per_key, kCompactArity), options_(options) {}
+
+CompactFilterBuilder::Hash CompactFilterBuilder::HashKey(std::string_view key) {
+  return cache_local::HashKey(key);
+}
+
+bool CompactFilterBuilder::UsesFuse(size_t n) const {
+  return n >= kCompactMinFuseKeys && n <= kCompactMaxFuseKeys &&
+         FuseSize(CompactFuseShape(n, bits_per_key_)) < BloomSize(n, bits_per_key_);
+}
+
+size_t CompactFilterBuilder::FilterSize(size_t n) const {
+  return UsesFuse(n) ? FuseSize(CompactFuseShape(n, bits_per_key_)) : BloomSize(n, bits_per_key_);
+}
+
+size_t CompactFilterBuilder::MaxEntriesForSize(size_t bytes) const {
+  if (bytes < FilterSize(1)) return 0;
+  // FilterSize grows with n (the fuse shape's cells grow with n, and the
+  // Bloom size does), tested in compact_filter_test.
+  return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
+}
+
+bool CompactFilterBuilder::TryFuse(size_t num_keys) {
+  shape_ = CompactFuseShape(num_keys, bits_per_key_);
+  const cp::FuseParams params = cp::FuseParams::Of(shape_);
+  for (; last_seeds_tried_ < options_.max_seeds; ++last_seeds_tried_) {
+    seed_ = static_cast<uint32_t>(last_seeds_tried_);
+    peeler_.Start(params, shape_.num_cells(), seed_);
+    hashes_.ForEach([this](uint64_t h) { peeler_.Add(h); });
+    last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes());
+    if (peeler_.Peel(num_keys)) return true;
+    // Duplicate hashes never peel: remove them once, and re-plan if they were.
+    if (last_seeds_tried_ == 0 && RemoveDuplicates()) {
+      ++last_seeds_tried_;
+      return UsesFuse(hashes_.size()) && TryFuse(hashes_.size());
+    }
+  }
+  return false;
+}
+
+bool CompactFilterBuilder::RemoveDuplicates() {
+  std::vector<uint64_t> sorted;
+  sorted.reserve(hashes_.size());
+  hashes_.ForEach([&sorted](uint64_t h) { sorted.push_back(h); });
+  last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() +
+                                                    peeler_.AllocatedBytes() +
+                                                    sorted.capacity() * sizeof(uint64_t));
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  if (sorted.size() == hashes_.size()) return false;
+  for (size_t i = 0; i < sorted.size(); ++i) hashes_.Set(i, sorted[i]);
+  hashes_.Truncate(sorted.size());
+  return true;
+}
+
+size_t CompactFilterBuilder::FinishSize() {
+  if (planned_) return size_;
+  last_seeds_tried_ = 0;
+  last_temp_bytes_ = hashes_.AllocatedBytes();
+  if (!UsesFuse(hashes_.size())) {
+    body_ = Body::kSmallBloom;
+  } else if (TryFuse(hashes_.size())) {
+    body_ = Body::kFuse;
+  } else {
+    // Duplicates removed may have made the filter small enough for Bloom.
+    body_ = UsesFuse(hashes_.size()) ? Body::kFallbackBloom : Body::kSmallBloom;
+    peeler_.Release();
+  }
+  size_ = body_ == Body::kFuse ? FuseSize(shape_) : BloomSize(hashes_.size(), bits_per_key_);
+  planned_ = true;
+  return size_;
+}
+
+void CompactFilterBuilder::WriteBloom(char* out, unsigned char body) {
+  CacheLocalBloomBuilder bloom(bits_per_key_);
+  hashes_.ForEach([&bloom](uint64_t h) { bloom.AddHash(h); });
+  last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
+  const size_t bloom_bytes = bloom.FilterSize(bloom.NumEntries());
+  assert(bloom_bytes + kCompactBloomTrailerBytes == size_);
+  bloom.FinishInto(out);
+  out[bloom_bytes] = static_cast<char>(body);
+  out[bloom_bytes + 1] = static_cast<char>(kCompactTag);
+}
+
+void CompactFilterBuilder::FinishInto(char* out) {
+  FinishSize();
+  switch (body_) {
+    case Body::kSmallBloom:
+      WriteBloom(out, kCompactBodySmallBloom);
+      break;
+    case Body::kFallbackBloom:
+      ++num_fallbacks_;
+      WriteBloom(out, kCompactBodyFallbackBloom);
+      break;
+    case Body::kFuse: {
+      const size_t array_bytes = static_cast<size_t>(shape_.array_bytes());
+      std::memset(out, 0, size_);  // Assign ORs cells in, and may load into the trailer.
+      peeler_.Assign(out);
+      char* t = out + array_bytes;
+      PutFixed32(t, shape_.segment_count);
+      PutFixed32(t + 4, shape_.narrow_cells);
+      PutFixed32(t + 8, seed_);
+      t[12] = static_cast<char>(shape_.log_segment_length);
+      t[13] = static_cast<char>(shape_.fingerprint_bits);
+      t[14] = static_cast<char>(kCompactArity);
+      t[15] = static_cast<char>(kCompactHashXxh3);
+      t[16] = static_cast<char>(kCompactBodyFuse);
+      t[17] = static_cast<char>(kCompactTag);
+      break;
+    }
+  }
+  Reset();
+}
+
+void CompactFilterBuilder::Reset() {
+  hashes_.Release();
+  peeler_.Release();
+  planned_ = false;
+}
+
+namespace {
+
+// The cache-local filter inside a Bloom body, or "" (read as damaged).
+std::string_view BloomBody(std::string_view filter) {
+  if (!IsCompactFilter(filter)) return {};
+  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
+  if (body != kCompactBodySmallBloom && body != kCompactBodyFallbackBloom) return {};
+  return filter.substr(0, filter.size() - kCompactBloomTrailerBytes);
+}
+
+}  // namespace
+
+CompactFilterReader::CompactFilterReader(std::string_view filter) : bloom_(BloomBody(filter)) {
+  // state_ starts as kMatchEverything: every early return fails open.
+  if (!IsCompactFilter(filter)) return;
+  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
+  if (body == kCompactBodySmallBloom || body == kCompactBodyFallbackBloom) {
+    body_ = body;
+    state_ = bloom_.state();
+    num_probes_ = bloom_.num_probes();
+  } else if (body == kCompactBodyFuse && ParseFuse(filter)) {
+    body_ = body;
+    state_ = FilterState::kProbe;
+    num_probes_ = kCompactArity;
+  }
+}
+
+bool CompactFilterReader::ParseFuse(std::string_view filter) {
+  if (filter.size() < kCompactFuseTrailerBytes) return false;
+  const size_t array_bytes = filter.size() - kCompactFuseTrailerBytes;
+  const auto* t = reinterpret_cast<const unsigned char*>(filter.data() + array_bytes);
+  FuseShape s;
+  s.segment_count = GetFixed32(t);
+  s.narrow_cells = GetFixed32(t + 4);
+  const uint32_t seed = GetFixed32(t + 8);
+  s.log_segment_length = t[12];
+  s.fingerprint_bits = t[13];
+  if (t[14] != kCompactArity || t[15] != kCompactHashXxh3) return false;
+  if (s.log_segment_length > kCompactMaxLogSegmentLength || s.fingerprint_bits < 1 ||
+      s.fingerprint_bits > kCompactMaxFingerprintBits || s.segment_count == 0) {
+    return false;
+  }
+  // Cell indices, window starts and narrow_cells are 32-bit.
+  if (s.num_cells() > 0xffffffffu || s.narrow_cells > s.window_starts()) return false;
+  if (s.array_bytes() != array_bytes) return false;
+  shape_ = s;
+  params_ = cp::FuseParams::Of(s);
+  seed_ = seed;
+  array_ = filter.data();
+  return true;
+}
+
+bool CompactFilterReader::HashMayMatch(uint64_t h) const {
+  if (body_ == kCompactBodyFuse) return FuseMayMatch(h);
+  if (body_ != 0) return bloom_.HashMayMatch(h);
+  return FixedAnswer();
+}
+
+bool CompactFilterReader::MayMatch(std::string_view key) const {
+  return HashMayMatch(cache_local::HashKey(key));
+}
+
+void CompactFilterReader::MayMatchBatch(absl::Span<const std::string_view> keys,
+                                        bool* out) const {
+  if (body_ != kCompactBodyFuse) {
+    if (body_ != 0) return bloom_.MayMatchBatch(keys, out);
+    return FillFixedAnswer(keys.size(), out);
+  }
+  // Chunks of up to kChunk keys: hash all and prefetch their 4 cells, then
+  // probe, so the cache misses of a big filter overlap.
+  constexpr size_t kChunk = 32;
+  uint64_t hashes[kChunk];
+  cp::Cells cells[kChunk];
+  for (size_t base = 0; base < keys.size(); base += kChunk) {
+    const size_t n = std::min(kChunk, keys.size() - base);
+    for (size_t i = 0; i < n; ++i) {
+      hashes[i] = cache_local::HashKey(keys[base + i]);
+      cells[i] = cp::CellsOf(hashes[i], seed_, params_);
+      cp::PrefetchCells(array_, cells[i], params_);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      out[base + i] = cp::FuseMayMatch(array_, hashes[i], cells[i], params_);
+    }
+  }
+}
+
+}  // namespace sstfilter

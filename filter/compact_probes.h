@@ -1,0 +1,105 @@
+// Probe math of the compact (4-wise binary fuse) encoding: pure,
+// header-only, no allocation and no format parsing (compact_filter.h).
+//
+// A key's 64-bit XXH3 hash h (cache_local_hash.h) gives
+//   - its fingerprint: the low bits of h;
+//   - its cells, from m = Mix(h + seed * golden ratio) (the splitmix64
+//     finalizer, a bijection, so distinct hashes stay distinct for every
+//     seed): the window start p0 = (m >> 32) * window_starts >> 32 (fastrange),
+//     then cell j = (p0 + j L) ^ o_j for j = 1..3, with in-segment offsets
+//     o_1 = m & (L-1), o_2 = (m >> 16) & (L-1), o_3 = (h >> 46) & (L-1).
+//     The XOR keeps cell j in segment j after p0's (L is a power of two).
+// Construction retries with a new seed; the fingerprint does not change,
+// so the FP rate of a built filter does not depend on the seed.
+//
+// Cell i starts at bit i * r - min(i, narrow_cells) of the array (cells below
+// narrow_cells hold r - 1 bits) and is read with one unaligned 64-bit load
+// at its byte; the filter's trailer follows the array, so such loads stay
+// inside the filter (see compact_filter.h). A key compares r - 1 bits when
+// p0 < narrow_cells, else r (then all its cells have r bits).
+#ifndef SSTFILTER_FILTER_COMPACT_PROBES_H_
+#define SSTFILTER_FILTER_COMPACT_PROBES_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "filter/compact_math.h"
+
+namespace sstfilter::compact {
+
+inline uint64_t Mix(uint64_t h, uint32_t seed) {
+  uint64_t z = h + uint64_t{seed} * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// What probing needs of a shape, precomputed.
+struct FuseParams {
+  uint32_t window_starts = 0;  // segment_count * L; < 2^32.
+  uint32_t segment_length = 0;
+  uint32_t segment_mask = 0;
+  uint32_t narrow_cells = 0;
+  int bits = 1;  // r.
+
+  static FuseParams Of(const FuseShape& s) {
+    FuseParams p;
+    p.window_starts = static_cast<uint32_t>(s.window_starts());
+    p.segment_length = s.segment_length();
+    p.segment_mask = p.segment_length - 1;
+    p.narrow_cells = s.narrow_cells;
+    p.bits = s.fingerprint_bits;
+    return p;
+  }
+};
+
+struct Cells {
+  uint32_t c[kCompactArity];
+};
+
+inline Cells CellsOf(uint64_t h, uint32_t seed, const FuseParams& p) {
+  const uint64_t m = Mix(h, seed);
+  const uint32_t p0 = static_cast<uint32_t>(((m >> 32) * p.window_starts) >> 32);
+  Cells cells;
+  cells.c[0] = p0;
+  cells.c[1] = (p0 + p.segment_length) ^ (static_cast<uint32_t>(m) & p.segment_mask);
+  cells.c[2] = (p0 + 2 * p.segment_length) ^ (static_cast<uint32_t>(m >> 16) & p.segment_mask);
+  cells.c[3] = (p0 + 3 * p.segment_length) ^ (static_cast<uint32_t>(h >> 46) & p.segment_mask);
+  return cells;
+}
+
+// Bits a key compares (r - 1 or r), by its window start.
+inline int KeyBits(uint32_t p0, const FuseParams& p) {
+  return p.bits - (p0 < p.narrow_cells ? 1 : 0);
+}
+// Bits cell i holds.
+inline int CellBits(uint32_t i, const FuseParams& p) { return KeyBits(i, p); }
+
+inline uint64_t LowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+inline uint64_t CellBitOffset(uint32_t i, const FuseParams& p) {
+  return uint64_t{i} * p.bits - (i < p.narrow_cells ? i : p.narrow_cells);
+}
+
+// Cell i's bits and whatever follows them (mask before use).
+inline uint64_t LoadCell(const char* array, uint32_t i, const FuseParams& p) {
+  const uint64_t bit = CellBitOffset(i, p);
+  uint64_t word;
+  std::memcpy(&word, array + (bit >> 3), sizeof(word));
+  return word >> (bit & 7);  // Little-endian hosts (x86-64, aarch64).
+}
+
+inline void PrefetchCells(const char* array, const Cells& cells, const FuseParams& p) {
+  for (uint32_t c : cells.c) __builtin_prefetch(array + (CellBitOffset(c, p) >> 3));
+}
+
+// Whether a key with hash h may be in the filter.
+inline bool FuseMayMatch(const char* array, uint64_t h, const Cells& cells, const FuseParams& p) {
+  const uint64_t x = LoadCell(array, cells.c[0], p) ^ LoadCell(array, cells.c[1], p) ^
+                     LoadCell(array, cells.c[2], p) ^ LoadCell(array, cells.c[3], p);
+  return ((x ^ h) & LowMask(KeyBits(cells.c[0], p))) == 0;
+}
+
+}  // namespace sstfilter::compact
+
+#endif  // SSTFILTER_FILTER_COMPACT_PROBES_H_

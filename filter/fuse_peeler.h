@@ -1,0 +1,65 @@
+// Construction of a binary fuse filter by peeling (Graf & Lemire, "Binary
+// Fuse Filters", 2022; the XOR trick: a cell keeps the count and the XOR of
+// the hashes of the keys touching it, so a cell with count 1 names its key).
+//
+// Per attempt (one seed):   Start  Add*  Peel  (Assign if Peel succeeded)
+// Peel finds an order in which each key has a cell no later key touches;
+// Assign walks it backwards and sets that cell so the key's cells XOR to its
+// fingerprint. Peeling fails when keys are left in a 2-core (about one
+// attempt in many at the shapes compact_math.h picks; always for duplicate
+// hashes, which the caller removes) or a cell counts 255 keys.
+//
+// Memory per cell: 1 byte count, 8 bytes XOR, 4 bytes queue (13 bytes, about
+// 14 per key); the queue is reused as the peel order.
+#ifndef SSTFILTER_FILTER_FUSE_PEELER_H_
+#define SSTFILTER_FILTER_FUSE_PEELER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "filter/compact_probes.h"
+
+namespace sstfilter {
+
+class FusePeeler {
+ public:
+  // Empties num_cells cells for keys of shape p probed with seed.
+  void Start(const compact::FuseParams& p, uint64_t num_cells, uint32_t seed);
+
+  void Add(uint64_t h) {
+    const compact::Cells cells = compact::CellsOf(h, seed_, params_);
+    for (uint32_t c : cells.c) {
+      overflow_ |= ++counts_[c] == 0xff;
+      xors_[c] ^= h;
+    }
+  }
+
+  // Whether all num_keys added keys peel.
+  bool Peel(size_t num_keys);
+
+  // Writes the cells into array (array_bytes bytes, zeroed, followed by at
+  // least 7 more writable bytes that it leaves as they are).
+  // REQUIRES: Peel returned true.
+  void Assign(char* array) const;
+
+  // Frees the cells. AllocatedBytes: what they take while held.
+  void Release();
+  size_t AllocatedBytes() const { return allocated_cells_ * kBytesPerCell; }
+
+ private:
+  static constexpr size_t kBytesPerCell = sizeof(uint8_t) + sizeof(uint64_t) + sizeof(uint32_t);
+  compact::FuseParams params_;
+  uint32_t seed_ = 0;
+  uint64_t num_cells_ = 0;
+  uint64_t allocated_cells_ = 0;
+  size_t peeled_ = 0;
+  bool overflow_ = false;
+  std::unique_ptr<uint8_t[]> counts_;
+  std::unique_ptr<uint64_t[]> xors_;
+  std::unique_ptr<uint32_t[]> queue_;  // Cells to peel, then the peel order.
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_FUSE_PEELER_H_

@@ -1,0 +1,58 @@
+// An append-only list of 64-bit key hashes in fixed 8 KiB blocks.
+//
+// Builders keep every key's hash until Finish. One growing vector would
+// reallocate into fresh pages on every build, and those page faults cost
+// more than hashing the keys; small blocks are recycled by malloc.
+#ifndef SSTFILTER_FILTER_HASH_BLOCKS_H_
+#define SSTFILTER_FILTER_HASH_BLOCKS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sstfilter {
+
+class HashBlocks {
+ public:
+  static constexpr size_t kBlockHashes = 1024;
+
+  void Add(uint64_t h) {
+    if (size_ == blocks_.size() * kBlockHashes) {
+      blocks_.push_back(std::make_unique<uint64_t[]>(kBlockHashes));
+    }
+    blocks_[size_ / kBlockHashes][size_ % kBlockHashes] = h;
+    ++size_;
+  }
+  uint64_t At(size_t i) const { return blocks_[i / kBlockHashes][i % kBlockHashes]; }
+  uint64_t Back() const { return At(size_ - 1); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    for (size_t first = 0; first < size_; first += kBlockHashes) {
+      const uint64_t* block = blocks_[first / kBlockHashes].get();
+      const size_t n = size_ - first < kBlockHashes ? size_ - first : kBlockHashes;
+      for (size_t i = 0; i < n; ++i) visit(block[i]);
+    }
+  }
+
+  // Keeps the first n hashes. REQUIRES: n <= size().
+  void Truncate(size_t n) { size_ = n; }
+  void Set(size_t i, uint64_t h) { blocks_[i / kBlockHashes][i % kBlockHashes] = h; }
+  // Empties the list and frees its blocks.
+  void Release() {
+    blocks_.clear();
+    size_ = 0;
+  }
+  size_t AllocatedBytes() const { return blocks_.size() * kBlockHashes * sizeof(uint64_t); }
+
+ private:
+  std::vector<std::unique_ptr<uint64_t[]>> blocks_;
+  size_t size_ = 0;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_HASH_BLOCKS_H_

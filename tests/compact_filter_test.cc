@@ -1,0 +1,301 @@
+// The compact encoding (4-wise binary fuse): accuracy target and shape
+// against formulas written out here from their sources, no false negatives
+// (empty, duplicate, many sizes, both read paths), FP rate within 5% of the
+// model, the size formula and its inverse, the forced fallback, and
+// damaged or random bytes read without crashing and failing open.
+#include "filter/compact_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter/encodings.h"
+#include "gtest/gtest.h"
+#include "tests/filter_test_util.h"
+
+namespace sstfilter {
+namespace {
+
+using testing::ExactBuffer;
+using testing::KeyShape;
+using testing::ShapedKeys;
+using testing::Views;
+
+std::string Build(const std::vector<std::string>& keys, double bits_per_key = 10,
+                  CompactBuildOptions options = {}) {
+  CompactFilterBuilder builder(bits_per_key, options);
+  for (const std::string& key : keys) builder.AddKey(key);
+  std::string filter;
+  builder.Finish(&filter);
+  return filter;
+}
+
+void ExpectAllMatch(std::string_view filter, const std::vector<std::string>& keys) {
+  const CompactFilterReader reader(filter);
+  size_t misses = 0;
+  for (const std::string& key : keys) misses += !reader.MayMatch(key);
+  EXPECT_EQ(misses, 0u) << keys.size() << " keys";
+  std::vector<std::string_view> views = Views(keys);
+  std::unique_ptr<bool[]> out(new bool[views.size() + 1]);
+  reader.MayMatchBatch(views, out.get());
+  EXPECT_EQ(std::count(out.get(), out.get() + views.size(), false), 0) << keys.size() << " keys";
+}
+
+// ---- Formulas written out from their sources, not from compact_math ----
+
+// Blocked Bloom FP (Putze et al.): Poisson(lambda) keys per 512-bit line.
+double BlockedBloomFp(double lambda, int k) {
+  double fp = 0;
+  for (int j = 0; j <= static_cast<int>(lambda + 40 * std::sqrt(lambda) + 100); ++j) {
+    const double pmf = std::exp(j * std::log(lambda) - lambda - std::lgamma(j + 1.0));
+    fp += pmf * std::pow(1 - std::pow(1 - 1.0 / 512, double(j) * k), k);
+  }
+  return fp;
+}
+
+// Graf & Lemire, binary fuse, arity 4: cells of a filter for n keys.
+uint64_t PaperCells(size_t n) {
+  uint64_t segment = uint64_t{1} << static_cast<int>(std::floor(std::log(n) / std::log(2.91) - 0.5));
+  segment = std::min<uint64_t>(segment, 1 << 18);
+  const double factor = std::max(1.075, 0.77 + 0.305 * std::log(600000.0) / std::log(n));
+  const uint64_t capacity = std::llround(n * factor);
+  const uint64_t count = std::max<int64_t>(1, int64_t((capacity + segment - 1) / segment) - 3);
+  return (count + 3) * segment;
+}
+
+TEST(CompactMath, TargetIsTheCacheLocalBloomModel) {
+  // k = 6 at 10 bits/key: 0.9576%, FastLocalBloom's model gives 0.955%.
+  const double t = BlockedBloomFp(51.2, 6);
+  EXPECT_NEAR(CompactTargetFpRate(10), t, t * 1e-9);
+  EXPECT_NEAR(t, 0.009576, 0.000001);
+  const CompactFingerprint f = CompactFingerprintFor(10);
+  EXPECT_EQ(f.bits, 7);
+  EXPECT_NEAR(f.narrow_fraction, t * 128 - 1, 1e-12);
+  // Always 2^-r <= t < 2^-(r-1), so the mix meets t exactly.
+  for (double bpk : {1.0, 2.0, 5.5, 8.0, 10.0, 13.7, 16.0, 20.0, 30.0}) {
+    const CompactFingerprint g = CompactFingerprintFor(bpk);
+    const double target = CompactTargetFpRate(bpk);
+    EXPECT_LE(std::ldexp(1.0, -g.bits), target * (1 + 1e-12)) << bpk;
+    EXPECT_GT(std::ldexp(1.0, -(g.bits - 1)), target) << bpk;
+  }
+}
+
+TEST(CompactMath, ShapeFollowsThePaper) {
+  for (size_t n : {100u, 1000u, 12345u, 100000u, 600000u, 1000000u, 10000000u}) {
+    const FuseShape s = CompactFuseShape(n, 10);
+    EXPECT_EQ(s.num_cells(), PaperCells(n)) << n;
+    const double q = CompactTargetFpRate(10) * 128 - 1;
+    EXPECT_NEAR(s.narrow_cells, q * s.window_starts(), 0.5) << n;
+    EXPECT_EQ(s.array_bits(), s.num_cells() * 7 - s.narrow_cells);
+    // Rounding narrow_cells moves the rate by at most half a cell's share.
+    EXPECT_NEAR(s.FpRate(), CompactTargetFpRate(10), 0.5 / s.window_starts() / 128 + 1e-15) << n;
+  }
+}
+
+// ---- Correctness ----
+
+TEST(CompactFilter, EmptyMatchesNothing) {
+  const std::string filter = Build({});
+  const CompactFilterReader reader(filter);
+  EXPECT_EQ(reader.state(), FilterState::kMatchNothing);
+  EXPECT_FALSE(reader.MayMatch("a"));
+  EXPECT_FALSE(reader.MayMatch(""));
+}
+
+TEST(CompactFilter, NoFalseNegatives) {
+  std::mt19937_64 rng(12);
+  for (size_t n : {1u, 2u, 3u, 10u, 63u, 64u, 65u, 100u, 300u, 1000u, 4097u, 20000u, 100000u,
+                   1000000u}) {
+    std::vector<std::string> keys = testing::RandomBytesKeys(n, 24, rng);
+    keys.push_back("");  // The empty key.
+    CompactFilterBuilder builder(10);
+    for (const std::string& key : keys) builder.AddKey(key);
+    std::string filter;
+    builder.Finish(&filter);
+    EXPECT_EQ(builder.num_fallbacks(), 0u) << n;
+    ExpectAllMatch(filter, keys);
+    for (KeyShape shape : {KeyShape::kLittleEndian64, KeyShape::kUserDecimal}) {
+      if (n > 100000) continue;
+      const std::vector<std::string> shaped = ShapedKeys(shape, 7, n);
+      ExpectAllMatch(Build(shaped), shaped);
+    }
+  }
+}
+
+TEST(CompactFilter, NoFalseNegativesAtOtherAccuracies) {
+  std::mt19937_64 rng(5);
+  const std::vector<std::string> keys = testing::RandomBytesKeys(30000, 16, rng);
+  for (double bpk : {0.5, 1.0, 3.0, 6.0, 7.5, 12.0, 16.0, 24.0, 40.0, 64.0, 100.0}) {
+    const std::string filter = Build(keys, bpk);
+    ExpectAllMatch(filter, keys);
+    EXPECT_EQ(CompactFilterReader(filter).body(), kCompactBodyFuse) << bpk;
+  }
+}
+
+TEST(CompactFilter, DuplicatesAnywhereAreRemoved) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 50000);
+  CompactFilterBuilder builder(10);
+  for (int pass = 0; pass < 3; ++pass) {
+    for (const std::string& key : keys) builder.AddKey(key);  // Adjacent ones too:
+    builder.AddKey(keys.back());
+  }
+  EXPECT_EQ(builder.NumEntries(), 3 * keys.size());
+  std::string filter;
+  builder.Finish(&filter);
+  EXPECT_EQ(builder.num_fallbacks(), 0u);
+  EXPECT_EQ(filter.size(), builder.FilterSize(keys.size()));  // Sized for distinct keys.
+  ExpectAllMatch(filter, keys);
+}
+
+TEST(CompactFilter, BuilderIsReusable) {
+  CompactFilterBuilder builder(10);
+  for (size_t round = 0; round < 3; ++round) {
+    const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, round * 100000, 20000);
+    for (const std::string& key : keys) builder.AddKey(key);
+    std::string filter;
+    builder.Finish(&filter);
+    EXPECT_EQ(filter.size(), builder.FilterSize(keys.size()));
+    ExpectAllMatch(filter, keys);
+  }
+}
+
+// ---- FP rate ----
+
+// Measured FP within 5% of the model: 4M absent keys against 1M keys give
+// ~38k false positives, a relative standard error of 0.5%, so 5% is 10
+// standard errors (and r one bit off is a factor of 2).
+TEST(CompactFilter, FpRateWithinFivePercentOfModel) {
+  constexpr size_t kKeys = 1000000, kQueries = 4000000;
+  for (KeyShape shape : {KeyShape::kRandom16, KeyShape::kLittleEndian64, KeyShape::kUserDecimal}) {
+    const std::string filter = Build(ShapedKeys(shape, 0, kKeys));
+    const CompactFilterReader reader(filter);
+    ASSERT_EQ(reader.body(), kCompactBodyFuse);
+    size_t positives = 0;
+    const std::vector<std::string> absent = ShapedKeys(shape, kKeys, kQueries);
+    for (const std::string& key : absent) positives += reader.MayMatch(key);
+    const double fp = double(positives) / kQueries;
+    const double model = kCompactEncodingInfo.expected_fp_rate(kKeys, 10);
+    EXPECT_NEAR(fp / model, 1.0, 0.05) << bench::KeyShapeName(shape) << " fp " << fp;
+  }
+}
+
+// ---- Size ----
+
+TEST(CompactFilter, SizeFormulaAndInverse) {
+  const CompactFilterBuilder builder(10);
+  size_t last = 0;
+  for (size_t n = 0; n < 200000; n += 1 + n / 64) {
+    const size_t size = builder.FilterSize(n);
+    EXPECT_GE(size, last) << n;  // Grows with n (the inverse relies on it).
+    last = size;
+    // Never above the cache-local Bloom filter's size plus 2.
+    EXPECT_LE(size, CacheLocalBloomBuilder(10).FilterSize(n) + 2) << n;
+    if (builder.UsesFuse(n)) {
+      EXPECT_EQ(size, (PaperCells(n) * 7 - CompactFuseShape(n, 10).narrow_cells + 7) / 8 + 18);
+    }
+  }
+  for (size_t bytes : {0u, 5u, 6u, 100u, 1000u, 4096u, 100000u, 1u << 20}) {
+    const size_t n = builder.MaxEntriesForSize(bytes);
+    if (n > 0) {
+      EXPECT_LE(builder.FilterSize(n), bytes) << bytes;
+    }
+    EXPECT_GT(builder.FilterSize(n + 1), bytes) << bytes;
+  }
+  // The fuse filter takes over from Bloom at a few hundred keys, and spends
+  // at most 7.5 bits/key from 1e5 keys at 10-bit accuracy.
+  EXPECT_TRUE(builder.UsesFuse(1000));
+  EXPECT_LE(builder.FilterSize(1000000) * 8.0 / 1e6, 7.5);
+}
+
+// ---- Fallback ----
+
+TEST(CompactFilter, FallbackIsABloomFilterAndRecognisable) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 10000);
+  CompactBuildOptions no_seeds;
+  no_seeds.max_seeds = 0;  // Every construction "fails".
+  CompactFilterBuilder builder(10, no_seeds);
+  for (const std::string& key : keys) builder.AddKey(key);
+  std::string filter;
+  builder.Finish(&filter);
+  EXPECT_EQ(builder.num_fallbacks(), 1u);
+  EXPECT_EQ(filter.size(), CacheLocalBloomBuilder(10).FilterSize(keys.size()) + 2);
+  const CompactFilterReader reader(filter);
+  EXPECT_EQ(reader.body(), kCompactBodyFallbackBloom);
+  EXPECT_EQ(reader.state(), FilterState::kProbe);
+  ExpectAllMatch(filter, keys);
+  EXPECT_NE(kCompactEncodingInfo.describe(filter).name.find("fallback"), std::string::npos);
+  // As accurate as the cache-local filter at the same bits/key.
+  size_t positives = 0;
+  for (const std::string& key : ShapedKeys(KeyShape::kRandom16, 10000, 200000)) {
+    positives += reader.MayMatch(key);
+  }
+  EXPECT_LT(positives / 200000.0, 0.015);
+}
+
+// ---- Damage and random bytes ----
+
+TEST(CompactFilter, InconsistentTrailersFailOpen) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 5000);
+  const std::string good = Build(keys);
+  ASSERT_EQ(CompactFilterReader(good).body(), kCompactBodyFuse);
+  const size_t t = good.size() - kCompactFuseTrailerBytes;
+  auto expect_open = [&](std::string bad, const char* what) {
+    const ExactBuffer buffer(bad);
+    const CompactFilterReader reader(buffer.view());
+    EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << what;
+    EXPECT_TRUE(reader.MayMatch("absent")) << what;
+  };
+  std::string bad = good;
+  bad[t + 14] = 3;
+  expect_open(bad, "arity");
+  bad = good, bad[t + 15] = 2;
+  expect_open(bad, "hash kind");
+  bad = good, bad[t + 13] = 0;
+  expect_open(bad, "r = 0");
+  bad = good, bad[t + 13] = 33;
+  expect_open(bad, "r = 33");
+  bad = good, bad[t + 12] = 19;
+  expect_open(bad, "segment length");
+  bad = good, bad[t + 16] = 9;
+  expect_open(bad, "body kind");
+  bad = good, bad[t] ^= 1;
+  expect_open(bad, "segment count");
+  bad = good, bad[t + 7] = static_cast<char>(0x7f);
+  expect_open(bad, "narrow cells");
+  expect_open(good.substr(1), "truncated");
+  expect_open(std::string(1, 'F'), "tag only");
+}
+
+TEST(CompactFilter, RandomBytesNeverCrash) {
+  std::mt19937_64 rng(99);
+  const std::vector<std::string> probes = testing::RandomBytesKeys(64, 20, rng);
+  const std::vector<std::string_view> views = Views(probes);
+  bool out[64];
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes = testing::RandomBytesKey(300, rng);
+    if (bytes.size() >= 2) {
+      bytes.back() = static_cast<char>(kCompactTag);
+      bytes[bytes.size() - 2] = static_cast<char>(1 + rng() % 3);
+    }
+    if (bytes.size() >= kCompactFuseTrailerBytes && rng() % 2) {
+      // A plausible trailer, so that some of these parse.
+      const size_t t = bytes.size() - kCompactFuseTrailerBytes;
+      bytes[t + 12] = static_cast<char>(rng() % 4), bytes[t + 13] = static_cast<char>(1 + rng() % 8);
+      bytes[t + 14] = 4, bytes[t + 15] = 1, bytes[t + 16] = 1;
+      for (int b = 1; b < 8; ++b) bytes[t + b] = 0;
+      bytes[t] = static_cast<char>(1 + rng() % 8);
+    }
+    const ExactBuffer buffer(bytes);
+    const CompactFilterReader reader(buffer.view());
+    for (std::string_view key : views) (void)reader.MayMatch(key);
+    reader.MayMatchBatch(views, out);
+    (void)DescribeFilter(buffer.view());
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
