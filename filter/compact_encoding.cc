@@ -1,4 +1,7 @@
 // kCompactEncodingInfo: the compact encoding as encodings.h lists it.
+#include <algorithm>
+#include <cmath>
+
 #include "absl/base/attributes.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -42,15 +45,22 @@ double ExpectedFpRate(size_t num_keys, double bits_per_key) {
   return CompactFuseShape(num_keys, bits_per_key).FpRate();
 }
 
+// At the size the builder lays out, the model. Other sizes (which RocksDB
+// may ask about) are read as a fuse filter of the same cells with the bytes'
+// bits spread over them, 2^-(bits per cell): more bytes, fewer false
+// positives; more keys, more.
 double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
   const CompactFilterBuilder builder(bits_per_key);
-  if (builder.UsesFuse(num_keys) && bytes >= builder.FilterSize(num_keys)) {
-    return ExpectedFpRate(num_keys, bits_per_key);
+  if (!builder.UsesFuse(num_keys)) {
+    // Not a fuse filter for these keys: the Bloom filter those bytes hold.
+    return kCacheLocalEncodingInfo.sized_fp_rate(
+        num_keys, bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
+        bits_per_key);
   }
-  // Not a fuse filter for these keys: the Bloom filter those bytes hold.
-  return kCacheLocalEncodingInfo.sized_fp_rate(
-      num_keys, bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
-      bits_per_key);
+  if (bytes == builder.FilterSize(num_keys)) return ExpectedFpRate(num_keys, bits_per_key);
+  if (bytes <= kCompactFuseTrailerBytes) return 1.0;
+  const double cells = double(CompactFuseShape(num_keys, bits_per_key).num_cells());
+  return std::min(1.0, std::exp2(-double(bytes - kCompactFuseTrailerBytes) * 8 / cells));
 }
 
 PlanDetails Details(size_t num_keys, double bits_per_key) {

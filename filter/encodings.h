@@ -4,12 +4,15 @@
 //
 // An encoding is one Encoding<Builder, Reader, info> (encoding_info.h),
 // declared beside its builder and reader (LevelDbEncoding in leveldb_bloom.h,
-// CacheLocalEncoding in cache_local_bloom.h), its info in <name>_encoding.cc:
+// CacheLocalEncoding in cache_local_bloom.h, CompactEncoding in
+// compact_filter.h), its info in <name>_encoding.cc:
 //   E::Builder  (double bits_per_key); (AddKey | AddHash)* Finish; Hash,
 //               static HashKey(key), NumEntries(), ForEachHash(f),
-//               Finish(std::string*), FinishInto(char*), num_probes(), the
-//               size formula FilterSize(n) and its inverse MaxEntriesForSize;
-//               for sizing to the allocator (memory_sizing.h):
+//               Finish(std::string*), FinishSize() then FinishInto(char*)
+//               (FinishSize builds the filter when its size depends on it:
+//               compact), num_probes(), the size formula FilterSize(n) and
+//               its inverse MaxEntriesForSize; for sizing to the allocator
+//               (memory_sizing.h), leveldb and cache_local also have
 //               FittingFilterSize(n, bytes) and FinishInto(char*, bytes)
 //   E::Reader   (string_view filter); MayMatch(key), HashMayMatch(hash),
 //               MayMatchBatch(keys, out), state(); fails open
@@ -33,6 +36,7 @@
 
 #include "absl/types/span.h"
 #include "filter/cache_local_bloom.h"
+#include "filter/compact_filter.h"
 #include "filter/encoding_info.h"
 #include "filter/filter_format.h"
 #include "filter/leveldb_bloom.h"
@@ -41,8 +45,8 @@ namespace sstfilter {
 
 // In FilterFormat order (filter_format.h). Encodings tell their bytes apart
 // by the final byte: LevelDB's k is 1..30; the tags above 30 in use are
-// kCacheLocalTag (67).
-using Encodings = std::tuple<LevelDbEncoding, CacheLocalEncoding>;
+// kCacheLocalTag (67) and kCompactTag (70).
+using Encodings = std::tuple<LevelDbEncoding, CacheLocalEncoding, CompactEncoding>;
 
 // Bytes no encoding recognises (a reserved tag from a newer sstfilter, or
 // damage): read as "may match" for every key, never a false negative.
@@ -79,6 +83,7 @@ constexpr FilterFormat FormatOf() {
 }
 static_assert(FormatOf<LevelDbEncoding>() == FilterFormat::kLevelDb);
 static_assert(FormatOf<CacheLocalEncoding>() == FilterFormat::kCacheLocal);
+static_assert(FormatOf<CompactEncoding>() == FilterFormat::kCompact);
 
 namespace encodings_internal {
 

@@ -15,6 +15,7 @@ namespace sstfilter {
 enum class FilterFormat {
   kLevelDb,     // Bit-exact with LevelDB's built-in Bloom filter (default).
   kCacheLocal,  // One 64-byte cache line per key, 64-bit XXH3 hash.
+  kCompact,     // 4-wise binary fuse: a Bloom filter's accuracy in ~27% fewer bits.
 };
 inline constexpr FilterFormat kDefaultFormat = FilterFormat::kLevelDb;
 
@@ -23,7 +24,7 @@ const std::vector<FilterFormat>& AllFormats();
 // Whether format is one of AllFormats() (a cast integer may not be).
 bool IsKnownFormat(FilterFormat format);
 
-// "leveldb", "cache_local": the spelling in option strings and flags.
+// "leveldb", "cache_local", "compact": the spelling in option strings and flags.
 // REQUIRES: IsKnownFormat(format).
 std::string_view FormatName(FilterFormat format);
 std::optional<FilterFormat> ParseFormatName(std::string_view name);

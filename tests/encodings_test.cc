@@ -37,7 +37,7 @@ TEST(EncodingsTest, NamesRoundTripAndAreListed) {
     EXPECT_EQ(ParseFormatName(E::kInfo.name), FormatOf<E>());
     EXPECT_NE(FormatNameList().find("'" + std::string(E::kInfo.name) + "'"), std::string::npos);
   });
-  EXPECT_EQ(FormatNameList(), "'leveldb' or 'cache_local'");
+  EXPECT_EQ(FormatNameList(), "'leveldb', 'cache_local' or 'compact'");
   EXPECT_EQ(ParseFormatName("LevelDB"), std::nullopt);
   EXPECT_EQ(ParseFormatName(""), std::nullopt);
   EXPECT_EQ(kDefaultFormat, FilterFormat::kLevelDb);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -88,7 +89,11 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     const Sizes sizes = ChooseSizes();
     std::unique_ptr<char[]> bytes(new char[sizes.allocation]);
     // Writes the filter's bytes; also resets the builder for the next partition.
-    builder_.FinishInto(bytes.get(), sizes.filter);
+    if (sizes.filter == sizes.planned) {
+      builder_.FinishInto(bytes.get());
+    } else {
+      FinishResized(bytes.get(), sizes.filter);
+    }
     prev_key_.Clear();
     prev_alt_.Clear();
     rocksdb::Slice result(bytes.get(), sizes.filter);
@@ -132,20 +137,36 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   struct Sizes {
     size_t filter;      // Bytes of the filter.
     size_t allocation;  // Bytes to allocate for it.
+    size_t planned;     // What the encoding writes unasked (FinishSize).
   };
+  // Whether the encoding can write a filter of a size it is given
+  // (FittingFilterSize, FinishInto(out, bytes)); the compact encoding, whose
+  // size is known only once it is built, cannot (yet).
+  template <typename B, typename = void>
+  struct Resizable : std::false_type {};
+  template <typename B>
+  struct Resizable<B, std::void_t<decltype(std::declval<const B&>().FittingFilterSize(
+                          size_t{}, size_t{}))>> : std::true_type {};
+
   // The encoding's size; or, optimising for memory, a size that fills the
   // allocation RocksDB will hold the block in (filter/memory_sizing.h), and
   // a buffer of exactly that size class, so that this buffer too costs what
   // it holds (RocksDB's built-ins allocate theirs the same way).
   Sizes ChooseSizes() {
     const size_t n = builder_.NumEntries();
-    if (memory_credit_ == nullptr || n == 0) {
-      const size_t size = builder_.FilterSize(n);
-      return {size, size};
+    if constexpr (Resizable<FormatBuilder>::value) {
+      if (memory_credit_ != nullptr && n > 0) {
+        const SizeChoice choice = ChooseEncodingFilterSize<E>(
+            builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
+        return {choice.filter_bytes, choice.allocation_bytes, builder_.FilterSize(n)};
+      }
     }
-    const SizeChoice choice = ChooseEncodingFilterSize<E>(
-        builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
-    return {choice.filter_bytes, choice.allocation_bytes};
+    const size_t size = builder_.FinishSize();  // Builds a compact filter; may fall back.
+    return {size, size, size};
+  }
+
+  void FinishResized([[maybe_unused]] char* out, [[maybe_unused]] size_t bytes) {
+    if constexpr (Resizable<FormatBuilder>::value) builder_.FinishInto(out, bytes);
   }
 
   static Hash HashOf(const rocksdb::Slice& s) {
