@@ -28,6 +28,8 @@
 
 #include <atomic>
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include "absl/functional/function_ref.h"
 
@@ -110,6 +112,16 @@ SizeChoice ChooseFilterSizeWithCredit(const FilterSizeOptions& sizes, UsableSize
 // Sizes the filter E's builder holds the entries of (the sizes of its
 // FittingFilterSize, its encoding's FP model) with the whole credit; the
 // caller allocates allocation_bytes and calls FinishInto(out, filter_bytes).
+// Whether an encoding's builder writes filters of a size it is given
+// (FittingFilterSize, FinishInto(out, bytes)): leveldb and cache_local do;
+// compact, whose size is known only once it is built, does not (yet).
+template <typename B, typename = void>
+struct IsResizableBuilder : std::false_type {};
+template <typename B>
+struct IsResizableBuilder<B, std::void_t<decltype(std::declval<const B&>().FittingFilterSize(
+                                 size_t{}, size_t{}))>> : std::true_type {};
+
+// REQUIRES: IsResizableBuilder<typename E::Builder>.
 template <typename E>
 SizeChoice ChooseEncodingFilterSize(const typename E::Builder& builder, UsableSizeFn usable,
                                     size_t overhead, FpCredit& credit) {

@@ -142,7 +142,7 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
     EXPECT_EQ(NewBloomFilterPolicy(WithBits(value)).status().message(), want);
   }
   const std::string format = "sstfilter.bloom: format=ribbon is unknown; expected "
-                             "'leveldb' or 'cache_local'";
+                             "'leveldb', 'cache_local' or 'compact'";
   EXPECT_EQ(ParseFormatValue("ribbon").status().message(), format);
   EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
   EXPECT_EQ(ParseBitsPerKeyValue("").status().message(),
@@ -174,8 +174,8 @@ TEST(BloomOptionsTest, UnknownFormatValueIsRejected) {
   BloomOptions options;
   options.format = static_cast<FilterFormat>(7);
   EXPECT_EQ(ResolveBloomOptions(options).status().message(),
-            "sstfilter.bloom: format=7 is not a FilterFormat; expected 'leveldb' or "
-            "'cache_local'");
+            "sstfilter.bloom: format=7 is not a FilterFormat; expected 'leveldb', "
+            "'cache_local' or 'compact'");
   EXPECT_FALSE(NewBloomFilterPolicy(options).ok());
 }
 

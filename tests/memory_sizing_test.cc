@@ -59,12 +59,30 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
 
 // The sizing problem of a builder holding n entries (its FittingFilterSize
 // and its encoding's FP model), and the granularity of its sizes.
+// The formats whose builders size to the allocator (memory_sizing.h).
+std::vector<FilterFormat> ResizableFormats() {
+  std::vector<FilterFormat> formats;
+  for (FilterFormat format : AllFormats()) {
+    if (VisitEncoding(format, [](auto encoding) {
+          return IsResizableBuilder<typename decltype(encoding)::Builder>::value;
+        })) {
+      formats.push_back(format);
+    }
+  }
+  return formats;
+}
+
 template <typename E>
 SizeChoice Choose(size_t n, double bits_per_key, UsableFn usable, double credit) {
+  if constexpr (!IsResizableBuilder<typename E::Builder>::value) {
+    ADD_FAILURE() << "not resizable: " << E::kInfo.name;
+    return {};
+  } else {
   typename E::Builder builder(bits_per_key);
   const auto fitting = [&](size_t b) { return builder.FittingFilterSize(n, b); };
   const auto fp = [&](size_t b) { return E::kInfo.sized_fp_rate(n, b, bits_per_key); };
   return ChooseFilterSize({builder.FilterSize(n), fitting, fp}, usable, kOverhead, credit);
+  }
 }
 
 SizeChoice ChooseFor(FilterFormat format, size_t n, double bits_per_key, UsableFn usable,
@@ -81,8 +99,14 @@ size_t TargetBytes(FilterFormat format, size_t n, double bits_per_key) {
 }
 
 size_t Fitting(FilterFormat format, size_t n, double bits_per_key, size_t bytes) {
-  return VisitEncoding(format, [&](auto encoding) {
-    return typename decltype(encoding)::Builder(bits_per_key).FittingFilterSize(n, bytes);
+  return VisitEncoding(format, [&](auto encoding) -> size_t {
+    using Builder = typename decltype(encoding)::Builder;
+    if constexpr (IsResizableBuilder<Builder>::value) {
+      return Builder(bits_per_key).FittingFilterSize(n, bytes);
+    } else {
+      ADD_FAILURE() << "not resizable";
+      return 0;
+    }
   });
 }
 
@@ -173,7 +197,7 @@ TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
 // A thousand filters under jemalloc's classes, one credit: the summed FP
 // never exceeds the targets' (at every step), and memory drops.
 TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
-  for (FilterFormat format : AllFormats()) {
+  for (FilterFormat format : ResizableFormats()) {
     SCOPED_TRACE(FormatName(format));
     std::mt19937_64 rng(42);
     FpCredit credit;
@@ -233,35 +257,37 @@ TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
   const std::vector<std::string> absent =
       testing::ShapedKeys(bench::KeyShape::kRandom16, 1 << 20, 5000);
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_policy(leveldb::NewBloomFilterPolicy(10));
-  for (FilterFormat format : AllFormats()) {
+  for (FilterFormat format : ResizableFormats()) {
     VisitEncoding(format, [&](auto encoding) {
       using E = decltype(encoding);
-      typename E::Builder sizer(10);
-      const size_t target = sizer.FilterSize(keys.size());
-      for (size_t budget : {target * 3 / 4, target * 7 / 8, target - 1, target, target + 100}) {
-        const size_t bytes = sizer.FittingFilterSize(keys.size(), budget);
-        ASSERT_NE(bytes, 0u);
-        SCOPED_TRACE(::testing::Message() << FormatName(format) << " bytes=" << bytes);
-        typename E::Builder builder(10);
-        for (const std::string& k : keys) builder.AddKey(k);
-        std::string filter(bytes, '\xff');  // FinishInto must write every byte.
-        builder.FinishInto(filter.data(), bytes);
-        const typename E::Reader reader(filter);
-        ASSERT_EQ(reader.state(), FilterState::kProbe);
-        for (const std::string& k : keys) ASSERT_TRUE(reader.MayMatch(k));
-        size_t fp = 0;
-        for (const std::string& k : absent) fp += reader.MayMatch(k);
-        // The model at this size (5 sigma); a filter of the wrong size or
-        // with stray bits lands far off.
-        const double p = E::kInfo.sized_fp_rate(keys.size(), bytes, 10);
-        const double sd = std::sqrt(absent.size() * p * (1 - p));
-        EXPECT_NEAR(static_cast<double>(fp), absent.size() * p, 5 * sd + 3);
-        if constexpr (std::is_same_v<E, LevelDbEncoding>) {
-          for (const std::string& k : keys) {
-            ASSERT_TRUE(leveldb_policy->KeyMayMatch(k, filter));
-          }
-          for (const std::string& k : absent) {
-            ASSERT_EQ(leveldb_policy->KeyMayMatch(k, filter), reader.MayMatch(k)) << k;
+      if constexpr (IsResizableBuilder<typename E::Builder>::value) {
+        typename E::Builder sizer(10);
+        const size_t target = sizer.FilterSize(keys.size());
+        for (size_t budget : {target * 3 / 4, target * 7 / 8, target - 1, target, target + 100}) {
+          const size_t bytes = sizer.FittingFilterSize(keys.size(), budget);
+          ASSERT_NE(bytes, 0u);
+          SCOPED_TRACE(::testing::Message() << FormatName(format) << " bytes=" << bytes);
+          typename E::Builder builder(10);
+          for (const std::string& k : keys) builder.AddKey(k);
+          std::string filter(bytes, '\xff');  // FinishInto must write every byte.
+          builder.FinishInto(filter.data(), bytes);
+          const typename E::Reader reader(filter);
+          ASSERT_EQ(reader.state(), FilterState::kProbe);
+          for (const std::string& k : keys) ASSERT_TRUE(reader.MayMatch(k));
+          size_t fp = 0;
+          for (const std::string& k : absent) fp += reader.MayMatch(k);
+          // The model at this size (5 sigma); a filter of the wrong size or
+          // with stray bits lands far off.
+          const double p = E::kInfo.sized_fp_rate(keys.size(), bytes, 10);
+          const double sd = std::sqrt(absent.size() * p * (1 - p));
+          EXPECT_NEAR(static_cast<double>(fp), absent.size() * p, 5 * sd + 3);
+          if constexpr (std::is_same_v<E, LevelDbEncoding>) {
+            for (const std::string& k : keys) {
+              ASSERT_TRUE(leveldb_policy->KeyMayMatch(k, filter));
+            }
+            for (const std::string& k : absent) {
+              ASSERT_EQ(leveldb_policy->KeyMayMatch(k, filter), reader.MayMatch(k)) << k;
+            }
           }
         }
       }

@@ -62,7 +62,7 @@ for args in "" "--format=leveldb"; do
   expect_line "$out" "filter bytes       1251"
 done
 
-expect_error "format=bogus is unknown; expected 'leveldb' or 'cache_local'" \
+expect_error "format=bogus is unknown; expected 'leveldb', 'cache_local' or 'compact'" \
   --keys 1000 --bits_per_key 10 --format=bogus
 
 finish

@@ -11,7 +11,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -139,14 +138,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     size_t allocation;  // Bytes to allocate for it.
     size_t planned;     // What the encoding writes unasked (FinishSize).
   };
-  // Whether the encoding can write a filter of a size it is given
-  // (FittingFilterSize, FinishInto(out, bytes)); the compact encoding, whose
-  // size is known only once it is built, cannot (yet).
-  template <typename B, typename = void>
-  struct Resizable : std::false_type {};
-  template <typename B>
-  struct Resizable<B, std::void_t<decltype(std::declval<const B&>().FittingFilterSize(
-                          size_t{}, size_t{}))>> : std::true_type {};
+  static constexpr bool kResizable = IsResizableBuilder<FormatBuilder>::value;
 
   // The encoding's size; or, optimising for memory, a size that fills the
   // allocation RocksDB will hold the block in (filter/memory_sizing.h), and
@@ -154,7 +146,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // it holds (RocksDB's built-ins allocate theirs the same way).
   Sizes ChooseSizes() {
     const size_t n = builder_.NumEntries();
-    if constexpr (Resizable<FormatBuilder>::value) {
+    if constexpr (kResizable) {
       if (memory_credit_ != nullptr && n > 0) {
         const SizeChoice choice = ChooseEncodingFilterSize<E>(
             builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
@@ -166,7 +158,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   }
 
   void FinishResized([[maybe_unused]] char* out, [[maybe_unused]] size_t bytes) {
-    if constexpr (Resizable<FormatBuilder>::value) builder_.FinishInto(out, bytes);
+    if constexpr (kResizable) builder_.FinishInto(out, bytes);
   }
 
   static Hash HashOf(const rocksdb::Slice& s) {
