@@ -47,6 +47,9 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   rocksdb::BlockBasedTableOptions table;
+  // The encoding's own filter sizes, in every RocksDB version (from 9.2 the
+  // default sizes filters to the allocator: db_memory_sizing_test).
+  table.optimize_filters_for_memory = false;
   table.format_version = config.format_version;
   table.index_block_restart_interval = config.index_block_restart_interval;
   if (config.checksum.has_value()) table.checksum = *config.checksum;
