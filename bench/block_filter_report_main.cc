@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,9 @@ class CountingPolicy : public leveldb::FilterPolicy {
 // Keys per CreateFilter call of a fresh database of db_keys random 16-byte
 // keys with random values of value_size bytes, after a full compaction.
 std::vector<int> MeasureKeysPerFilter(size_t value_size, size_t db_keys) {
-  char dir_template[] = "/tmp/sstfilter_block_sizes_XXXXXX";
-  const char* dir = mkdtemp(dir_template);
+  std::string dir_template =
+      (std::filesystem::temp_directory_path() / "sstfilter_block_sizes_XXXXXX").string();
+  const char* dir = mkdtemp(dir_template.data());
   if (dir == nullptr) {
     std::perror("mkdtemp");
     std::exit(1);

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -318,8 +319,9 @@ std::string SeedDir() {
   if (const char* dir = std::getenv("SSTFILTER_FUZZ_SEED_DIR"); dir != nullptr && *dir) {
     return dir;
   }
-  char tmpl[] = "/tmp/sstfilter_fuzz_seeds_XXXXXX";
-  SSTFILTER_FUZZ_CHECK(mkdtemp(tmpl) != nullptr, "mkdtemp");
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / "sstfilter_fuzz_seeds_XXXXXX").string();
+  SSTFILTER_FUZZ_CHECK(mkdtemp(tmpl.data()) != nullptr, "mkdtemp");
   return tmpl;
 }
 

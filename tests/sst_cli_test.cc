@@ -26,14 +26,7 @@ Result RunTool(const std::vector<std::string>& args) {
   return testing::RunTool(SSTFILTER_SST_BIN, args);
 }
 
-// The number after `label` on its output line, or -1.
-double NumberAfter(const std::string& output, const std::string& label) {
-  const size_t at = output.find(label);
-  if (at == std::string::npos) return -1;
-  double value = -1;
-  std::sscanf(output.c_str() + at + label.size(), " %lf", &value);
-  return value;
-}
+using testing::NumberAfter;
 
 std::vector<std::string> DecimalKeys(size_t n) {
   std::vector<std::string> keys;

@@ -41,6 +41,15 @@ inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+// The number after `label` in the output, or -1.
+inline double NumberAfter(const std::string& output, const std::string& label) {
+  const size_t at = output.find(label);
+  if (at == std::string::npos) return -1;
+  double value = -1;
+  std::sscanf(output.c_str() + at + label.size(), " %lf", &value);
+  return value;
+}
+
 }  // namespace sstfilter::testing
 
 #endif  // SSTFILTER_TESTS_TOOL_RUNNER_H_

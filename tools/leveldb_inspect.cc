@@ -220,24 +220,8 @@ absl::StatusOr<std::vector<std::string>> AbsentKeys(const TableScan& scan, size_
                                            : static_cast<double>(scan.user_key_bytes) /
                                                  static_cast<double>(scan.entries);
   const auto length = static_cast<size_t>(std::max(1.0, std::round(average)));
-  // Mixed, as sst_main.cc does, so that seed s does not replay mt19937_64(s).
-  std::seed_seq mixed{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
-                      uint32_t{0x66696c74}};
-  std::mt19937_64 rng(mixed);
-  std::vector<std::string> keys;
-  keys.reserve(n);
-  const uint64_t max_attempts = 20 * static_cast<uint64_t>(n) + 1000;
-  for (uint64_t attempt = 0; keys.size() < n; ++attempt) {
-    if (attempt == max_attempts) {
-      return absl::ResourceExhaustedError(absl::StrFormat(
-          "could not generate %d absent keys of %d bytes: the table holds most such keys", n,
-          length));
-    }
-    std::string key(length, '\0');
-    for (char& c : key) c = static_cast<char>(rng());
-    if (!scan.user_keys.contains(key)) keys.push_back(std::move(key));
-  }
-  return keys;
+  return DrawAbsentKeys(n, length, seed,
+                        [&](const std::string& key) { return scan.user_keys.contains(key); });
 }
 
 // Each filter's FP rate by its encoding's model, for the keys it holds.

@@ -252,25 +252,8 @@ absl::StatusOr<std::vector<std::string>> AbsentKeys(rocksdb::SstFileReader& read
         length, bound);
   }
 
-  // The seed goes through a mixer so that seed s does not replay
-  // mt19937_64(s), a stream test data is often drawn from.
-  std::seed_seq mixed{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
-                      uint32_t{0x66696c74}};
-  std::mt19937_64 rng(mixed);
-  std::vector<std::string> keys;
-  keys.reserve(n);
-  const uint64_t max_attempts = 20 * static_cast<uint64_t>(n) + 1000;
-  for (uint64_t attempt = 0; keys.size() < n; ++attempt) {
-    if (attempt == max_attempts) {
-      return absl::ResourceExhaustedError(absl::StrFormat(
-          "could not generate %d absent keys of %d bytes: the table holds most such keys",
-          n, length));
-    }
-    std::string key(length, '\0');
-    for (char& c : key) c = static_cast<char>(rng());
-    if (!present.contains(key)) keys.push_back(std::move(key));
-  }
-  return keys;
+  return DrawAbsentKeys(n, length, seed,
+                        [&](const std::string& key) { return present.contains(key); });
 }
 
 // Checks the flags and decodes --key/--key_hex; exit status on failure.
