@@ -133,7 +133,6 @@ void CompactFilterBuilder::FinishInto(char* out) {
       break;
     case Body::kFuse: {
       const size_t array_bytes = static_cast<size_t>(shape_.array_bytes());
-      std::memset(out, 0, size_);  // Assign ORs cells in, and may load into the trailer.
       peeler_.Assign(out);
       char* t = out + array_bytes;
       PutFixed32(t, shape_.segment_count);

@@ -5,9 +5,10 @@
 // Per attempt (one seed):   Start  Add*  Peel  (Assign if Peel succeeded)
 // Peel finds an order in which each key has a cell no later key touches;
 // Assign walks it backwards and sets that cell so the key's cells XOR to its
-// fingerprint. Peeling fails when keys are left in a 2-core (about one
-// attempt in many at the shapes compact_math.h picks; always for duplicate
-// hashes, which the caller removes) or a cell counts 255 keys.
+// fingerprint, then packs the cells into the filter's bit array. Peeling
+// fails when keys are left in a 2-core (about one attempt in many at the
+// shapes compact_math.h picks; always for duplicate hashes, which the caller
+// removes) or a cell counts 255 keys.
 //
 // Memory per cell: 1 byte count, 8 bytes XOR, 4 bytes queue (13 bytes, about
 // 14 per key); the queue is reused as the peel order.
@@ -38,16 +39,20 @@ class FusePeeler {
   // Whether all num_keys added keys peel.
   bool Peel(size_t num_keys);
 
-  // Writes the cells into array (array_bytes bytes, zeroed, followed by at
-  // least 7 more writable bytes that it leaves as they are).
-  // REQUIRES: Peel returned true.
-  void Assign(char* array) const;
+  // Writes the cells into array: array_bytes bytes (FuseShape), each one
+  // written, nothing after them. Consumes the peel state (Start again to
+  // reuse). REQUIRES: Peel returned true.
+  void Assign(char* array);
 
   // Frees the cells. AllocatedBytes: what they take while held.
   void Release();
   size_t AllocatedBytes() const { return allocated_cells_ * kBytesPerCell; }
 
  private:
+  void SolveCells();
+  void PackCells(char* array) const;
+
+  // (The queue's one extra entry is not counted.)
   static constexpr size_t kBytesPerCell = sizeof(uint8_t) + sizeof(uint64_t) + sizeof(uint32_t);
   compact::FuseParams params_;
   uint32_t seed_ = 0;
