@@ -12,7 +12,9 @@
 //     1 byte        lg = log2 of the segment length, 0..18
 //     1 byte        r, the fingerprint bits, 1..32
 //     1 byte        arity, 4
-//     1 byte        hash kind: 1 = XXH3 64-bit, seed 0 (cache_local_hash.h)
+//     1 byte        hash kind: 2 = XXH3 64-bit, seed 0 (cache_local_hash.h),
+//                   cells by one 128-bit multiply (compact_probes.h); 1 was
+//                   an earlier cell mapping, no longer read (matches all)
 //     1 byte        body kind, 1
 //     1 byte        tag
 //   kCompactBodySmallBloom (2) or kCompactBodyFallbackBloom (3): a whole
@@ -52,7 +54,7 @@ inline constexpr unsigned char kCompactTag = 'F';
 inline constexpr unsigned char kCompactBodyFuse = 1;
 inline constexpr unsigned char kCompactBodySmallBloom = 2;
 inline constexpr unsigned char kCompactBodyFallbackBloom = 3;
-inline constexpr unsigned char kCompactHashXxh3 = 1;
+inline constexpr unsigned char kCompactHashXxh3 = 2;
 inline constexpr size_t kCompactFuseTrailerBytes = 18;
 inline constexpr size_t kCompactBloomTrailerBytes = 2;
 

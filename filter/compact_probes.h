@@ -3,15 +3,15 @@
 //
 // A key's 64-bit XXH3 hash h (cache_local_hash.h) gives
 //   - its fingerprint: the low bits of h;
-//   - its cells, from m = Mix(h + seed * golden ratio) (the splitmix64
-//     finalizer, a bijection, so distinct hashes stay distinct for every
-//     seed): the window start p0 = (m >> 32) * window_starts >> 32 (fastrange),
-//     then cell j = (p0 + j L) ^ o_j for j = 1..3, with in-segment offsets
-//     o_1 = m & (L-1), o_2 = (m >> 16) & (L-1), o_3 = (h >> 46) & (L-1).
-//     The XOR keeps cell j in segment j after p0's (L is a power of two).
-// Construction retries with a new seed; the fingerprint does not change,
-// so the FP rate of a built filter does not depend on the seed.
-//
+//   - its cells, from m = hi ^ lo, the halves of the 128-bit product
+//     h * K_seed folded (as wyhash mixes), K_seed = K + 2 * seed * golden
+//     ratio (odd; a multiplier per seed, not an offset to h, which would
+//     only shift every key's cells alike; hi alone is about h scaled, not
+//     mixed): the window start p0 = (m >> 32) * window_starts >> 32
+//     (fastrange), then cell j = (p0 + j L) ^ o_j for j = 1..3, with
+//     in-segment offsets o_1 = m & (L-1), o_2 = (lo >> 46) & (L-1),
+//     o_3 = (h >> 46) & (L-1). The XOR keeps cell j in segment j after p0's
+//     (L is a power of two, at most 2^18).
 // Cell i starts at bit i * r - min(i, narrow_cells) of the array (cells below
 // narrow_cells hold r - 1 bits) and is read with one unaligned 64-bit load
 // at its byte; the filter's trailer follows the array, so such loads stay
@@ -27,12 +27,10 @@
 
 namespace sstfilter::compact {
 
-inline uint64_t Mix(uint64_t h, uint32_t seed) {
-  uint64_t z = h + uint64_t{seed} * 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+inline constexpr uint64_t kCellMultiplier = 0xd6e8feb86659fd93ULL;  // Odd.
+inline constexpr uint64_t kSeedStep = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden ratio.
+
+inline uint64_t SeedMultiplier(uint32_t seed) { return kCellMultiplier + uint64_t{seed} * 2 * kSeedStep; }
 
 // What probing needs of a shape, precomputed.
 struct FuseParams {
@@ -58,12 +56,14 @@ struct Cells {
 };
 
 inline Cells CellsOf(uint64_t h, uint32_t seed, const FuseParams& p) {
-  const uint64_t m = Mix(h, seed);
-  const uint32_t p0 = static_cast<uint32_t>(((m >> 32) * p.window_starts) >> 32);
+  const unsigned __int128 m = static_cast<unsigned __int128>(h) * SeedMultiplier(seed);
+  const auto lo = static_cast<uint64_t>(m);
+  const uint64_t folded = static_cast<uint64_t>(m >> 64) ^ lo;
+  const uint32_t p0 = static_cast<uint32_t>(((folded >> 32) * p.window_starts) >> 32);
   Cells cells;
   cells.c[0] = p0;
-  cells.c[1] = (p0 + p.segment_length) ^ (static_cast<uint32_t>(m) & p.segment_mask);
-  cells.c[2] = (p0 + 2 * p.segment_length) ^ (static_cast<uint32_t>(m >> 16) & p.segment_mask);
+  cells.c[1] = (p0 + p.segment_length) ^ (static_cast<uint32_t>(folded) & p.segment_mask);
+  cells.c[2] = (p0 + 2 * p.segment_length) ^ (static_cast<uint32_t>(lo >> 46) & p.segment_mask);
   cells.c[3] = (p0 + 3 * p.segment_length) ^ (static_cast<uint32_t>(h >> 46) & p.segment_mask);
   return cells;
 }

@@ -252,8 +252,10 @@ TEST(CompactFilter, InconsistentTrailersFailOpen) {
   std::string bad = good;
   bad[t + 14] = 3;
   expect_open(bad, "arity");
-  bad = good, bad[t + 15] = 2;
-  expect_open(bad, "hash kind");
+  bad = good, bad[t + 15] = 1;
+  expect_open(bad, "hash kind 1 (the retired cell mapping)");
+  bad = good, bad[t + 15] = 3;
+  expect_open(bad, "hash kind 3");
   bad = good, bad[t + 13] = 0;
   expect_open(bad, "r = 0");
   bad = good, bad[t + 13] = 33;
