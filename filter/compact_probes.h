@@ -81,23 +81,49 @@ inline uint64_t CellBitOffset(uint32_t i, const FuseParams& p) {
   return uint64_t{i} * p.bits - (i < p.narrow_cells ? i : p.narrow_cells);
 }
 
-// Cell i's bits and whatever follows them (mask before use).
-inline uint64_t LoadCell(const char* array, uint32_t i, const FuseParams& p) {
+// Where cell i's bits start: a byte and a shift.
+struct CellAt {
+  uint32_t byte;
+  uint32_t shift;
+};
+inline CellAt LocateCell(uint32_t i, const FuseParams& p) {
   const uint64_t bit = CellBitOffset(i, p);
-  uint64_t word;
-  std::memcpy(&word, array + (bit >> 3), sizeof(word));
-  return word >> (bit & 7);  // Little-endian hosts (x86-64, aarch64).
+  return {static_cast<uint32_t>(bit >> 3), static_cast<uint32_t>(bit & 7)};
 }
 
-inline void PrefetchCells(const char* array, const Cells& cells, const FuseParams& p) {
-  for (uint32_t c : cells.c) __builtin_prefetch(array + (CellBitOffset(c, p) >> 3));
+// Cell bits at `at` and whatever follows them (mask before use).
+inline uint64_t LoadCellAt(const char* array, CellAt at) {
+  uint64_t word;
+  std::memcpy(&word, array + at.byte, sizeof(word));
+  return word >> at.shift;  // Little-endian hosts (x86-64, aarch64).
+}
+inline uint64_t LoadCell(const char* array, uint32_t i, const FuseParams& p) {
+  return LoadCellAt(array, LocateCell(i, p));
+}
+
+// A key's 4 cells located, and the bits it compares.
+struct Probe {
+  CellAt at[kCompactArity];
+  uint64_t mask;
+};
+inline Probe ProbeOf(const Cells& cells, const FuseParams& p) {
+  Probe probe;
+  for (int j = 0; j < kCompactArity; ++j) probe.at[j] = LocateCell(cells.c[j], p);
+  probe.mask = LowMask(KeyBits(cells.c[0], p));
+  return probe;
+}
+inline void PrefetchProbe(const char* array, const Probe& probe) {
+  for (CellAt at : probe.at) __builtin_prefetch(array + at.byte);
 }
 
 // Whether a key with hash h may be in the filter.
+inline bool ProbeMayMatch(const char* array, uint64_t h, const Probe& probe) {
+  const uint64_t x = LoadCellAt(array, probe.at[0]) ^ LoadCellAt(array, probe.at[1]) ^
+                     LoadCellAt(array, probe.at[2]) ^ LoadCellAt(array, probe.at[3]);
+  return ((x ^ h) & probe.mask) == 0;
+}
 inline bool FuseMayMatch(const char* array, uint64_t h, const Cells& cells, const FuseParams& p) {
-  const uint64_t x = LoadCell(array, cells.c[0], p) ^ LoadCell(array, cells.c[1], p) ^
-                     LoadCell(array, cells.c[2], p) ^ LoadCell(array, cells.c[3], p);
-  return ((x ^ h) & LowMask(KeyBits(cells.c[0], p))) == 0;
+  return ProbeMayMatch(array, h, ProbeOf(cells, p));
 }
 
 }  // namespace sstfilter::compact
