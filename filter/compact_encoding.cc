@@ -79,8 +79,9 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
                                            s.narrow_cells, static_cast<unsigned>(s.window_starts()),
                                            s.fingerprint_bits - 1)},
       {"segments", absl::StrFormat("%u + 3 of %u cells", s.segment_count, s.segment_length())},
-      {"bits/key spent", absl::StrFormat("%.3f", double(builder.FilterSize(num_keys)) * 8 /
-                                                     double(num_keys))}};
+      {"build memory", absl::StrFormat("%.0f bits/key while building (hashes + peeler cells)",
+                                       double(CompactBuildTempBytes(num_keys, s)) * 8 /
+                                           double(num_keys))}};
   return details;
 }
 

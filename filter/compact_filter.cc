@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "filter/bloom_math.h"
@@ -30,6 +32,12 @@ size_t FuseSize(const FuseShape& shape) {
 }
 
 }  // namespace
+
+size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape) {
+  const size_t blocks = (num_keys + HashBlocks::kBlockHashes - 1) / HashBlocks::kBlockHashes;
+  return blocks * HashBlocks::kBlockHashes * sizeof(uint64_t) +
+         FusePeeler::BytesFor(shape.num_cells());
+}
 
 bool IsCompactFilter(std::string_view filter) {
   return filter.size() >= kCompactBloomTrailerBytes &&
@@ -61,10 +69,11 @@ size_t CompactFilterBuilder::MaxEntriesForSize(size_t bytes) const {
 
 bool CompactFilterBuilder::TryFuse(size_t num_keys) {
   shape_ = CompactFuseShape(num_keys, bits_per_key_);
+  if (CompactBuildTempBytes(num_keys, shape_) > options_.max_temp_bytes) return false;
   const cp::FuseParams params = cp::FuseParams::Of(shape_);
   for (; last_seeds_tried_ < options_.max_seeds; ++last_seeds_tried_) {
     seed_ = static_cast<uint32_t>(last_seeds_tried_);
-    peeler_.Start(params, shape_.num_cells(), seed_);
+    if (!peeler_.Start(params, shape_.num_cells(), seed_)) return false;
     hashes_.ForEach([this](uint64_t h) { peeler_.Add(h); });
     last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes());
     if (peeler_.Peel(num_keys)) return true;
@@ -78,17 +87,20 @@ bool CompactFilterBuilder::TryFuse(size_t num_keys) {
 }
 
 bool CompactFilterBuilder::RemoveDuplicates() {
-  std::vector<uint64_t> sorted;
-  sorted.reserve(hashes_.size());
-  hashes_.ForEach([&sorted](uint64_t h) { sorted.push_back(h); });
-  last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() +
-                                                    peeler_.AllocatedBytes() +
-                                                    sorted.capacity() * sizeof(uint64_t));
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  if (sorted.size() == hashes_.size()) return false;
-  for (size_t i = 0; i < sorted.size(); ++i) hashes_.Set(i, sorted[i]);
-  hashes_.Truncate(sorted.size());
+  // The peeler's cells go first (Start allocates them again), so the sorted
+  // copy never adds to the most this builder holds.
+  peeler_.Release();
+  const size_t n = hashes_.size();
+  std::unique_ptr<uint64_t[]> sorted(new (std::nothrow) uint64_t[n]);
+  if (!sorted) return false;  // Seeds then fail as before: a fallback.
+  last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + n * sizeof(uint64_t));
+  size_t i = 0;
+  hashes_.ForEach([&](uint64_t h) { sorted[i++] = h; });
+  std::sort(sorted.get(), sorted.get() + n);
+  const size_t distinct = static_cast<size_t>(std::unique(sorted.get(), sorted.get() + n) - sorted.get());
+  if (distinct == n) return false;
+  for (i = 0; i < distinct; ++i) hashes_.Set(i, sorted[i]);
+  hashes_.Truncate(distinct);
   return true;
 }
 

@@ -65,7 +65,15 @@ struct CompactBuildOptions {
   // Seeds tried before falling back to a Bloom filter. Tests set 0 to force
   // the fallback.
   int max_seeds = 10;
+  // Most temporary memory one fuse construction may take
+  // (CompactBuildTempBytes); a filter that would need more is written as a
+  // Bloom filter (a fallback). 1 GiB: about 75 million keys.
+  size_t max_temp_bytes = size_t{1} << 30;
 };
+
+// Bytes held while building a fuse filter of this shape for n keys: the
+// hashes (HashBlocks) and the peeler's cells. The output is not counted.
+size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape);
 
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* (FinishSize? FinishInto | Finish)
@@ -107,7 +115,8 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   // Whether n distinct entries get a fuse filter (else a Bloom filter).
   bool UsesFuse(size_t num_entries) const;
 
-  // Filters that fell back to Bloom since construction (all seeds failed).
+  // Filters that fell back to Bloom since construction (every seed failed,
+  // or the temporary memory was over the limit or could not be allocated).
   uint64_t num_fallbacks() const { return num_fallbacks_; }
   // Seeds the last filter took (0 for Bloom filters).
   int last_seeds_tried() const { return last_seeds_tried_; }

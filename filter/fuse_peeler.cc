@@ -2,12 +2,13 @@
 
 #include <cassert>
 #include <cstring>
+#include <new>
 
 namespace sstfilter {
 
 namespace cp = compact;
 
-void FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t seed) {
+bool FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t seed) {
   params_ = p;
   seed_ = seed;
   num_cells_ = num_cells;
@@ -15,13 +16,21 @@ void FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t see
   overflow_ = false;
   if (allocated_cells_ < num_cells) {
     // Uninitialised allocations: the memsets below touch each page once.
-    counts_.reset(new uint8_t[num_cells]);
-    xors_.reset(new uint64_t[num_cells]);
-    queue_.reset(new uint32_t[num_cells + 1]);
+    // No exceptions: a filter that cannot be built falls back, it never
+    // fails the flush or compaction.
+    Release();
+    counts_.reset(new (std::nothrow) uint8_t[num_cells]);
+    xors_.reset(new (std::nothrow) uint64_t[num_cells]);
+    queue_.reset(new (std::nothrow) uint32_t[num_cells + 1]);
+    if (!counts_ || !xors_ || !queue_) {
+      Release();
+      return false;
+    }
     allocated_cells_ = num_cells;
   }
   std::memset(counts_.get(), 0, num_cells);
   std::memset(xors_.get(), 0, num_cells * sizeof(uint64_t));
+  return true;
 }
 
 bool FusePeeler::Peel(size_t num_keys) {

@@ -25,8 +25,9 @@ namespace sstfilter {
 
 class FusePeeler {
  public:
-  // Empties num_cells cells for keys of shape p probed with seed.
-  void Start(const compact::FuseParams& p, uint64_t num_cells, uint32_t seed);
+  // Empties num_cells cells for keys of shape p probed with seed. False
+  // when the cells cannot be allocated (then nothing is held).
+  [[nodiscard]] bool Start(const compact::FuseParams& p, uint64_t num_cells, uint32_t seed);
 
   void Add(uint64_t h) {
     const compact::Cells cells = compact::CellsOf(h, seed_, params_);
@@ -46,7 +47,9 @@ class FusePeeler {
 
   // Frees the cells. AllocatedBytes: what they take while held.
   void Release();
-  size_t AllocatedBytes() const { return allocated_cells_ * kBytesPerCell; }
+  size_t AllocatedBytes() const { return BytesFor(allocated_cells_); }
+  // What Start allocates for num_cells cells.
+  static size_t BytesFor(uint64_t num_cells) { return num_cells * kBytesPerCell; }
 
  private:
   void SolveCells();

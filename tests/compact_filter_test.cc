@@ -236,6 +236,35 @@ TEST(CompactFilter, FallbackIsABloomFilterAndRecognisable) {
   EXPECT_LT(positives / 200000.0, 0.015);
 }
 
+// Temporary memory is measured (last_temp_bytes), predicted by
+// CompactBuildTempBytes from its parts written out here, and bounded: one
+// byte below the need, the filter is a counted Bloom fallback.
+TEST(CompactFilter, TemporaryMemoryIsMeasuredAndBounded) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 20000);
+  const FuseShape shape = CompactFuseShape(keys.size(), 10);
+  // Hashes in 8 KiB blocks; per cell a 1-byte count, 8-byte XOR, 4-byte queue slot.
+  const size_t need = (keys.size() + 1023) / 1024 * 8192 + shape.num_cells() * 13;
+  EXPECT_EQ(CompactBuildTempBytes(keys.size(), shape), need);
+
+  CompactBuildOptions options;
+  options.max_temp_bytes = need;
+  CompactFilterBuilder fits(10, options);
+  for (const std::string& key : keys) fits.AddKey(key);
+  std::string filter;
+  fits.Finish(&filter);
+  EXPECT_EQ(fits.num_fallbacks(), 0u);
+  EXPECT_EQ(CompactFilterReader(filter).body(), kCompactBodyFuse);
+  EXPECT_EQ(fits.last_temp_bytes(), need);
+
+  options.max_temp_bytes = need - 1;
+  CompactFilterBuilder over(10, options);
+  for (const std::string& key : keys) over.AddKey(key);
+  over.Finish(&filter);
+  EXPECT_EQ(over.num_fallbacks(), 1u);
+  EXPECT_EQ(CompactFilterReader(filter).body(), kCompactBodyFallbackBloom);
+  ExpectAllMatch(filter, keys);
+}
+
 // ---- Damage and random bytes ----
 
 TEST(CompactFilter, InconsistentTrailersFailOpen) {
