@@ -31,6 +31,7 @@ std::vector<std::string> OurImplNames();
 // The peer our encodings' speed and accuracy are held against: RocksDB's
 // FastLocalBloom (format_version 5).
 inline constexpr char kFastLocalBloomImpl[] = "rocksdb_fv5";
+inline constexpr char kRibbonImpl[] = "ribbon";
 
 // All implementations: ours in FilterFormat order (the reference, LevelDB's, first),
 // then the peers.

@@ -12,9 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 
 namespace sstfilter::bench {
+
+// A time target of one of our encodings against a peer in one case: at most
+// max_ratio times the peer's time.
+struct CaseTarget {
+  const char* case_name;
+  double max_ratio;
+};
 
 // Counters the benchmarks set and the summary reads.
 inline constexpr char kPerKeyCounter[] = "per_key";      // Seconds of CPU per key.
@@ -40,7 +48,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
   double NsPerKey(const std::string& case_name, const std::string& impl) const;
   void PrintTable() const;
   void PrintTargets() const;
-  void PrintVersusFastLocalBloom(const std::string& ours) const;
+  // Ours against FastLocalBloom (and the compact encoding against Ribbon
+  // too), each case with its target.
+  void PrintEncodingTargets(const std::string& ours) const;
+  void PrintVersus(const std::string& ours, const std::string& peer,
+                   absl::Span<const CaseTarget> targets) const;
 
   std::vector<std::string> impls_;
   std::string header_;
