@@ -17,13 +17,6 @@
 
 namespace sstfilter::bench {
 
-// A time target of one of our encodings against a peer in one case: at most
-// max_ratio times the peer's time.
-struct CaseTarget {
-  const char* case_name;
-  double max_ratio;
-};
-
 // Counters the benchmarks set and the summary reads.
 inline constexpr char kPerKeyCounter[] = "per_key";      // Seconds of CPU per key.
 inline constexpr char kMatchCounter[] = "match";         // Fraction answered "may match".
@@ -51,8 +44,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
   // Ours against FastLocalBloom (and the compact encoding against Ribbon
   // too), each case with its target.
   void PrintEncodingTargets(const std::string& ours) const;
+  // max_ratios[i]: the target of the i-th case with one (ratio_reporter.cc).
   void PrintVersus(const std::string& ours, const std::string& peer,
-                   absl::Span<const CaseTarget> targets) const;
+                   absl::Span<const double> max_ratios) const;
 
   std::vector<std::string> impls_;
   std::string header_;
