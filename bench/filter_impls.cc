@@ -42,10 +42,10 @@ const std::vector<FilterImpl>& AllFilterImpls() {
     all->push_back({"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
                     NewLibLevelDbBenchFilter});
     all->push_back(
-        RocksDb(kFastLocalBloomImpl, "RocksDB FastLocalBloom (fv5)", RocksDbBuiltin::kFastLocalBloom));
+        RocksDb(kFastLocalBloomImpl, "RocksDB FastLocalBloom (bloomfilter, fv5)", RocksDbBuiltin::kFastLocalBloom));
     all->push_back(
         RocksDb("rocksdb_fv4", "RocksDB legacy Bloom (fv4)", RocksDbBuiltin::kLegacyBloom));
-    all->push_back(RocksDb(kRibbonImpl, "RocksDB Ribbon", RocksDbBuiltin::kRibbon));
+    all->push_back(RocksDb("ribbon", "RocksDB Standard128Ribbon (ribbonfilter)", RocksDbBuiltin::kRibbon));
     return all;
   }();
   return *impls;

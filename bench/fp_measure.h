@@ -20,7 +20,8 @@ struct FpMeasurement {
   double expected_fp_rate = 0; // The impl's own model for this filter.
 
   double fp_rate() const { return queries ? double(false_positives) / queries : 0; }
-  double bits_per_key() const { return num_keys ? 8.0 * filter_bytes / num_keys : 0; }
+  // The memory the filter takes, whatever bits/key it was configured with.
+  double spent_bits_per_key() const { return num_keys ? 8.0 * filter_bytes / num_keys : 0; }
 };
 
 // How many absent keys to ask: enough for about target_fps false positives

@@ -84,6 +84,10 @@ std::string SeriesStyle(const FpPlot& plot, size_t i) {
              : absl::StrFormat("lc rgb '%s' lw 1.5 pt %d ps 0.9", kColours[i % 8], i + 3);
 }
 
+// FP >= 2^-(bits per key) for any filter (percent, as the data blocks).
+constexpr char kLowerBound[] = "100 * 2**(-x)";
+constexpr char kLowerBoundStyle[] = "with lines dt 3 lw 1.5 lc rgb '#777777'";
+
 // One panel's plot command. Series 0 (the reference) is drawn last so it
 // stays visible, then its model dashed.
 std::string PanelPlot(const FpPlot& plot, size_t p) {
@@ -98,6 +102,7 @@ std::string PanelPlot(const FpPlot& plot, size_t p) {
   if (n > 0) {
     absl::StrAppendFormat(&s, ", $d_%d_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle", p);
   }
+  if (plot.draw_lower_bound) s += absl::StrFormat(", %s %s notitle", kLowerBound, kLowerBoundStyle);
   return s + "\n";
 }
 
@@ -117,6 +122,10 @@ std::string LegendCell(const FpPlot& plot) {
   if (!first.series.empty()) {
     absl::StrAppendFormat(&s, ", NaN with lines dt 2 lw 1.5 lc rgb 'black' title \"model of %s\"",
                           first.series[0].label);
+  }
+  if (plot.draw_lower_bound) {
+    absl::StrAppendFormat(&s, ", NaN %s title \"least possible: 2^{-bits spent}\"",
+                          kLowerBoundStyle);
   }
   return s + "\n";
 }

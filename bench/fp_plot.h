@@ -15,7 +15,7 @@
 namespace sstfilter::bench {
 
 struct FpPoint {
-  double x;         // n or bits/key.
+  double x;         // n, or configured or spent bits/key.
   double measured;  // FP rate, 0..1.
   double expected;  // The kind's own model.
 };
@@ -36,6 +36,9 @@ struct FpPlot {
   std::string title;
   std::string x_label;
   bool log_x = false;
+  // Also draws, dotted, the least FP any filter of x bits per key can have,
+  // 2^-x (x must be bits/key spent).
+  bool draw_lower_bound = false;
   std::vector<FpPanel> panels;
 };
 

@@ -1,9 +1,12 @@
 // sstfilter_fp_report: measured false-positive rate of every filter implementation
 // (filter_impls.h) next to each implementation's own model, over key shapes, key
-// counts and bits/key. Writes a table to stdout and, into --out_dir,
+// counts and bits/key, and the bits/key each filter actually spends (filter
+// bytes * 8 / n; fp_report_views.h). Writes a table to stdout and, into
+// --out_dir,
 //   fp_rates.csv     one row per (shape, n, bits/key, implementation)
 //   fp_vs_n.png      FP vs n at --plot_bits, one panel per shape
-//   fp_vs_bits.png   FP vs bits/key at the largest n, one panel per shape
+//   fp_vs_bits.png   FP vs configured bits/key at the largest n, one panel per shape
+//   fp_vs_spent.png  FP vs bits/key spent at the largest n, one panel per shape
 // (with the gnuplot scripts beside them). Progress goes to stderr.
 //
 //   sstfilter_fp_report --out_dir=bench-results [--max_n=10000000]
@@ -30,6 +33,7 @@
 #include "bench/filter_impls.h"
 #include "bench/fp_measure.h"
 #include "bench/fp_plot.h"
+#include "bench/fp_report_views.h"
 #include "bench/key_shapes.h"
 #include "filter/encodings.h"
 #include "tools/flags_usage.h"
@@ -46,18 +50,12 @@ ABSL_FLAG(int64_t, target_fps, 400,
 ABSL_FLAG(int64_t, min_queries, 100000, "Fewest absent keys asked per filter");
 ABSL_FLAG(int64_t, max_queries, 2000000, "Most absent keys asked per filter");
 ABSL_FLAG(int64_t, present_checks, 100000, "Present keys checked per filter (no false negatives)");
-ABSL_FLAG(double, plot_bits, 10, "Bits/key of the FP-vs-n plot");
+ABSL_FLAG(double, plot_bits, 10, "Bits/key of the FP-vs-n plot and the spent-bits summary");
 
 namespace sstfilter::bench {
 namespace {
 
-struct Row {
-  KeyShape shape;
-  size_t n;
-  double bits;
-  std::string impl;
-  FpMeasurement m;
-};
+using Row = FpRow;
 
 // Our FP target for an encoding other than the LevelDB-compatible one: no
 // worse than RocksDB's FastLocalBloom at the same bits/key, within
@@ -107,45 +105,18 @@ int Fail(const std::string& message) {
 std::string Percent(double rate) { return absl::StrFormat("%.3g", rate * 100); }
 
 void WriteCsv(const std::vector<Row>& rows, std::ofstream& csv) {
-  csv << "shape,n,bits_per_key,filter,filter_bits_per_key,queries,false_positives,"
+  // bits_per_key is the configured setting; spent_bits_per_key = filter_bytes * 8 / n.
+  csv << "shape,n,bits_per_key,filter,filter_bytes,spent_bits_per_key,queries,false_positives,"
          "fp_rate,expected_fp_rate,measured_over_expected,present_checked,false_negatives\n";
   for (const Row& r : rows) {
-    csv << absl::StrFormat("%s,%d,%g,%s,%.4f,%d,%d,%.6g,%.6g,%.4f,%d,%d\n",
-                           KeyShapeName(r.shape), r.n, r.bits, r.impl, r.m.bits_per_key(),
+    csv << absl::StrFormat("%s,%d,%g,%s,%d,%.4f,%d,%d,%.6g,%.6g,%.4f,%d,%d\n",
+                           KeyShapeName(r.shape), r.n, r.bits, r.impl, r.m.filter_bytes,
+                           r.m.spent_bits_per_key(),
                            r.m.queries, r.m.false_positives, r.m.fp_rate(),
                            r.m.expected_fp_rate,
                            r.m.expected_fp_rate > 0 ? r.m.fp_rate() / r.m.expected_fp_rate : 0,
                            r.m.present_checked, r.m.false_negatives);
   }
-}
-
-// Panels per shape of FP against n (at bits) or against bits/key (at n).
-FpPlot MakePlot(const std::vector<Row>& rows, const std::vector<KeyShape>& shapes,
-                const std::vector<FilterImpl>& impls, bool against_n, double bits,
-                size_t n) {
-  FpPlot plot;
-  plot.log_x = against_n;
-  plot.x_label = against_n ? "keys in the filter (n)" : "bits per key (configured)";
-  plot.title = against_n ? absl::StrFormat("False-positive rate vs n at %g bits/key "
-                                           "(points: measured; dashed: model)", bits)
-                         : absl::StrFormat("False-positive rate vs bits/key at n = %d "
-                                           "(points: measured; dashed: model)", n);
-  for (KeyShape shape : shapes) {
-    FpPanel panel;
-    panel.title = absl::StrFormat("keys: %s", KeyShapeName(shape));
-    for (const FilterImpl& impl : impls) {
-      FpSeries series{impl.description, {}};
-      for (const Row& r : rows) {
-        if (r.shape != shape || r.impl != impl.name) continue;
-        if (against_n ? r.bits != bits : r.n != n) continue;
-        series.points.push_back({against_n ? double(r.n) : r.bits, r.m.fp_rate(),
-                                 r.m.expected_fp_rate});
-      }
-      if (!series.points.empty()) panel.series.push_back(std::move(series));
-    }
-    plot.panels.push_back(std::move(panel));
-  }
-  return plot;
 }
 
 // The flags, checked.
@@ -210,9 +181,10 @@ class Stopwatch {
 // Every (shape, n, bits/key, implementation), streaming the table to stdout as rows
 // complete.
 std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
-  std::printf("FP rate in %% per filter impl: measured (model); absent keys are the next "
+  std::printf("FP rate in %% per filter impl: measured (model), then bits/key spent (filter "
+              "bytes x 8 / n; 'bits' is the configured setting); absent keys are the next "
               "keys of the same shape\n%-9s %9s %5s", "shape", "n", "bits");
-  for (const FilterImpl& k : s.impls) std::printf(" %22s", k.name.c_str());
+  for (const FilterImpl& k : s.impls) std::printf(" %28s", k.name.c_str());
   std::printf("\n");
   std::vector<Row> rows;
   for (KeyShape shape : s.shapes) {
@@ -226,8 +198,9 @@ std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
           FpMeasurement m =
               MeasureFp(impl, b, absl::MakeConstSpan(present.keys()).first(n), absent.keys(),
                         s.target_fps, s.min_queries, s.present_checks);
-          std::printf(" %22s", absl::StrFormat("%s (%s)%s", Percent(m.fp_rate()),
+          std::printf(" %28s", absl::StrFormat("%s (%s) %.2f%s", Percent(m.fp_rate()),
                                                Percent(m.expected_fp_rate),
+                                               m.spent_bits_per_key(),
                                                m.false_negatives ? " FN!" : "").c_str());
           rows.push_back({shape, n, b, impl.name, m});
         }
@@ -278,7 +251,7 @@ size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterIm
   return false_negatives;
 }
 
-// fp_rates.csv and the two plots into --out_dir.
+// fp_rates.csv and the three plots into --out_dir.
 absl::Status WriteResults(const std::vector<Row>& rows, const Settings& s) {
   const std::string csv_path = s.out_dir + "/fp_rates.csv";
   std::ofstream csv(csv_path);
@@ -287,10 +260,12 @@ absl::Status WriteResults(const std::vector<Row>& rows, const Settings& s) {
   std::printf("wrote %s\n", csv_path.c_str());
 
   const double plot_bits = absl::GetFlag(FLAGS_plot_bits);
-  for (bool against_n : {true, false}) {
-    const std::string stem = s.out_dir + (against_n ? "/fp_vs_n" : "/fp_vs_bits");
+  for (const auto& [axis, name] : {std::pair{FpAxis::kKeys, "fp_vs_n"},
+                                   std::pair{FpAxis::kConfiguredBits, "fp_vs_bits"},
+                                   std::pair{FpAxis::kSpentBits, "fp_vs_spent"}}) {
+    const std::string stem = s.out_dir + "/" + name;
     absl::Status status = RenderFpPlot(
-        MakePlot(rows, s.shapes, s.impls, against_n, plot_bits, s.ns.back()), stem);
+        MakeFpPlot(rows, s.shapes, s.impls, axis, plot_bits, s.ns.back()), stem);
     if (!status.ok()) return status;
     std::printf("wrote %s.png (script %s.gp)\n", stem.c_str(), stem.c_str());
   }
@@ -309,6 +284,8 @@ int Run() {
   const Stopwatch clock;
   const std::vector<Row> rows = MeasureAll(*settings, clock);
   const size_t false_negatives = PrintCrossChecks(rows, settings->impls);
+  std::fputs(SpentBitsSummary(rows, settings->impls, absl::GetFlag(FLAGS_plot_bits),
+                              settings->ns).c_str(), stdout);
   if (absl::Status s = WriteResults(rows, *settings); !s.ok()) {
     return Fail(std::string(s.message()));
   }
