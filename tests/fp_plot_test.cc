@@ -1,6 +1,8 @@
 // The gnuplot scripts of the FP report (bench/fp_plot.h) name no absolute
 // path and render from any working directory, writing the PNG beside
 // themselves; the same holds for the scripts committed in bench-results/.
+// The report's plots (bench/fp_report_views.h) put each kind at the bits/key
+// it spends, which is not the configured setting.
 #include "bench/fp_plot.h"
 
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/fp_report_views.h"
 #include "db_test_util.h"
 #include "gtest/gtest.h"
 
@@ -98,7 +101,7 @@ TEST_F(FpPlotTest, ScriptNamesNoAbsolutePathAndRendersFromAnyDirectory) {
 }
 
 TEST_F(FpPlotTest, CommittedScriptsNameNoAbsolutePathAndRender) {
-  for (const char* name : {"fp_vs_n", "fp_vs_bits"}) {
+  for (const char* name : {"fp_vs_n", "fp_vs_bits", "fp_vs_spent"}) {
     const fs::path committed =
         fs::path(SSTFILTER_SOURCE_DIR) / "bench-results" / (name + std::string(".gp"));
     const std::string script = ReadFile(committed);
@@ -111,6 +114,94 @@ TEST_F(FpPlotTest, CommittedScriptsNameNoAbsolutePathAndRender) {
     ASSERT_TRUE(RunGnuplot(elsewhere(), copy.string())) << committed;
     EXPECT_TRUE(fs::exists(out_dir() / (name + std::string(".png")))) << committed;
   }
+}
+
+// Only the lower-bound switch draws 2^-x, in the panels and the legend.
+TEST_F(FpPlotTest, LowerBoundDrawnOnlyWhenAsked) {
+  for (bool bound : {false, true}) {
+    FpPlot plot = TwoPanelPlot();
+    plot.draw_lower_bound = bound;
+    const fs::path stem = out_dir() / (bound ? "with_bound" : "without_bound");
+    ASSERT_TRUE(RenderFpPlot(plot, stem.string()).ok());
+    const std::string script = ReadFile(stem.string() + ".gp");
+    size_t curves = 0;
+    for (size_t at = script.find("2**(-x)"); at != std::string::npos;
+         at = script.find("2**(-x)", at + 1)) {
+      ++curves;
+    }
+    EXPECT_EQ(curves, bound ? 2u : 0u) << "one per panel";
+    EXPECT_EQ(script.find("least possible") != std::string::npos, bound);
+  }
+}
+
+// Two kinds configured at 8 and 10 bits/key: a Bloom-like one spending what
+// it is configured with and a compact one spending less. Rows come in a
+// scrambled order, with rows of another n and shape that must stay out.
+std::vector<FpRow> TwoKindRows() {
+  auto row = [](KeyShape shape, size_t n, double bits, const char* impl, size_t bytes,
+                size_t fps) {
+    FpMeasurement m;
+    m.num_keys = n;
+    m.filter_bytes = bytes;
+    m.queries = 100000;
+    m.false_positives = fps;
+    m.expected_fp_rate = fps / 100000.0;
+    return FpRow{shape, n, bits, impl, m};
+  };
+  const KeyShape s = KeyShape::kRandom16;
+  return {row(s, 1000, 10, "compact", 955, 960),    row(s, 1000, 10, "bloom", 1250, 950),
+          row(s, 1000, 8, "compact", 780, 2300),    row(s, 1000, 8, "bloom", 1000, 2200),
+          row(s, 100, 10, "compact", 120, 1000),    row(KeyShape::kUrl, 1000, 10, "bloom", 1, 1)};
+}
+
+std::vector<FilterImpl> TwoKinds() {
+  return {{"bloom", "a Bloom filter", true, nullptr}, {"compact", "a compact filter", true, nullptr}};
+}
+
+std::vector<double> Xs(const FpSeries& series) {
+  std::vector<double> xs;
+  for (const FpPoint& p : series.points) xs.push_back(p.x);
+  return xs;
+}
+
+TEST(FpReportViewsTest, SpentAxisPutsEachKindAtItsBytesTimesEightOverN) {
+  const FpPlot plot = MakeFpPlot(TwoKindRows(), {KeyShape::kRandom16}, TwoKinds(),
+                                 FpAxis::kSpentBits, 10, 1000);
+  ASSERT_EQ(plot.panels.size(), 1u);
+  ASSERT_EQ(plot.panels[0].series.size(), 2u);
+  EXPECT_EQ(plot.panels[0].series[0].label, "a Bloom filter");
+  EXPECT_EQ(plot.panels[0].series[1].label, "a compact filter");
+  // 1000 and 1250 bytes over 1000 keys; 780 and 955 bytes.
+  EXPECT_EQ(Xs(plot.panels[0].series[0]), (std::vector<double>{8.0, 10.0}));
+  EXPECT_EQ(Xs(plot.panels[0].series[1]), (std::vector<double>{6.24, 7.64}));
+  EXPECT_DOUBLE_EQ(plot.panels[0].series[1].points[0].measured, 0.023);
+  EXPECT_TRUE(plot.draw_lower_bound);
+  EXPECT_NE(plot.x_label.find("spent"), std::string::npos) << plot.x_label;
+}
+
+TEST(FpReportViewsTest, ConfiguredAndKeysAxesKeepTheSettingAndN) {
+  const FpPlot configured = MakeFpPlot(TwoKindRows(), {KeyShape::kRandom16}, TwoKinds(),
+                                       FpAxis::kConfiguredBits, 10, 1000);
+  ASSERT_EQ(configured.panels[0].series.size(), 2u);
+  EXPECT_EQ(Xs(configured.panels[0].series[1]), (std::vector<double>{8.0, 10.0}));
+  EXPECT_FALSE(configured.draw_lower_bound);
+  const FpPlot keys = MakeFpPlot(TwoKindRows(), {KeyShape::kRandom16}, TwoKinds(),
+                                 FpAxis::kKeys, 10, 1000);
+  EXPECT_EQ(Xs(keys.panels[0].series[1]), (std::vector<double>{100.0, 1000.0}));
+  EXPECT_TRUE(keys.log_x);
+}
+
+TEST(FpReportViewsTest, SummaryListsSpentBitsAndOverheadOverTheLeast) {
+  const std::string text = SpentBitsSummary(TwoKindRows(), TwoKinds(), 10, {100, 1000});
+  // n = 100: only compact has a row (120 bytes * 8 / 100 keys). n = 1000:
+  // bloom spends 10.00 on random16 and 0.01 (1 byte) on url.
+  EXPECT_NE(text.find("      100                -             9.60\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("     1000      0.01..10.00             7.64\n"), std::string::npos)
+      << text;
+  // FP 0.96% over 7.64 bits: log2(1/0.0096) = 6.703, so 1.140x the least.
+  EXPECT_NE(text.find("compact            0.9600%    7.64  1.140x"), std::string::npos)
+      << text;
 }
 
 }  // namespace
