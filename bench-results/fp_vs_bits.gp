@@ -18,27 +18,34 @@ $d_0_1 << EOD
 20 0.0196 0.0191474
 EOD
 $d_0_2 << EOD
+6 5.752 5.75347
+8 2.369 2.31212
+10 0.993 0.957567
+16 0.0811186 0.0825635
+20 0.01895 0.0191474
+EOD
+$d_0_3 << EOD
 6 7.504 5.82519
 8 2.892 2.39544
 10 1.232 1.07422
 16 0.282498 0.278324
 20 0.254893 0.239336
 EOD
-$d_0_3 << EOD
+$d_0_4 << EOD
 6 5.773 5.7387
 8 2.386 2.30481
 10 0.966 0.953257
 16 0.0836617 0.0796779
 20 0.01965 0.0170866
 EOD
-$d_0_4 << EOD
+$d_0_5 << EOD
 6 6.091 6.33426
 8 2.631 2.88827
 10 1.332 1.52179
 16 0.559 0.607224
 20 0.508 0.519532
 EOD
-$d_0_5 << EOD
+$d_0_6 << EOD
 6 5.773 5.73875
 8 2.322 2.3048
 10 0.931 0.953259
@@ -60,27 +67,34 @@ $d_1_1 << EOD
 20 0.02135 0.0191474
 EOD
 $d_1_2 << EOD
+6 5.721 5.75347
+8 2.249 2.31212
+10 0.892 0.957567
+16 0.0838019 0.0825635
+20 0.01815 0.0191474
+EOD
+$d_1_3 << EOD
 6 7.35 5.82519
 8 2.522 2.39544
 10 0.943 1.07422
 16 0.0473149 0.278324
 20 0.0125651 0.239336
 EOD
-$d_1_3 << EOD
+$d_1_4 << EOD
 6 5.865 5.7387
 8 2.292 2.30481
 10 0.976 0.953257
 16 0.0856536 0.0796779
 20 0.02015 0.0170866
 EOD
-$d_1_4 << EOD
+$d_1_5 << EOD
 6 5.849 6.33426
 8 2.46 2.88827
 10 1.151 1.52179
 16 0.352 0.607224
 20 0.297 0.519532
 EOD
-$d_1_5 << EOD
+$d_1_6 << EOD
 6 5.715 5.73875
 8 2.27 2.3048
 10 0.921 0.953259
@@ -102,27 +116,34 @@ $d_2_1 << EOD
 20 0.01865 0.0191474
 EOD
 $d_2_2 << EOD
+6 5.804 5.75347
+8 2.304 2.31212
+10 0.927 0.957567
+16 0.0846275 0.0825635
+20 0.0187 0.0191474
+EOD
+$d_2_3 << EOD
 6 4.498 5.82519
 8 2.01 2.39544
 10 0.625 1.07422
 16 0.192739 0.278324
 20 0.0155568 0.239336
 EOD
-$d_2_3 << EOD
+$d_2_4 << EOD
 6 5.751 5.7387
 8 2.314 2.30481
 10 0.939 0.953257
 16 0.0792794 0.0796779
 20 0.0193 0.0170866
 EOD
-$d_2_4 << EOD
+$d_2_5 << EOD
 6 5.365 6.33426
 8 2.566 2.88827
 10 0.88 1.52179
 16 0.43 0.607224
 20 0.396 0.519532
 EOD
-$d_2_5 << EOD
+$d_2_6 << EOD
 6 5.879 5.73875
 8 2.386 2.3048
 10 0.963 0.953259
@@ -144,27 +165,34 @@ $d_3_1 << EOD
 20 0.02055 0.0191474
 EOD
 $d_3_2 << EOD
+6 5.74 5.75347
+8 2.272 2.31212
+10 0.954 0.957567
+16 0.0802929 0.0825635
+20 0.01795 0.0191474
+EOD
+$d_3_3 << EOD
 6 5.237 5.82519
 8 1.614 2.39544
 10 0.571 1.07422
 16 0.0368778 0.278324
 20 0.0137618 0.239336
 EOD
-$d_3_3 << EOD
+$d_3_4 << EOD
 6 5.869 5.7387
 8 2.428 2.30481
 10 0.956 0.953257
 16 0.0800762 0.0796779
 20 0.02015 0.0170866
 EOD
-$d_3_4 << EOD
+$d_3_5 << EOD
 6 3.694 6.33426
 8 1.467 2.88827
 10 0.615 1.52179
 16 0.24 0.607224
 20 0.191 0.519532
 EOD
-$d_3_5 << EOD
+$d_3_6 << EOD
 6 5.622 5.73875
 8 2.214 2.3048
 10 0.961 0.953259
@@ -186,27 +214,34 @@ $d_4_1 << EOD
 20 0.0205 0.0191474
 EOD
 $d_4_2 << EOD
+6 5.835 5.75347
+8 2.285 2.31212
+10 0.991 0.957567
+16 0.0821506 0.0825635
+20 0.01965 0.0191474
+EOD
+$d_4_3 << EOD
 6 7.416 5.82519
 8 2.727 2.39544
 10 1.085 1.07422
 16 0.105067 0.278324
 20 0.107103 0.239336
 EOD
-$d_4_3 << EOD
+$d_4_4 << EOD
 6 5.712 5.7387
 8 2.364 2.30481
 10 0.963 0.953257
 16 0.086052 0.0796779
 20 0.02025 0.0170866
 EOD
-$d_4_4 << EOD
+$d_4_5 << EOD
 6 5.9 6.33426
 8 2.512 2.88827
 10 1.231 1.52179
 16 0.415 0.607224
 20 0.337 0.519532
 EOD
-$d_4_5 << EOD
+$d_4_6 << EOD
 6 5.663 5.73875
 8 2.271 2.3048
 10 0.931 0.953259
@@ -225,15 +260,15 @@ unset key
 unset logscale x
 set format x '%g'
 set title "keys: random16"
-plot $d_0_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_0_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 notitle, $d_0_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 notitle, $d_0_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_0_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_0_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_0_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
+plot $d_0_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_0_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 notitle, $d_0_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 notitle, $d_0_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_0_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_0_6 using 1:2 with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 notitle, $d_0_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_0_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
 set title "keys: le64"
-plot $d_1_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_1_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 notitle, $d_1_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 notitle, $d_1_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_1_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_1_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_1_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
+plot $d_1_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_1_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 notitle, $d_1_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 notitle, $d_1_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_1_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_1_6 using 1:2 with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 notitle, $d_1_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_1_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
 set title "keys: be64"
-plot $d_2_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_2_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 notitle, $d_2_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 notitle, $d_2_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_2_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_2_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_2_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
+plot $d_2_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_2_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 notitle, $d_2_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 notitle, $d_2_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_2_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_2_6 using 1:2 with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 notitle, $d_2_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_2_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
 set title "keys: user"
-plot $d_3_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_3_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 notitle, $d_3_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 notitle, $d_3_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_3_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_3_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_3_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
+plot $d_3_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_3_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 notitle, $d_3_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 notitle, $d_3_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_3_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_3_6 using 1:2 with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 notitle, $d_3_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_3_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
 set title "keys: url"
-plot $d_4_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_4_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 notitle, $d_4_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 notitle, $d_4_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_4_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_4_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_4_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
+plot $d_4_1 using 1:2 with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 notitle, $d_4_2 using 1:2 with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 notitle, $d_4_3 using 1:2 with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 notitle, $d_4_4 using 1:2 with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 notitle, $d_4_5 using 1:2 with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 notitle, $d_4_6 using 1:2 with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 notitle, $d_4_0 using 1:2 with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 notitle, $d_4_0 using 1:3 with lines dt 2 lw 1.5 lc rgb 'black' notitle
 unset title
 unset xlabel
 unset ylabel
@@ -244,5 +279,5 @@ unset logscale
 set xrange [0:1]
 set yrange [0:1]
 set key center center font 'sans,12' spacing 1.4 samplen 4
-plot NaN with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 title "sstfilter LevelDB-compatible Bloom", NaN with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 title "sstfilter cache-local Bloom", NaN with linespoints lc rgb '#2ca02c' lw 1 pt 6 ps 1.9 title "LevelDB's own (libleveldb)", NaN with linespoints lc rgb '#9467bd' lw 1.5 pt 6 ps 0.9 title "RocksDB FastLocalBloom (fv5)", NaN with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 title "RocksDB legacy Bloom (fv4)", NaN with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 title "RocksDB Ribbon", NaN with lines dt 2 lw 1.5 lc rgb 'black' title "model of sstfilter LevelDB-compatible Bloom"
+plot NaN with linespoints lc rgb '#d62728' lw 2 pt 7 ps 0.9 title "sstfilter LevelDB-compatible Bloom", NaN with linespoints lc rgb '#1f77b4' lw 1.5 pt 4 ps 0.9 title "sstfilter cache-local Bloom", NaN with linespoints lc rgb '#2ca02c' lw 1.5 pt 5 ps 0.9 title "sstfilter compact (4-wise binary fuse)", NaN with linespoints lc rgb '#9467bd' lw 1 pt 6 ps 1.9 title "LevelDB's own (libleveldb)", NaN with linespoints lc rgb '#ff7f0e' lw 1.5 pt 7 ps 0.9 title "RocksDB FastLocalBloom (bloomfilter, fv5)", NaN with linespoints lc rgb '#8c564b' lw 1.5 pt 8 ps 0.9 title "RocksDB legacy Bloom (fv4)", NaN with linespoints lc rgb '#e377c2' lw 1.5 pt 9 ps 0.9 title "RocksDB Standard128Ribbon (ribbonfilter)", NaN with lines dt 2 lw 1.5 lc rgb 'black' title "model of sstfilter LevelDB-compatible Bloom"
 unset multiplot
