@@ -45,7 +45,7 @@ const std::vector<FilterImpl>& AllFilterImpls() {
         RocksDb(kFastLocalBloomImpl, "RocksDB FastLocalBloom (bloomfilter, fv5)", RocksDbBuiltin::kFastLocalBloom));
     all->push_back(
         RocksDb("rocksdb_fv4", "RocksDB legacy Bloom (fv4)", RocksDbBuiltin::kLegacyBloom));
-    all->push_back(RocksDb("ribbon", "RocksDB Standard128Ribbon (ribbonfilter)", RocksDbBuiltin::kRibbon));
+    all->push_back(RocksDb(kRibbonImpl, "RocksDB Standard128Ribbon (ribbonfilter)", RocksDbBuiltin::kRibbon));
     return all;
   }();
   return *impls;

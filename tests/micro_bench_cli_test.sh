@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # sstfilter_micro_bench from the outside: --help lists our own flags and
-# Google Benchmark's, both kinds of flags are accepted, bad ones refused.
+# Google Benchmark's, both kinds of flags are accepted, bad ones refused;
+# our compact encoding and RocksDB's Ribbon run every case FastLocalBloom
+# runs, and the summary shows their filter sizes and their time relative to
+# FastLocalBloom (checked against the per-key times of the same run).
 # Usage: micro_bench_cli_test.sh <path to sstfilter_micro_bench>
 set -uo pipefail
 tool="$1"
@@ -17,5 +20,63 @@ out="$("$tool" --benchmark_filter='^Build/sst_leveldb/' --filters=sst_leveldb --
 check "runs with both kinds of flags" grep -qE '^Build/sst_leveldb/' <<<"$out"
 expect_error "unknown filter 'nosuch'" --filters=nosuch
 expect_error "Unknown command line flag" --no_such_flag=1
+
+# Every case of FastLocalBloom is registered for compact and Ribbon too.
+listed="$("$tool" --benchmark_list_tests=true 2>/dev/null)"
+cases_of() { sed -nE "s#^(.*)/$1/min_time:.*#\1#p" <<<"$listed" | sort; }
+reference_cases="$(cases_of rocksdb_fv5)"
+check "FastLocalBloom runs 15 cases ($(wc -l <<<"$reference_cases"))" \
+  test "$(wc -l <<<"$reference_cases")" = 15
+for kind in sst_compact ribbon; do
+  check "$kind runs every case FastLocalBloom runs" test "$(cases_of $kind)" = "$reference_cases"
+done
+
+kinds=sst_cache_local,sst_compact,rocksdb_fv5,ribbon
+out="$("$tool" --filters=$kinds --min_time=0.01 --in_cache_keys=20000 \
+        --out_of_cache_filter_keys=20000 --out_of_cache_mib=4 \
+        --benchmark_filter='^(Build|InCache/absent|OutOfCache/batch8/batched)/' 2>/dev/null)"
+
+# summary_value <table> <row label> <impl>: that impl's column in a row of a
+# summary table whose cells are one word each (the label's words removed).
+summary_value() {
+  local header row
+  header="$(grep -m1 -E '^case +sst_leveldb' <<<"$1")"
+  row="$(grep -m1 -E "^$2 " <<<"$1")"
+  awk -v h="$header" -v r="${row#"$2"}" -v impl="$3" 'BEGIN {
+    nh = split(h, names, " "); split(r, cells, " ")
+    for (i = 2; i <= nh; i++) if (names[i] == impl) print cells[i - 1] }'
+}
+bits_compact="$(summary_value "$out" "filter bits/key" sst_compact)"
+bits_cache_local="$(summary_value "$out" "filter bits/key" sst_cache_local)"
+bits_fv5="$(summary_value "$out" "filter bits/key" rocksdb_fv5)"
+bits_ribbon="$(summary_value "$out" "filter bits/key" ribbon)"
+holds() { check "$1" awk -v a="$3" -v b="${4-}" "BEGIN { exit !($2) }"; }
+holds "FastLocalBloom spends 10 bits/key ($bits_fv5)" 'a > 9.9 && a < 10.2' "$bits_fv5"
+holds "compact spends less than cache_local ($bits_compact < $bits_cache_local)" \
+  'a > 0 && a < 0.9 * b' "$bits_compact" "$bits_cache_local"
+holds "Ribbon spends about 7 bits/key ($bits_ribbon)" 'a > 6.5 && a < 7.5' "$bits_ribbon"
+
+# per_key_ns <case> <impl>: CPU ns per key from Google Benchmark's own line.
+per_key_ns() {
+  awk -v name="$1/$2/" 'index($1, name) == 1 { v = $NF
+    if (sub(/ns$/, "", v)) print v; else if (sub(/us$/, "", v)) print v * 1000 }' <<<"$out"
+}
+ratios="$(sed -n '/^Time \/ rocksdb_fv5 per case/,/^$/p' <<<"$out")"
+check "time / rocksdb_fv5 table" test -n "$ratios"
+for c in Build InCache/absent OutOfCache/batch8/batched; do
+  for kind in sst_compact ribbon; do
+    ratio="$(summary_value "$ratios" "$c" $kind | tr -d x)"
+    holds "$c: $kind / FastLocalBloom printed as $ratio, per-key times give it" \
+      'a != "" && (a - b)^2 < 0.0001 + (a * 0.01)^2' \
+      "$ratio" "$(awk -v x="$(per_key_ns "$c" $kind)" -v y="$(per_key_ns "$c" rocksdb_fv5)" \
+                    'BEGIN { if (x > 0 && y > 0) print x / y }')"
+  done
+done
+check "compact's build target against FastLocalBloom" \
+  grep -qE '^  Build +[0-9.]+x \(target <= 2\.0x\) (MET|MISSED)$' <<<"$out"
+against_ribbon="$(sed -n '/^Targets for sst_compact (time \/ ribbon/,$p' <<<"$out")"
+check "compact against Ribbon: the 3 cases run, each with a verdict" \
+  test "$(grep -cE '^  [A-Za-z0-9/]+ +[0-9.]+x \(target < 1\.0x\) (MET|MISSED)$' \
+          <<<"$against_ribbon")" = 3
 
 finish
