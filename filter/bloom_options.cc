@@ -73,6 +73,36 @@ absl::Status BitsPerKeyOutOfRange(std::string_view shown) {
                                   kMaxBitsPerKey));
 }
 
+absl::Status CompactFromLevelOutOfRange(std::string_view shown) {
+  const bool negative = !shown.empty() && shown[0] == '-';
+  return BadValue(kCompactFromLevelName, shown,
+                  absl::StrFormat("is out of range; expected a level in [0, %d] or %s%s",
+                                  kMaxCompactFromLevel, kCompactFromLevelUnset,
+                                  negative ? " (flushes always get the fast format)" : ""));
+}
+
+// The combination rules of ResolveBloomOptions for compact_from_level.
+absl::Status CheckCompactFromLevel(const BloomOptions& options) {
+  if (!options.compact_from_level.has_value()) return absl::OkStatus();
+  const int level = *options.compact_from_level;
+  if (level < 0 || level > kMaxCompactFromLevel) {
+    return CompactFromLevelOutOfRange(std::to_string(level));
+  }
+  if (options.format == FilterFormat::kCompact) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s=%d with format=compact: every table is compact already; %s chooses "
+        "compact below a fast format (leveldb or cache_local)",
+        kBloomPolicyName, kCompactFromLevelName, level, kCompactFromLevelName));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BadId(std::string_view id, std::string_view problem) {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "'%s' is not a %s id%s; expected %s[:<bits_per_key>[:<format>][:%s:<level>]]", id,
+      kBloomPolicyName, problem, kBloomPolicyName, kCompactFromLevelName));
+}
+
 }  // namespace
 
 absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options) {
@@ -103,6 +133,7 @@ absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options) {
   }
   absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
   if (!bits_per_key.ok()) return bits_per_key.status();
+  if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
   BloomOptions resolved = options;
   resolved.bits_per_key = *bits_per_key;
   resolved.fp_rate.reset();
@@ -126,12 +157,39 @@ absl::StatusOr<FilterFormat> ParseFormatValue(std::string_view value) {
   return *format;
 }
 
+absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value) {
+  if (value == kCompactFromLevelUnset) return std::nullopt;
+  const std::string_view digits = !value.empty() && value[0] == '-' ? value.substr(1) : value;
+  if (digits.empty() || SkipDigits(digits, 0) != digits.size()) {
+    return BadValue(kCompactFromLevelName, value,
+                    absl::StrFormat("is not a level; expected an integer in [0, %d] or %s",
+                                    kMaxCompactFromLevel, kCompactFromLevelUnset));
+  }
+  // More digits than any level in range has: out of range, not an overflow.
+  int level = 0;
+  if (digits.size() > 4 || !absl::SimpleAtoi(AbslView(value), &level) || level < 0 ||
+      level > kMaxCompactFromLevel) {
+    return CompactFromLevelOutOfRange(value);
+  }
+  return level;
+}
+
+std::string FormatCompactFromLevel(const std::optional<int>& level) {
+  return level.has_value() ? std::to_string(*level) : kCompactFromLevelUnset;
+}
+
+// The fields after the name: <bits_per_key>, then an optional <format>,
+// then optional named fields (compact_from_level:<level>), each at most once.
 absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
   std::vector<absl::string_view> parts = absl::StrSplit(AbslView(id), ':');
-  if (parts[0] != kBloomPolicyName || parts.size() > 3) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "'%s' is not a %s id; expected %s[:<bits_per_key>[:<format>]]", id,
-        kBloomPolicyName, kBloomPolicyName));
+  if (parts[0] != kBloomPolicyName) return BadId(id, "");
+  for (absl::string_view part : parts) {
+    if (absl::StrContains(part, '=')) {
+      return BadId(id, absl::StrFormat(
+                           ": '%s' has an '=' (fields are separated by ':', as in "
+                           "%s:2; RocksDB reads '=' in filter_policy as an option map)",
+                           StdView(part), kCompactFromLevelName));
+    }
   }
   BloomOptions options;
   if (parts.size() >= 2) {
@@ -139,11 +197,34 @@ absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
     if (!bits.ok()) return bits.status();
     options.bits_per_key = *bits;
   }
-  if (parts.size() == 3) {
-    absl::StatusOr<FilterFormat> format = ParseFormatValue(StdView(parts[2]));
+  size_t i = 2;
+  if (i < parts.size() && parts[i] != kCompactFromLevelName) {
+    absl::StatusOr<FilterFormat> format = ParseFormatValue(StdView(parts[i]));
     if (!format.ok()) return format.status();
     options.format = *format;
+    ++i;
   }
+  bool level_given = false;
+  for (; i < parts.size(); i += 2) {
+    if (parts[i] != kCompactFromLevelName) {
+      return BadId(id, absl::StrFormat(": unexpected '%s'", StdView(parts[i])));
+    }
+    if (i + 1 == parts.size()) {
+      return BadId(id, absl::StrFormat(": %s needs a value (%s:<level>)",
+                                       kCompactFromLevelName, kCompactFromLevelName));
+    }
+    if (level_given) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: %s is given twice in '%s' (%s, then %s)", kBloomPolicyName,
+          kCompactFromLevelName, id, FormatCompactFromLevel(options.compact_from_level),
+          Shown(StdView(parts[i + 1]))));
+    }
+    absl::StatusOr<std::optional<int>> level = ParseCompactFromLevelValue(StdView(parts[i + 1]));
+    if (!level.ok()) return level.status();
+    options.compact_from_level = *level;
+    level_given = true;
+  }
+  if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
   return options;
 }
 
@@ -161,6 +242,9 @@ std::string BloomPolicyId(const BloomOptions& options) {
       absl::StrCat(kBloomPolicyName, ":", FormatBitsPerKey(options.bits_per_key));
   if (options.format != kDefaultFormat) {
     absl::StrAppend(&id, ":", AbslView(FormatName(options.format)));
+  }
+  if (options.compact_from_level.has_value()) {
+    absl::StrAppend(&id, ":", kCompactFromLevelName, ":", *options.compact_from_level);
   }
   return id;
 }

@@ -8,7 +8,11 @@
 //   sstfilter.bloom                       (defaults)
 //   sstfilter.bloom:<bits_per_key>
 //   sstfilter.bloom:<bits_per_key>:<format>
+//   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
 // BloomPolicyId writes one back: ParseBloomPolicyId(BloomPolicyId(o)) == o.
+// Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
+// filter_policy value as an option map ("a=b"), so an id holding one would
+// not survive RocksDB's in-place option parsing.
 #ifndef SSTFILTER_FILTER_BLOOM_OPTIONS_H_
 #define SSTFILTER_FILTER_BLOOM_OPTIONS_H_
 
@@ -24,6 +28,16 @@ namespace sstfilter {
 // The policy's name in option strings, Name() and CompatibilityName().
 inline constexpr char kBloomPolicyName[] = "sstfilter.bloom";
 
+// The per-level option's name, in ids and in RocksDB's option maps.
+inline constexpr char kCompactFromLevelName[] = "compact_from_level";
+// Its largest value: far below any tree (RocksDB's default has 7 levels),
+// so a larger one is a typo; a value past the tree's last level means
+// "compact in the bottommost level only".
+inline constexpr int kMaxCompactFromLevel = 100;
+// Its spelling for "not set" where every option is written out (RocksDB's
+// option maps and OPTIONS files).
+inline constexpr char kCompactFromLevelUnset[] = "none";
+
 struct BloomOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
   // (0, kMaxBitsPerKey].
@@ -33,16 +47,23 @@ struct BloomOptions {
   std::optional<double> fp_rate;
   // Which encoding new filters are written in. Readers accept every format.
   FilterFormat format = kDefaultFormat;
+  // RocksDB only (its tables tell the policy their level): tables created at
+  // this level or below, and bottommost ones, are written in kCompact;
+  // flushes and tables above it in `format` (table/rocksdb/level_format.h
+  // has the rule). Unset: `format` for every table. Must be in
+  // [0, kMaxCompactFromLevel] and `format` must not be kCompact.
+  std::optional<int> compact_from_level;
 
   bool operator==(const BloomOptions& o) const {
-    return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && format == o.format;
+    return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && format == o.format &&
+           compact_from_level == o.compact_from_level;
   }
 };
 
 // The bits/key the options ask for, or InvalidArgument naming the bad value.
 absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options);
 // The options with fp_rate turned into bits_per_key (and cleared): the form
-// a policy keeps. InvalidArgument names a bad value.
+// a policy keeps. InvalidArgument names a bad value or combination.
 absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options);
 
 // Parses a policy id (see the top of this file).
@@ -53,6 +74,11 @@ std::string BloomPolicyId(const BloomOptions& options);
 // Strict parsers for one option value given as text.
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value);
 absl::StatusOr<FilterFormat> ParseFormatValue(std::string_view value);
+// A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
+// kCompactFromLevelUnset (nullopt).
+absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);
+// The text ParseCompactFromLevelValue reads back to `level`.
+std::string FormatCompactFromLevel(const std::optional<int>& level);
 
 // Shortest decimal that reads back as exactly the same double.
 std::string FormatBitsPerKey(double bits_per_key);

@@ -1,5 +1,7 @@
 #include "filter/filter_policy.h"
 
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
 #include "filter/encodings.h"
 
 namespace sstfilter {
@@ -38,6 +40,15 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const BloomOptions& options) {
   absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
   if (!resolved.ok()) return resolved.status();
+  if (resolved->compact_from_level.has_value()) {
+    // CreateFilter is not told which table, let alone which level, it builds
+    // for (LevelDB's FilterPolicy neither): one format for every filter.
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s=%d needs a host that tells the policy each table's level (RocksDB); this "
+        "policy (and LevelDB's) writes one format for every table: drop %s, or choose "
+        "format=compact for all", kBloomPolicyName, kCompactFromLevelName,
+        *resolved->compact_from_level, kCompactFromLevelName));
+  }
   return std::make_unique<BloomFilterPolicy>(*resolved);
 }
 

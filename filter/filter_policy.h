@@ -34,7 +34,8 @@ class FilterPolicy {
 };
 
 // The policy named kBloomPolicyName: writes filters in options.format and
-// reads filters of every encoding. InvalidArgument names a bad option value.
+// reads filters of every encoding. InvalidArgument names a bad option value,
+// and refuses compact_from_level: this interface has no levels.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const BloomOptions& options);
 

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -192,6 +194,166 @@ TEST(BloomOptionsTest, PolicyIdsParseAndRoundTrip) {
   for (const char* bad : {"bloomfilter:10", "sstfilter.bloomx:10", "sstfilter.bloom:10:leveldb:x"}) {
     EXPECT_FALSE(ParseBloomPolicyId(bad).ok()) << bad;
   }
+}
+
+}  // namespace
+}  // namespace sstfilter
+
+namespace sstfilter {
+namespace {
+
+BloomOptions WithLevel(FilterFormat format, std::optional<int> level) {
+  BloomOptions options;
+  options.format = format;
+  options.compact_from_level = level;
+  return options;
+}
+
+TEST(CompactFromLevelTest, IdsParseAndRoundTrip) {
+  const std::pair<const char*, BloomOptions> kIds[] = {
+      {"sstfilter.bloom:10:cache_local:compact_from_level:2",
+       WithLevel(FilterFormat::kCacheLocal, 2)},
+      {"sstfilter.bloom:10:compact_from_level:0", WithLevel(FilterFormat::kLevelDb, 0)},
+      {"sstfilter.bloom:10:leveldb:compact_from_level:100",
+       WithLevel(FilterFormat::kLevelDb, 100)},
+      {"sstfilter.bloom:10:cache_local:compact_from_level:007",
+       WithLevel(FilterFormat::kCacheLocal, 7)},
+      // "none" is the option map's spelling of "not set"; an id accepts it too.
+      {"sstfilter.bloom:10:cache_local:compact_from_level:none",
+       WithLevel(FilterFormat::kCacheLocal, std::nullopt)},
+  };
+  for (const auto& [id, want] : kIds) {
+    absl::StatusOr<BloomOptions> parsed = ParseBloomPolicyId(id);
+    ASSERT_TRUE(parsed.ok()) << id << ": " << parsed.status();
+    EXPECT_EQ(*parsed, want) << id;
+    absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(*parsed));
+    ASSERT_TRUE(back.ok()) << BloomPolicyId(*parsed) << ": " << back.status();
+    EXPECT_EQ(*back, *parsed) << id;
+  }
+  // The id written back: the format only when not the default, the level last.
+  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kCacheLocal, 2)),
+            "sstfilter.bloom:10:cache_local:compact_from_level:2");
+  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kLevelDb, 0)),
+            "sstfilter.bloom:10:compact_from_level:0");
+  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kLevelDb, std::nullopt)), "sstfilter.bloom:10");
+  // Every level and fast format round-trips.
+  for (int level = 0; level <= kMaxCompactFromLevel; ++level) {
+    for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
+      const BloomOptions options = WithLevel(format, level);
+      absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(options));
+      ASSERT_TRUE(back.ok()) << BloomPolicyId(options);
+      EXPECT_EQ(*back, options);
+    }
+  }
+}
+
+TEST(CompactFromLevelTest, ValueTextAndItsFormatting) {
+  for (int level : {0, 1, 2, 6, 99, 100}) {
+    absl::StatusOr<std::optional<int>> parsed =
+        ParseCompactFromLevelValue(FormatCompactFromLevel(level));
+    ASSERT_TRUE(parsed.ok()) << level << ": " << parsed.status();
+    EXPECT_EQ(*parsed, level);
+  }
+  EXPECT_EQ(FormatCompactFromLevel(std::nullopt), "none");
+  absl::StatusOr<std::optional<int>> unset = ParseCompactFromLevelValue("none");
+  ASSERT_TRUE(unset.ok());
+  EXPECT_EQ(*unset, std::nullopt);
+}
+
+struct BadLevelText {
+  std::string text;
+  std::string message;  // The whole message.
+};
+
+class BadCompactFromLevelTest : public ::testing::TestWithParam<BadLevelText> {};
+
+// The same message as a value (the option map) and inside an id.
+TEST_P(BadCompactFromLevelTest, IsRejectedNamingTheValue) {
+  EXPECT_EQ(ParseCompactFromLevelValue(GetParam().text).status().message(), GetParam().message);
+  const std::string id = "sstfilter.bloom:10:cache_local:compact_from_level:" + GetParam().text;
+  EXPECT_EQ(ParseBloomPolicyId(id).status().message(), GetParam().message) << id;
+}
+
+const char kNotALevel[] = " is not a level; expected an integer in [0, 100] or none";
+const char kOutOfRange[] = " is out of range; expected a level in [0, 100] or none";
+
+INSTANTIATE_TEST_SUITE_P(
+    All, BadCompactFromLevelTest,
+    ::testing::Values(
+        BadLevelText{"-1", std::string("sstfilter.bloom: compact_from_level=-1") + kOutOfRange +
+                               " (flushes always get the fast format)"},
+        BadLevelText{"101", std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange},
+        BadLevelText{"99999999999999999999",
+                     std::string("sstfilter.bloom: compact_from_level=99999999999999999999") +
+                         kOutOfRange},
+        BadLevelText{"", std::string("sstfilter.bloom: compact_from_level=''") + kNotALevel},
+        BadLevelText{"2.5", std::string("sstfilter.bloom: compact_from_level=2.5") + kNotALevel},
+        BadLevelText{"+2", std::string("sstfilter.bloom: compact_from_level=+2") + kNotALevel},
+        BadLevelText{" 2", std::string("sstfilter.bloom: compact_from_level= 2") + kNotALevel},
+        BadLevelText{"L2", std::string("sstfilter.bloom: compact_from_level=L2") + kNotALevel},
+        BadLevelText{"-", std::string("sstfilter.bloom: compact_from_level=-") + kNotALevel},
+        BadLevelText{"1e1", std::string("sstfilter.bloom: compact_from_level=1e1") + kNotALevel},
+        BadLevelText{"0x2", std::string("sstfilter.bloom: compact_from_level=0x2") + kNotALevel}),
+    [](const ::testing::TestParamInfo<BadLevelText>& info) {
+      return "case_" + std::to_string(info.index);
+    });
+
+TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
+  const std::pair<const char*, const char*> kBad[] = {
+      {"sstfilter.bloom:10:cache_local:compact_from_level:2:compact_from_level:3",
+       "sstfilter.bloom: compact_from_level is given twice in "
+       "'sstfilter.bloom:10:cache_local:compact_from_level:2:compact_from_level:3' (2, then 3)"},
+      {"sstfilter.bloom:10:compact:compact_from_level:2",
+       "sstfilter.bloom: compact_from_level=2 with format=compact: every table is compact "
+       "already; compact_from_level chooses compact below a fast format (leveldb or "
+       "cache_local)"},
+      {"sstfilter.bloom:10:cache_local:compact_from_level",
+       "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
+       "compact_from_level needs a value (compact_from_level:<level>); expected "
+       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+      {"sstfilter.bloom:10:cache_local:compact_from_level=2",
+       "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
+       "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
+       "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
+       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+      {"sstfilter.bloom:10:compact_from_level:2:cache_local",
+       "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
+       "unexpected 'cache_local'; expected "
+       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+      {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
+       "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
+       "unexpected 'compact_from_levels'; expected "
+       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+  };
+  for (const auto& [id, message] : kBad) {
+    EXPECT_EQ(ParseBloomPolicyId(id).status().message(), message) << id;
+  }
+}
+
+// Set directly in C++: the same range and combination rules.
+TEST(CompactFromLevelTest, ResolveChecksRangeAndFormat) {
+  EXPECT_TRUE(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, 0)).ok());
+  EXPECT_TRUE(ResolveBloomOptions(WithLevel(FilterFormat::kLevelDb, 100)).ok());
+  EXPECT_EQ(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, -3)).status().message(),
+            std::string("sstfilter.bloom: compact_from_level=-3") + kOutOfRange +
+                " (flushes always get the fast format)");
+  EXPECT_EQ(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, 101)).status().message(),
+            std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange);
+  EXPECT_THAT(std::string(
+                  ResolveBloomOptions(WithLevel(FilterFormat::kCompact, 1)).status().message()),
+              HasSubstr("compact_from_level=1 with format=compact"));
+}
+
+// The LevelDB-shaped policy builds filters with no table, so no level.
+TEST(CompactFromLevelTest, LevelFreePolicyRefusesIt) {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewBloomFilterPolicy(WithLevel(FilterFormat::kCacheLocal, 2));
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.status().message(),
+            "sstfilter.bloom: compact_from_level=2 needs a host that tells the policy each "
+            "table's level (RocksDB); this policy (and LevelDB's) writes one format for every "
+            "table: drop compact_from_level, or choose format=compact for all");
+  EXPECT_TRUE(NewBloomFilterPolicy(WithLevel(FilterFormat::kCacheLocal, std::nullopt)).ok());
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <unordered_map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
@@ -13,6 +15,7 @@
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
+#include "table/rocksdb/level_format.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -57,13 +60,17 @@ std::string FormatFormat(const FilterFormat& format) {
 // RegisterOptions addresses the fields by offset.
 static_assert(std::is_standard_layout_v<BloomOptions>, "offsetof needs a standard layout");
 
-// bits_per_key and format, the options of "{id=sstfilter.bloom;...}".
+// bits_per_key, format and compact_from_level ("none" when unset: RocksDB
+// writes every option out), the options of "{id=sstfilter.bloom;...}".
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
       {"bits_per_key", StrictOption<double>(offsetof(BloomOptions, bits_per_key),
                                             ParseBitsPerKeyValue, FormatBits)},
       {"format", StrictOption<FilterFormat>(offsetof(BloomOptions, format),
                                             ParseFormatValue, FormatFormat)},
+      {kCompactFromLevelName,
+       StrictOption<std::optional<int>>(offsetof(BloomOptions, compact_from_level),
+                                        ParseCompactFromLevelValue, FormatCompactFromLevel)},
   };
   return *kInfo;
 }
@@ -120,7 +127,8 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
-    return VisitEncoding(options_.format, [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
+    return VisitEncoding(FormatForTable(options_, context),
+                         [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
       using E = decltype(encoding);
       return new BitsBuilderAdapter<E>(
           typename E::Builder(options_.bits_per_key), post_verify, memory_credit);
@@ -129,6 +137,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
 
   // Names an unknown option itself (RocksDB's own message for it, seen
   // through filter_policy, only says "Could not find option: : filter_policy"),
+  // checks the options together (format=compact with compact_from_level),
   // and remembers a failed configuration until a later one succeeds.
   rocksdb::Status ConfigureOptions(
       const rocksdb::ConfigOptions& config_options,
@@ -136,6 +145,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
       std::unordered_map<std::string, std::string>* unused) override {
     rocksdb::Status s = UnknownOption(config_options, options);
     if (s.ok()) s = rocksdb::FilterPolicy::ConfigureOptions(config_options, options, unused);
+    if (s.ok()) s = Combination();
     config_error_ = s.ok() ? s : Rejection(GetId(), s);
     return s;
   }
@@ -157,15 +167,33 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     if (config_options.ignore_unknown_options) return rocksdb::Status::OK();
     for (const auto& [name, value] : options) {
       if (name != rocksdb::OptionTypeInfo::kIdPropName() && OptionInfo().count(name) == 0) {
+        // "sstfilter.bloom:10:compact_from_level=2" given where a policy is
+        // in force reaches us split at its '=' into this name and value.
+        const char* hint = absl::StartsWith(name, kBloomPolicyName)
+                               ? " (an id's fields are separated by ':', as in "
+                                 "compact_from_level:2)"
+                               : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key or format",
-            kBloomPolicyName, name, value));
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key, format or %s%s",
+            kBloomPolicyName, name, value, kCompactFromLevelName, hint));
       }
     }
     return rocksdb::Status::OK();
   }
 
-  rocksdb::Status Error() const { return id_error_.ok() ? config_error_ : id_error_; }
+  // The options' combination rules (ResolveBloomOptions): each option map
+  // entry is checked alone as it is set.
+  rocksdb::Status Combination() const {
+    absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options_);
+    return resolved.ok() ? rocksdb::Status::OK() : ToRocksDb(resolved.status());
+  }
+
+  rocksdb::Status Error() const {
+    if (!id_error_.ok()) return id_error_;
+    if (!config_error_.ok()) return config_error_;
+    rocksdb::Status s = Combination();
+    return s.ok() ? s : Rejection(GetId(), s);
+  }
 
   BloomOptions options_;
   // The FP credit of optimize_filters_for_memory, shared by every builder

@@ -7,9 +7,12 @@
 // through option strings: "filter_policy=sstfilter.bloom:10" or
 // "filter_policy={id=sstfilter.bloom;bits_per_key=10;format=cache_local}".
 //
-// Filters are written in the configured format and read in every format
-// (the final byte says which, filter/encodings.h), under the compatibility
-// name kBloomPolicyName: RocksDB only hands us filter blocks written by us.
+// Filters are written in the configured format (per table with
+// compact_from_level: "sstfilter.bloom:10:cache_local:compact_from_level:2",
+// "{id=sstfilter.bloom;format=cache_local;compact_from_level=2}", the rule in
+// level_format.h) and read in every format (the final byte says which,
+// filter/encodings.h), under the compatibility name kBloomPolicyName:
+// RocksDB only hands us filter blocks written by us.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
 #define SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_
 
@@ -26,7 +29,7 @@ namespace sstfilter {
 absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
     const BloomOptions& options);
 
-// The policy an id ("sstfilter.bloom[:<bits_per_key>[:<format>]]") names.
+// The policy an id (filter/bloom_options.h) names.
 // A bad id still gives a policy, one that fails PrepareOptions and
 // ValidateOptions (so DB::Open) with a message naming the bad value and
 // builds no filter: RocksDB's default option parsing drops a factory's

@@ -1,0 +1,38 @@
+#include "table/rocksdb/level_format.h"
+
+#include "rocksdb/advanced_options.h"
+#include "rocksdb/types.h"
+
+namespace sstfilter {
+
+namespace {
+
+// Whether the table is the memtable written out to L0: a flush, or the same
+// after a restart (the memtable rebuilt from the WAL).
+bool IsFlush(const rocksdb::FilterBuildingContext& context) {
+  return context.reason == rocksdb::TableFileCreationReason::kFlush ||
+         context.reason == rocksdb::TableFileCreationReason::kRecovery;
+}
+
+// Whether the tree ever moves the table's keys into a lower level.
+bool TreeHasLevels(rocksdb::CompactionStyle style) {
+  return style == rocksdb::kCompactionStyleLevel || style == rocksdb::kCompactionStyleUniversal;
+}
+
+bool WantsCompact(int compact_from_level, const rocksdb::FilterBuildingContext& context) {
+  if (!TreeHasLevels(context.compaction_style)) return true;
+  if (IsFlush(context)) return false;
+  return context.level_at_creation < 0 || context.level_at_creation >= compact_from_level ||
+         context.is_bottommost;
+}
+
+}  // namespace
+
+FilterFormat FormatForTable(const BloomOptions& options,
+                            const rocksdb::FilterBuildingContext& context) {
+  if (!options.compact_from_level.has_value()) return options.format;
+  return WantsCompact(*options.compact_from_level, context) ? FilterFormat::kCompact
+                                                            : options.format;
+}
+
+}  // namespace sstfilter

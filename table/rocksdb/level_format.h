@@ -1,0 +1,45 @@
+// Which encoding the RocksDB policy writes a table's filter in, under the
+// compact_from_level option (filter/bloom_options.h): the compact encoding
+// where filters live long and hold most keys (the lower levels), the fast one
+// where they are rebuilt often and read hot (flushes, the upper levels).
+//
+// RocksDB describes the table being built in FilterBuildingContext (the same
+// fields from 7.8 to 11.x). The rule, with N = compact_from_level:
+//
+//   compaction style  table                                  format
+//   level, universal  flush (reason kFlush) or WAL recovery   the fast one
+//                     (kRecovery): memtable -> L0
+//                     level_at_creation >= N                  compact
+//                     is_bottommost (the last sorted run of   compact
+//                     its key range, at whatever level)
+//                     level_at_creation -1 (not in the tree:  compact
+//                     SstFileWriter, so usually ingested at
+//                     the bottom)
+//                     any other (above N, not bottommost)     the fast one
+//   FIFO, none        every table, flushes included           compact
+//
+// RocksDB's own ribbonfilter:<bits>:<bloom_before_level> makes the same
+// choices with these differences: it ignores is_bottommost (a bottommost
+// L1 of a young tree stays Bloom there), and it counts a WAL-recovery table
+// as L0 rather than as a flush. Under FIFO (and kCompactionStyleNone) both
+// treat every table as bottommost: no table is ever rewritten into a lower
+// level, so each one is the last copy of its keys and its filter lives as
+// long as it does. N = 0 therefore means "compact for every table but
+// flushes", as bloom_before_level=0 does; RocksDB's -1 (Ribbon for flushes
+// too) has no counterpart: flushes always get the fast format.
+#ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
+#define SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
+
+#include "filter/bloom_options.h"
+#include "rocksdb/filter_policy.h"
+
+namespace sstfilter {
+
+// The format of the table `context` describes. Without compact_from_level,
+// options.format for every table. REQUIRES: options resolved.
+FilterFormat FormatForTable(const BloomOptions& options,
+                            const rocksdb::FilterBuildingContext& context);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
