@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -120,18 +121,41 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"empty_after_colon", "sstfilter.bloom:", "sstfilter.bloom:"},
         BadPolicy{"map_zero_bits", "{id=sstfilter.bloom;bits_per_key=0}", "bits_per_key=0"},
         BadPolicy{"map_unknown_format", "{id=sstfilter.bloom;format=bogus}", "bogus"},
-        BadPolicy{"map_unknown_field", "{id=sstfilter.bloom;bpk=10}", "bpk"}),
+        BadPolicy{"map_unknown_field", "{id=sstfilter.bloom;bpk=10}", "bpk"},
+        BadPolicy{"negative_level", "sstfilter.bloom:10:cache_local:compact_from_level:-1",
+                  "compact_from_level=-1"},
+        BadPolicy{"empty_level", "sstfilter.bloom:10:compact_from_level:",
+                  "compact_from_level=''"},
+        BadPolicy{"level_too_large", "sstfilter.bloom:10:compact_from_level:1000",
+                  "compact_from_level=1000"},
+        BadPolicy{"level_twice",
+                  "sstfilter.bloom:10:compact_from_level:2:compact_from_level:2",
+                  "compact_from_level is given twice"},
+        BadPolicy{"level_with_equals", "sstfilter.bloom:10:compact_from_level=2",
+                  "compact_from_level:2"},
+        BadPolicy{"level_with_compact_format", "sstfilter.bloom:10:compact:compact_from_level:1",
+                  "compact_from_level=1 with format=compact"},
+        BadPolicy{"map_non_integer_level", "{id=sstfilter.bloom;compact_from_level=x}",
+                  "compact_from_level=x"},
+        BadPolicy{"map_level_with_compact_format",
+                  "{id=sstfilter.bloom;format=compact;compact_from_level=2}",
+                  "compact_from_level=2 with format=compact"}),
     [](const ::testing::TestParamInfo<BadPolicy>& info) { return info.param.name; });
 
 // The control: good strings through the same two paths open a DB with
 // exactly the policy they name.
 TEST(GoodPolicyOpenTest, SamePathsGiveThePolicyAsked) {
   EnsureRocksDbFilterPoliciesRegistered();
-  for (const std::string& policy :
-       {std::string("sstfilter.bloom:12:cache_local"),
-        std::string("{id=sstfilter.bloom;bits_per_key=7.5;format=leveldb}")}) {
-    const std::string expected_id =
-        policy[0] == '{' ? "sstfilter.bloom:7.5" : "sstfilter.bloom:12:cache_local";
+  const std::pair<std::string, std::string> kPolicies[] = {
+      // {string given, id of the policy in force}
+      {"sstfilter.bloom:12:cache_local", "sstfilter.bloom:12:cache_local"},
+      {"{id=sstfilter.bloom;bits_per_key=7.5;format=leveldb}", "sstfilter.bloom:7.5"},
+      {"sstfilter.bloom:10:cache_local:compact_from_level:2",
+       "sstfilter.bloom:10:cache_local:compact_from_level:2"},
+      {"{id=sstfilter.bloom;format=cache_local;compact_from_level=1}",
+       "sstfilter.bloom:10:cache_local:compact_from_level:1"},
+  };
+  for (const auto& [policy, expected_id] : kPolicies) {
     testing::TempDir dir;
     rocksdb::Options options;
     ASSERT_TRUE(OpenWith(FromDefaultString(policy, &options), options, dir.path() + "/a").ok());
@@ -140,6 +164,26 @@ TEST(GoodPolicyOpenTest, SamePathsGiveThePolicyAsked) {
     EXPECT_EQ(PolicyIdOf(options), expected_id) << policy;
     EXPECT_TRUE(OpenWith(rocksdb::Status::OK(), options, dir.path() + "/b").ok()) << policy;
   }
+}
+
+// The OPTIONS file RocksDB writes for a DB with compact_from_level loads
+// back (LoadLatestOptions, RocksDB's defaults) to the same policy.
+TEST(GoodPolicyOpenTest, OptionsFileKeepsCompactFromLevel) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/db";
+  rocksdb::Options options;
+  ASSERT_TRUE(OpenWith(FromDefaultString("sstfilter.bloom:9:cache_local:compact_from_level:3",
+                                         &options),
+                       options, path)
+                  .ok());
+  rocksdb::ConfigOptions defaults;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  ASSERT_TRUE(rocksdb::LoadLatestOptions(defaults, path, &db_options, &families).ok());
+  const rocksdb::Options reloaded(db_options, families.at(0).options);
+  EXPECT_EQ(PolicyIdOf(reloaded), "sstfilter.bloom:9:cache_local:compact_from_level:3");
+  EXPECT_TRUE(OpenWith(rocksdb::Status::OK(), reloaded, path).ok());
 }
 
 }  // namespace

@@ -292,6 +292,7 @@ TEST(LevelDbPolicyTest, BadOptionStringsNameTheValue) {
       {"sstfilter.bloom:10:", "''"},
       {"leveldb:10", "leveldb:10"},
       {"sstfilter.bloom:10:leveldb:x", "sstfilter.bloom:10:leveldb:x"},
+      {"sstfilter.bloom:10:cache_local:compact_from_level:-1", "compact_from_level=-1"},
   };
   for (const auto& bad : kBad) {
     SCOPED_TRACE(bad.id);
@@ -321,6 +322,24 @@ TEST(LevelDbPolicyTest, BadOptionsNameTheValue) {
   BloomOptions by_fp_rate;
   by_fp_rate.fp_rate = 0.01;
   EXPECT_TRUE(NewLevelDbFilterPolicy(by_fp_rate).ok());
+}
+
+// LevelDB's FilterPolicy is never told a table's level: an id that parses
+// (RocksDB takes it) is refused here, saying why, rather than ignored.
+TEST(LevelDbPolicyTest, CompactFromLevelIsRefused) {
+  for (const char* id : {"sstfilter.bloom:10:cache_local:compact_from_level:2",
+                         "sstfilter.bloom:10:compact_from_level:0"}) {
+    SCOPED_TRACE(id);
+    ASSERT_TRUE(ParseBloomPolicyId(id).ok());
+    const auto policy = NewLevelDbFilterPolicyFromString(id);
+    ASSERT_FALSE(policy.ok());
+    EXPECT_TRUE(absl::IsInvalidArgument(policy.status()));
+    EXPECT_NE(policy.status().message().find("needs a host that tells the policy each "
+                                             "table's level (RocksDB)"),
+              std::string::npos)
+        << policy.status();
+  }
+  EXPECT_TRUE(NewLevelDbFilterPolicyFromString("sstfilter.bloom:10:cache_local").ok());
 }
 
 }  // namespace

@@ -58,6 +58,44 @@ TEST_F(PolicyOptionsTest, MapFormResolves) {
   EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local");
 }
 
+TEST_F(PolicyOptionsTest, CompactFromLevelInIdAndMap) {
+  rocksdb::BlockBasedTableOptions table;
+  rocksdb::Status s = TableOptionsFrom(
+      "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:2", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local:compact_from_level:2");
+
+  s = TableOptionsFrom(
+      "filter_policy={id=sstfilter.bloom;format=cache_local;compact_from_level=3}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local:compact_from_level:3");
+
+  // "none" is unset: the map form RocksDB writes for a policy without it.
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;compact_from_level=none}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10");
+}
+
+// Given where a policy is already in force (SetOptions, strings applied on
+// top of other options), RocksDB merges the new value with the old policy's
+// options: an id without '=' is taken whole.
+TEST_F(PolicyOptionsTest, CompactFromLevelOverAPolicyInForce) {
+  rocksdb::BlockBasedTableOptions base, table;
+  ASSERT_TRUE(TableOptionsFrom("filter_policy=sstfilter.bloom:12", &base).ok());
+  rocksdb::Status s = rocksdb::GetBlockBasedTableOptionsFromString(
+      config_, base, "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:2",
+      &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local:compact_from_level:2");
+
+  std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(base));
+  s = factory->ConfigureFromString(
+      config_, "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:1");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(factory->GetOptions<rocksdb::BlockBasedTableOptions>()->filter_policy->GetId(),
+            "sstfilter.bloom:10:cache_local:compact_from_level:1");
+}
+
 TEST_F(PolicyOptionsTest, WorksInsideFullOptionsString) {
   rocksdb::Options base, options;
   rocksdb::Status s = rocksdb::GetOptionsFromString(
@@ -75,7 +113,9 @@ TEST_F(PolicyOptionsTest, WorksInsideFullOptionsString) {
 }
 
 TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
-  for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:10"}) {
+  for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:10",
+                         "sstfilter.bloom:10:cache_local:compact_from_level:2",
+                         "sstfilter.bloom:8:compact_from_level:0"}) {
     rocksdb::BlockBasedTableOptions table, reloaded;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
     std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
@@ -128,6 +168,7 @@ TEST_P(BadOptionTest, RejectedInPlaceKeepsThePolicyInForce) {
   // the policy in force must come back from its id unchanged, ours as well
   // as the built-in one.
   for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:12",
+                         "sstfilter.bloom:10:cache_local:compact_from_level:2",
                          "bloomfilter:10:false"}) {
     rocksdb::BlockBasedTableOptions table;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok()) << id;
@@ -165,7 +206,45 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"map_unknown_format", "filter_policy={id=sstfilter.bloom;format=ribbon}",
                   "ribbon"},
         BadOption{"map_unknown_option",
-                  "filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"}),
+                  "filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"},
+        BadOption{"negative_level",
+                  "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:-1",
+                  "compact_from_level=-1 is out of range"},
+        BadOption{"non_integer_level",
+                  "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:1.5",
+                  "compact_from_level=1.5 is not a level"},
+        BadOption{"empty_level", "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:",
+                  "compact_from_level='' is not a level"},
+        BadOption{"missing_level", "filter_policy=sstfilter.bloom:10:compact_from_level",
+                  "compact_from_level needs a value"},
+        BadOption{"huge_level",
+                  "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:101",
+                  "compact_from_level=101 is out of range"},
+        BadOption{"level_twice",
+                  "filter_policy=sstfilter.bloom:10:compact_from_level:1:compact_from_level:2",
+                  "compact_from_level is given twice"},
+        BadOption{"level_with_compact_format",
+                  "filter_policy=sstfilter.bloom:10:compact:compact_from_level:2",
+                  "compact_from_level=2 with format=compact"},
+        // An '=' in an id: RocksDB splits it into an option name and value
+        // when a policy is in force (RejectedInPlace...), else we see it.
+        BadOption{"level_with_equals",
+                  "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level=2",
+                  "compact_from_level:2"},
+        BadOption{"map_negative_level",
+                  "filter_policy={id=sstfilter.bloom;compact_from_level=-2}",
+                  "compact_from_level=-2 is out of range"},
+        BadOption{"map_empty_level", "filter_policy={id=sstfilter.bloom;compact_from_level=}",
+                  "compact_from_level='' is not a level"},
+        BadOption{"map_non_integer_level",
+                  "filter_policy={id=sstfilter.bloom;compact_from_level=two}",
+                  "compact_from_level=two is not a level"},
+        BadOption{"map_level_with_compact_format",
+                  "filter_policy={id=sstfilter.bloom;format=compact;compact_from_level=2}",
+                  "compact_from_level=2 with format=compact"},
+        BadOption{"map_compact_format_over_level_id",
+                  "filter_policy={id=sstfilter.bloom:10:compact_from_level:2;format=compact}",
+                  "compact_from_level=2 with format=compact"}),
     [](const ::testing::TestParamInfo<BadOption>& info) { return info.param.name; });
 
 TEST(NewRocksDbBloomPolicyTest, RejectsBadOptions) {
@@ -195,11 +274,14 @@ TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
 TEST(PolicyIdTest, RoundTrips) {
   for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
     for (FilterFormat format : AllFormats()) {
-      BloomOptions config{bits, std::nullopt, format};
-      absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(config));
-      ASSERT_TRUE(back.ok()) << BloomPolicyId(config);
-      EXPECT_EQ(back->bits_per_key, bits);
-      EXPECT_EQ(back->format, format);
+      for (std::optional<int> level : {std::optional<int>(), std::optional<int>(0),
+                                       std::optional<int>(3)}) {
+        if (level.has_value() && format == FilterFormat::kCompact) continue;
+        BloomOptions config{bits, std::nullopt, format, level};
+        absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(config));
+        ASSERT_TRUE(back.ok()) << BloomPolicyId(config);
+        EXPECT_EQ(*back, config) << BloomPolicyId(config);
+      }
     }
   }
 }
