@@ -65,6 +65,10 @@ Written WrittenFor(const rocksdb::FilterPolicy& policy, const Table& table) {
   return Written::kLevelDb;
 }
 
+void ExpectWritten(const rocksdb::FilterPolicy& policy, const Table& table, Written want) {
+  EXPECT_EQ(WrittenName(WrittenFor(policy, table)), std::string(WrittenName(want))) << table.what;
+}
+
 std::unique_ptr<rocksdb::FilterPolicy> Policy(FilterFormat format, std::optional<int> level) {
   BloomOptions options;
   options.format = format;
@@ -101,24 +105,21 @@ TEST(LevelFormatTest, CompactFromLevelTwo) {
       {{"FIFO intra-L0", kFifo, Reason::kCompaction, 0, false}, Written::kCompact},
       {{"style none flush", kNoStyle, Reason::kFlush, 0, false}, Written::kCompact},
   };
-  for (const auto& c : kCases) {
-    EXPECT_EQ(WrittenName(WrittenFor(*policy, c.table)), std::string(WrittenName(c.want)))
-        << c.table.what;
-  }
+  for (const auto& c : kCases) ExpectWritten(*policy, c.table, c.want);
 }
 
 // Level 0: every table but flushes; a level past the tree: bottommost only.
 TEST(LevelFormatTest, EdgeLevels) {
   const auto from_zero = Policy(FilterFormat::kLevelDb, 0);
-  EXPECT_EQ(WrittenFor(*from_zero, {"flush", kLevel, Reason::kFlush, 0, false}),
-            Written::kLevelDb);
-  EXPECT_EQ(WrittenFor(*from_zero, {"intra-L0", kLevel, Reason::kCompaction, 0, false}),
-            Written::kCompact);
+  ExpectWritten(*from_zero, {"flush", kLevel, Reason::kFlush, 0, false}, Written::kLevelDb);
+  ExpectWritten(*from_zero, {"recovery", kLevel, Reason::kRecovery, 0, false},
+                Written::kLevelDb);
+  ExpectWritten(*from_zero, {"intra-L0", kLevel, Reason::kCompaction, 0, false},
+                Written::kCompact);
   const auto past_tree = Policy(FilterFormat::kLevelDb, 100);
-  EXPECT_EQ(WrittenFor(*past_tree, {"L6", kLevel, Reason::kCompaction, 6, false}),
-            Written::kLevelDb);
-  EXPECT_EQ(WrittenFor(*past_tree, {"L6 bottommost", kLevel, Reason::kCompaction, 6, true}),
-            Written::kCompact);
+  ExpectWritten(*past_tree, {"L6", kLevel, Reason::kCompaction, 6, false}, Written::kLevelDb);
+  ExpectWritten(*past_tree, {"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
+                Written::kCompact);
 }
 
 // Without the option, the format everywhere, bottommost and FIFO included.
@@ -134,7 +135,8 @@ TEST(LevelFormatTest, UnsetMeansOneFormat) {
           Table{"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
           Table{"FIFO flush", kFifo, Reason::kFlush, 0, false},
           Table{"SstFileWriter", kLevel, Reason::kMisc, -1, false}}) {
-      EXPECT_EQ(WrittenFor(*policy, table), want) << table.what << " " << FormatName(format);
+      SCOPED_TRACE(FormatName(format));
+      ExpectWritten(*policy, table, want);
     }
   }
 }
