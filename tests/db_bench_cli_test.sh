@@ -83,6 +83,37 @@ expect_error "--filter 'leveldb:10' is LevelDB's built-in policy; it needs --eng
 expect_error "multireadrandom: LevelDB has no MultiGet" \
   --engine=leveldb --benchmarks=fillseq,multireadrandom --num=10
 
+# A settled tree of levels (no full compaction, small buffers): filter
+# bytes reported in total and by level, the levels adding up to the total;
+# compact_from_level:6 spends fewer bytes than cache_local (its L6, the
+# bottom level, holds most keys; 64 KB tables of ~2000 keys, where compact
+# filters save less than in big ones).
+out="$("$bench" --compare=sstfilter.bloom:10:cache_local,sstfilter.bloom:10:cache_local:compact_from_level:6 \
+       --num=30000 --benchmarks=fillrandom,readmissing --compact=false --write_buffer_size=65536 \
+       --target_file_size_base=65536 --max_bytes_for_level_base=131072 \
+       --level_compaction_dynamic_level_bytes=true 2>/dev/null)"
+echo "$out"
+check "filter bytes row with ratios" grep -qE '^filter bytes +\| [0-9]+ \(1\.000x\) +\| [0-9]+ \(0\.[0-9]{3}x\)' <<<"$out"
+lines="$(grep -E '^ +: .*filter bytes \(' <<<"$out")"
+check "by-level filter bytes on every line ($(wc -l <<<"$lines") of 4)" test "$(wc -l <<<"$lines")" = 4
+while read -r line; do
+  total="$(sed -nE 's/.*, ([0-9]+) filter bytes \(.*/\1/p' <<<"$line")"
+  levels="$(sed -nE 's/.*filter bytes \((.*)\)$/\1/p' <<<"$line" | tr ',' '\n' |
+            awk '{s += $2} END {print s}')"
+  check "levels add up to the total ($levels of $total)" test "$levels" = "$total"
+  check "a settled tree has tables in L6" grep -qE 'L6 [0-9]+' <<<"$line"
+done <<<"$lines"
+ratio="$(sed -nE 's/^filter bytes +\| [0-9]+ \(1\.000x\) +\| [0-9]+ \((0\.[0-9]+)x\).*/\1/p' <<<"$out")"
+check "compact_from_level:6 spends less ($ratio of cache_local)" \
+  awk -v r="$ratio" 'BEGIN { exit !(r != "" && r < 0.95) }'
+expect_error "--write_buffer_size=0: expected a byte count > 0" --write_buffer_size=0 --num=10
+expect_error "--max_bytes_for_level_base=-5: expected a byte count > 0" \
+  --max_bytes_for_level_base=-5 --num=10
+expect_error "shape RocksDB's tree; they need --engine=rocksdb" \
+  --engine=leveldb --target_file_size_base=1048576 --num=10
+expect_error "compact_from_level=2 needs a host that tells the policy each table's level" \
+  --engine=leveldb --filter=sstfilter.bloom:10:cache_local:compact_from_level:2 --num=10
+
 expect_error "did not resolve" --filter=nosuchfilter:10 --num=10
 expect_error "bits_per_key=-1 is out of range" --filter=sstfilter.bloom:-1 --num=10
 expect_error "did not resolve" --compare=sstfilter.bloom:10,bogus --num=10

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,35 @@ enum class EngineKind { kRocksDb, kLevelDb };
 absl::StatusOr<EngineKind> ParseEngineKind(std::string_view name);
 const char* EngineName(EngineKind kind);
 
+// The LSM tree's shape, as stock db_bench's flags of the same names; unset:
+// the engine's default. RocksDB only (main.cc refuses them for LevelDB).
+struct LsmShape {
+  std::optional<int64_t> write_buffer_size;
+  std::optional<int64_t> target_file_size_base;
+  std::optional<int64_t> max_bytes_for_level_base;
+  std::optional<bool> level_compaction_dynamic_level_bytes;
+
+  bool IsDefault() const {
+    return !write_buffer_size && !target_file_size_base && !max_bytes_for_level_base &&
+           !level_compaction_dynamic_level_bytes;
+  }
+};
+
+// The filters of a DB's live tables.
+struct FilterSizes {
+  uint64_t bytes = 0;
+  // Keys they hold: RocksDB's table entries; LevelDB, which keeps no entry
+  // counts, the keys the fills wrote (--num).
+  uint64_t keys = 0;
+  // bytes by the level the tables sit at (index = level); empty when the
+  // engine does not say.
+  std::vector<uint64_t> bytes_by_level;
+
+  double BytesPerKey() const {
+    return keys ? static_cast<double>(bytes) / static_cast<double>(keys) : 0;
+  }
+};
+
 // What an engine is opened with.
 struct EngineOptions {
   std::string filter;  // A policy string of the engine ("none": no filter).
@@ -40,6 +70,7 @@ struct EngineOptions {
   // db_bench does.
   bool use_existing_db = false;
   int64_t num = 0;  // Keys the fills write (engines without a key count).
+  LsmShape shape;
 };
 
 // Cumulative since the engine was opened (see the file comment).
@@ -73,12 +104,14 @@ class Engine {
   virtual absl::Status Flush() = 0;
   // Compacts everything into one sorted run.
   virtual absl::Status CompactAll() = 0;
+  // Returns once no flush or compaction is queued or running (RocksDB),
+  // so reads see a settled tree. LevelDB cannot say: it returns at once.
+  virtual absl::Status WaitForCompactions() = 0;
   virtual bool SupportsMultiGet() const = 0;
   virtual std::unique_ptr<EngineReader> NewReader() = 0;
   // REQUIRES: no reader alive (their counts are added when destroyed).
   virtual EngineCounters Counters() const = 0;
-  // Filter bytes per key over the DB's live tables.
-  virtual absl::StatusOr<double> FilterBytesPerKey() = 0;
+  virtual absl::StatusOr<FilterSizes> LiveFilterSizes() = 0;
   // The engine's own statistics, as text.
   virtual std::string StatisticsDump() const = 0;
 };

@@ -1,5 +1,6 @@
 #include "bench/db_bench/leveldb_engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -144,6 +145,9 @@ class LevelDbEngine final : public Engine {
     return BackgroundError();
   }
 
+  // LevelDB has no way to ask whether a compaction is due or running.
+  absl::Status WaitForCompactions() override { return BackgroundError(); }
+
   bool SupportsMultiGet() const override { return false; }
 
   std::unique_ptr<EngineReader> NewReader() override {
@@ -161,12 +165,15 @@ class LevelDbEngine final : public Engine {
     return c;
   }
 
-  // Filter bytes of the live tables per key written (--num: every key is
-  // written once; LevelDB keeps no entry counts).
-  absl::StatusOr<double> FilterBytesPerKey() override {
+  // Filter bytes of the live tables, over the keys written (--num: every
+  // key is written once; LevelDB keeps no entry counts).
+  absl::StatusOr<FilterSizes> LiveFilterSizes() override {
     absl::StatusOr<uint64_t> bytes = LevelDbFilterBytes(*db_, path_);
     if (!bytes.ok()) return bytes.status();
-    return num_ > 0 ? static_cast<double>(*bytes) / static_cast<double>(num_) : 0;
+    FilterSizes sizes;
+    sizes.bytes = *bytes;
+    sizes.keys = static_cast<uint64_t>(std::max<int64_t>(num_, 0));
+    return sizes;
   }
 
   std::string StatisticsDump() const override {

@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -47,7 +49,19 @@ ABSL_FLAG(bool, partition_index_and_filters, false,
           "partitioned filters with a two-level index (one filter per partition)");
 ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
-ABSL_FLAG(bool, compact, true, "compact the DB after fills, so reads see one sorted run");
+ABSL_FLAG(bool, compact, true,
+          "compact the DB after fills, so reads see one sorted run; false: wait for the "
+          "engine's own compactions to settle (RocksDB), so reads see a tree of levels");
+// The LSM shape, RocksDB only, as stock db_bench's flags of the same names;
+// unset: RocksDB's defaults. tools/dev bench --levels sets them.
+ABSL_FLAG(std::optional<int64_t>, write_buffer_size, std::nullopt,
+          "rocksdb: memtable bytes (default: RocksDB's, 64 MB)");
+ABSL_FLAG(std::optional<int64_t>, target_file_size_base, std::nullopt,
+          "rocksdb: table file bytes in level 1 (default: RocksDB's, 64 MB)");
+ABSL_FLAG(std::optional<int64_t>, max_bytes_for_level_base, std::nullopt,
+          "rocksdb: bytes of the base level (default: RocksDB's, 256 MB)");
+ABSL_FLAG(std::optional<bool>, level_compaction_dynamic_level_bytes, std::nullopt,
+          "rocksdb: size levels from the bottom up (default: RocksDB's: false before 8.4)");
 ABSL_FLAG(std::string, db, "",
           "DB directory (default: a temporary directory, removed after); with --compare, "
           "the i-th filter's DB is <db>.<i> (the first's <db>). Destroyed first unless "
@@ -100,6 +114,19 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
   }
   if (c.threads < 1 || c.threads > 256) return bad("threads", c.threads, "expected 1..256");
   if (c.cache_size < 0) return bad("cache_size", c.cache_size, "expected >= 0");
+  const std::pair<const char*, std::optional<int64_t>> sizes[] = {
+      {"write_buffer_size", c.shape.write_buffer_size},
+      {"target_file_size_base", c.shape.target_file_size_base},
+      {"max_bytes_for_level_base", c.shape.max_bytes_for_level_base}};
+  for (const auto& [flag, value] : sizes) {
+    if (value.has_value() && *value <= 0) return bad(flag, *value, "expected a byte count > 0");
+  }
+  if (c.engine != EngineKind::kRocksDb && !c.shape.IsDefault()) {
+    return absl::InvalidArgumentError(
+        "--write_buffer_size, --target_file_size_base, --max_bytes_for_level_base and "
+        "--level_compaction_dynamic_level_bytes shape RocksDB's tree; they need "
+        "--engine=rocksdb");
+  }
   for (const std::string& b : benchmarks) {
     if (FindBenchmark(b) == nullptr) {
       return absl::InvalidArgumentError(
@@ -170,8 +197,8 @@ int Main(int argc, char** argv) {
       "  sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000\n"
       "  sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none\n"
       "Result lines use db_bench's format; after each, the filter's FP rate on absent-key\n"
-      "checks, data blocks read per op and filter bytes per key. fillrandom writes every\n"
-      "key once, in random order.");
+      "checks, data blocks read per op and the live tables' filter bytes (per key, in\n"
+      "total and by level). fillrandom writes every key once, in random order.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
 
@@ -186,6 +213,11 @@ int Main(int argc, char** argv) {
   config.cache_size = absl::GetFlag(FLAGS_cache_size);
   config.compact_after_fill = absl::GetFlag(FLAGS_compact);
   config.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
+  config.shape.write_buffer_size = absl::GetFlag(FLAGS_write_buffer_size);
+  config.shape.target_file_size_base = absl::GetFlag(FLAGS_target_file_size_base);
+  config.shape.max_bytes_for_level_base = absl::GetFlag(FLAGS_max_bytes_for_level_base);
+  config.shape.level_compaction_dynamic_level_bytes =
+      absl::GetFlag(FLAGS_level_compaction_dynamic_level_bytes);
   absl::StatusOr<EngineKind> engine = ParseEngineKind(absl::GetFlag(FLAGS_engine));
   if (!engine.ok()) return Fail(std::string(engine.status().message()));
   config.engine = *engine;

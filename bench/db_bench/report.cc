@@ -14,15 +14,30 @@ std::string ResultLine(const BenchmarkResult& r) {
                          r.seconds, r.ops, extra.empty() ? "" : " ", extra);
 }
 
-std::string FilterLine(const BenchmarkResult& r) {
-  if (!r.is_read) {
-    return absl::StrFormat("%-12s : %.3f filter bytes/key", "", r.filter_bytes_per_key);
+namespace {
+
+// "1.250 filter bytes/key, 1250000 filter bytes (L0 20000, L5 120000, ...)":
+// the levels holding filters, when the engine says.
+std::string FilterBytesText(const BenchmarkResult& r) {
+  std::vector<std::string> levels;
+  for (size_t level = 0; level < r.filter_bytes_by_level.size(); ++level) {
+    if (r.filter_bytes_by_level[level] == 0) continue;
+    levels.push_back(absl::StrFormat("L%d %d", level, r.filter_bytes_by_level[level]));
   }
+  return absl::StrFormat("%.3f filter bytes/key, %d filter bytes%s", r.filter_bytes_per_key,
+                         r.filter_bytes,
+                         levels.empty() ? "" : " (" + absl::StrJoin(levels, ", ") + ")");
+}
+
+}  // namespace
+
+std::string FilterLine(const BenchmarkResult& r) {
+  if (!r.is_read) return absl::StrFormat("%-12s : %s", "", FilterBytesText(r));
   const std::string fp = r.absent_checks() ? absl::StrFormat("%.3f%%", 100 * r.fp_rate()) : "n/a";
   return absl::StrFormat("%-12s : filter fp %s (%d absent-key checks), %.4f data-block reads/op, "
-                         "%.3f filter bytes/key",
+                         "%s",
                          "", fp, r.absent_checks(), r.data_block_reads_per_op(),
-                         r.filter_bytes_per_key);
+                         FilterBytesText(r));
 }
 
 std::string CompareTable(const std::vector<FilterRun>& runs) {
@@ -59,8 +74,22 @@ std::string CompareTable(const std::vector<FilterRun>& runs) {
     const double bytes = run.results.empty() ? 0 : run.results.back().filter_bytes_per_key;
     absl::StrAppendFormat(&out, " | %-38s", absl::StrFormat("%.3f", bytes));
   }
+  out += "\n";
+  // Totals after the last benchmark, and their ratio to the first filter's.
+  auto total = [](const FilterRun& run) {
+    return run.results.empty() ? uint64_t{0} : run.results.back().filter_bytes;
+  };
+  absl::StrAppendFormat(&out, "%-16s", "filter bytes");
+  for (const FilterRun& run : runs) {
+    const std::string ratio =
+        total(runs[0]) > 0
+            ? absl::StrFormat(" (%.3fx)", static_cast<double>(total(run)) / total(runs[0]))
+            : "";
+    absl::StrAppendFormat(&out, " | %-38s", absl::StrFormat("%d%s", total(run), ratio));
+  }
   out += "\n(ratio: micros/op relative to the first filter; fp: false positives / absent-key "
-         "filter checks; blk-rd/op: data blocks read per operation)\n";
+         "filter checks; blk-rd/op: data blocks read per operation; filter bytes: all live "
+         "tables' filters, relative to the first filter's)\n";
   return out;
 }
 
@@ -72,10 +101,11 @@ std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) 
       results.push_back(absl::StrFormat(
           "{\"benchmark\":\"%s\",\"ops\":%d,\"seconds\":%.6f,\"micros_per_op\":%.6f,"
           "\"ops_per_sec\":%.1f,\"found\":%d,\"fp_rate\":%.6f,"
-          "\"data_block_reads_per_op\":%.6f,\"filter_bytes_per_key\":%.6f}",
+          "\"data_block_reads_per_op\":%.6f,\"filter_bytes_per_key\":%.6f,"
+          "\"filter_bytes\":%d,\"filter_bytes_by_level\":[%s]}",
           r.name, r.ops, r.seconds, r.micros_per_op(), r.ops_per_sec(), r.found,
           r.is_read ? r.fp_rate() : 0.0, r.data_block_reads_per_op(),
-          r.filter_bytes_per_key));
+          r.filter_bytes_per_key, r.filter_bytes, absl::StrJoin(r.filter_bytes_by_level, ",")));
     }
     // Filter strings are option strings: escape the JSON-special characters.
     std::string name;

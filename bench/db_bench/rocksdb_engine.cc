@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
@@ -56,6 +59,21 @@ absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> ResolvePolicy(
         absl::StrFormat("--filter '%s' resolved to no filter; use 'none' for that", filter));
   }
   return policy;
+}
+
+void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
+  if (shape.write_buffer_size) {
+    options->write_buffer_size = static_cast<size_t>(*shape.write_buffer_size);
+  }
+  if (shape.target_file_size_base) {
+    options->target_file_size_base = static_cast<uint64_t>(*shape.target_file_size_base);
+  }
+  if (shape.max_bytes_for_level_base) {
+    options->max_bytes_for_level_base = static_cast<uint64_t>(*shape.max_bytes_for_level_base);
+  }
+  if (shape.level_compaction_dynamic_level_bytes) {
+    options->level_compaction_dynamic_level_bytes = *shape.level_compaction_dynamic_level_bytes;
+  }
 }
 
 class RocksDbReader final : public EngineReader {
@@ -123,6 +141,7 @@ class RocksDbEngine final : public Engine {
     options_.statistics = rocksdb::CreateDBStatistics();
     options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     options_.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
+    ApplyShape(options.shape, &options_);
     if (!options.use_existing_db) {
       rocksdb::Status s = rocksdb::DestroyDB(options.path, options_);
       if (!s.ok()) return FromRocksDb(s);
@@ -149,6 +168,22 @@ class RocksDbEngine final : public Engine {
   absl::Status CompactAll() override {
     return FromRocksDb(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr));
   }
+  absl::Status WaitForCompactions() override {
+    for (;;) {
+      uint64_t errors = 0, pending = 0, compactions = 0, flushes = 0;
+      if (!db_->GetIntProperty("rocksdb.background-errors", &errors) ||
+          !db_->GetIntProperty("rocksdb.compaction-pending", &pending) ||
+          !db_->GetIntProperty("rocksdb.num-running-compactions", &compactions) ||
+          !db_->GetIntProperty("rocksdb.num-running-flushes", &flushes)) {
+        return absl::InternalError("RocksDB did not report its background work");
+      }
+      if (errors > 0) {
+        return absl::InternalError(absl::StrFormat("%d background errors", errors));
+      }
+      if (pending == 0 && compactions == 0 && flushes == 0) return absl::OkStatus();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   bool SupportsMultiGet() const override { return true; }
   std::unique_ptr<EngineReader> NewReader() override {
     return std::make_unique<RocksDbReader>(db_.get(), &data_block_reads_);
@@ -164,16 +199,25 @@ class RocksDbEngine final : public Engine {
     return c;
   }
 
-  absl::StatusOr<double> FilterBytesPerKey() override {
+  absl::StatusOr<FilterSizes> LiveFilterSizes() override {
     rocksdb::TablePropertiesCollection tables;
     rocksdb::Status s = db_->GetPropertiesOfAllTables(&tables);
     if (!s.ok()) return absl::InternalError("reading table properties: " + s.ToString());
-    uint64_t filter_bytes = 0, entries = 0;
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::map<std::string, int> level_of;  // By path, as the properties are keyed.
+    for (const rocksdb::LiveFileMetaData& f : files) level_of[f.db_path + f.name] = f.level;
+    FilterSizes sizes;
     for (const auto& [file, props] : tables) {
-      filter_bytes += props->filter_size;
-      entries += props->num_entries;
+      sizes.bytes += props->filter_size;
+      sizes.keys += props->num_entries;
+      const auto level = level_of.find(file);
+      if (level == level_of.end()) continue;  // Compacted away between the two calls.
+      const auto index = static_cast<size_t>(level->second);
+      if (sizes.bytes_by_level.size() <= index) sizes.bytes_by_level.resize(index + 1);
+      sizes.bytes_by_level[index] += props->filter_size;
     }
-    return entries ? static_cast<double>(filter_bytes) / entries : 0;
+    return sizes;
   }
 
   std::string StatisticsDump() const override { return options_.statistics->ToString(); }

@@ -114,6 +114,7 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(const std::string& filter
   options.partition_index_and_filters = config.partition_index_and_filters;
   options.use_existing_db = config.use_existing_db;
   options.num = config.num;
+  options.shape = config.shape;
   absl::StatusOr<std::unique_ptr<Engine>> engine =
       config.engine == EngineKind::kLevelDb ? OpenLevelDbEngine(options)
                                             : OpenRocksDbEngine(options, env);
@@ -133,9 +134,11 @@ absl::StatusOr<BenchmarkResult> BenchDb::Run(const std::string& benchmark) {
   absl::StatusOr<BenchmarkResult> result =
       spec->op == BenchmarkSpec::Op::kFill ? Fill(*spec) : Read(*spec);
   if (!result.ok()) return result;
-  absl::StatusOr<double> bytes_per_key = engine_->FilterBytesPerKey();
-  if (!bytes_per_key.ok()) return bytes_per_key.status();
-  result->filter_bytes_per_key = *bytes_per_key;
+  absl::StatusOr<FilterSizes> sizes = engine_->LiveFilterSizes();
+  if (!sizes.ok()) return sizes.status();
+  result->filter_bytes_per_key = sizes->BytesPerKey();
+  result->filter_bytes = sizes->bytes;
+  result->filter_bytes_by_level = sizes->bytes_by_level;
   return result;
 }
 
@@ -166,6 +169,10 @@ absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
     std::fprintf(stderr, "... %s: compacting\n", name.c_str());
     s = engine_->CompactAll();
     if (!s.ok()) return OpFailed(name, "CompactRange", s);
+  } else {
+    std::fprintf(stderr, "... %s: waiting for compactions\n", name.c_str());
+    s = engine_->WaitForCompactions();
+    if (!s.ok()) return OpFailed(name, "waiting for compactions", s);
   }
   BenchmarkResult result;
   result.name = name;

@@ -63,7 +63,10 @@ struct WorkloadConfig {
   int threads = 1;
   bool partition_index_and_filters = false;
   int64_t cache_size = 8 << 20;
+  // After a fill: compact everything into one sorted run, or else wait
+  // until the engine's own compactions settle (WaitForCompactions).
   bool compact_after_fill = true;
+  LsmShape shape;  // RocksDB only.
   // Open the DB as it is (fills are then skipped by the tool, as by
   // db_bench); otherwise it is destroyed first.
   bool use_existing_db = false;
@@ -83,7 +86,10 @@ struct BenchmarkResult {
   uint64_t filter_positive = 0;       // Filter said "may match".
   uint64_t filter_true_positive = 0;  // ... and the key was there.
   uint64_t data_block_reads = 0;      // Block reads minus index/filter reads.
-  double filter_bytes_per_key = 0;    // Over all SSTs after the benchmark.
+  // Over all live tables after the benchmark.
+  double filter_bytes_per_key = 0;
+  uint64_t filter_bytes = 0;
+  std::vector<uint64_t> filter_bytes_by_level;  // Empty: the engine does not say.
 
   double micros_per_op() const { return ops ? seconds * 1e6 / ops : 0; }
   double ops_per_sec() const { return seconds > 0 ? ops / seconds : 0; }
