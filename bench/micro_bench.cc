@@ -6,14 +6,22 @@
 //                              B absent keys against it, one by one or batched
 //   OutOfCache/...             the same, each query (or batch) against a random
 //                              filter among copies totalling --out_of_cache_mib
+//   ViaRocksDB/k<L>/...        --via_rocksdb implementations (ours and FastLocalBloom)
+//                              through RocksDB's FilterBitsReader, policies from option
+//                              strings, text keys of --via_rocksdb_key_lengths bytes,
+//                              filters at a block cache's alignment, in and out of
+//                              cache, single and batched (via_rocksdb_cases.h)
 // A summary table with ratios to our encoding and the speed targets follows
 // the usual Google Benchmark output (see ratio_reporter.h).
 //
 //   sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b]
 //                         [--bits_per_key=10] [--min_time=0.2]
+//                         [--via_rocksdb=sst_cache_local,rocksdb_fv5]
+//                         [--via_rocksdb_key_lengths=16,26] [--via_rocksdb_mib=320]
 //
 // Google Benchmark's --benchmark_* flags are taken first, the rest are ours
 // (Abseil flags); --help lists both.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -22,11 +30,14 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "bench/bench_rng.h"
 #include "bench/filter_copies.h"
 #include "bench/filter_impls.h"
 #include "bench/key_shapes.h"
 #include "bench/ratio_reporter.h"
+#include "bench/via_rocksdb_cases.h"
 #include "benchmark/benchmark.h"
 #include "tools/flags_usage.h"
 
@@ -37,6 +48,18 @@ ABSL_FLAG(int64_t, out_of_cache_filter_keys, 100000,
           "Keys per filter in the out-of-cache set (an SST's worth)");
 ABSL_FLAG(int64_t, out_of_cache_mib, 256, "Total size of the out-of-cache filter set");
 ABSL_FLAG(double, min_time, 0.2, "Minimum seconds per benchmark");
+ABSL_FLAG(std::vector<std::string>, via_rocksdb, std::vector<std::string>({"sst_cache_local",
+                                                                          "rocksdb_fv5"}),
+          "Implementations of the ViaRocksDB cases (ours and rocksdb_fv5, created from "
+          "option strings); empty: no such case. Only those --filters selects run");
+ABSL_FLAG(std::vector<std::string>, via_rocksdb_key_lengths,
+          std::vector<std::string>({"16", "26"}), "Key lengths of the ViaRocksDB cases (bytes)");
+ABSL_FLAG(int64_t, via_rocksdb_mib, 320,
+          "Out-of-cache filter bytes of each ViaRocksDB implementation (MiB)");
+ABSL_FLAG(int64_t, via_rocksdb_alignment, 16,
+          "Alignment of the ViaRocksDB filter bytes (a block cache gives 16)");
+ABSL_FLAG(int32_t, via_rocksdb_rounds, 3,
+          "Interleaved rounds of the ViaRocksDB cases; the summary keeps the fastest");
 
 namespace sstfilter::bench {
 namespace {
@@ -46,18 +69,7 @@ constexpr size_t kPoolKeys = 1 << 14;
 constexpr uint64_t kAbsentBase = uint64_t{1} << 40;  // Far from every present index.
 constexpr KeyShape kShape = KeyShape::kRandom16;
 
-// Cheap per-query randomness (its cost is the same for every implementation).
-class Rng {
- public:
-  uint64_t Next() { return Mix64(state_++); }
-  // Uniform in [0, n) without a division (Lemire's multiply-shift).
-  size_t Below(size_t n) {
-    return static_cast<size_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
-  }
-
- private:
-  uint64_t state_ = 1;
-};
+using Rng = BenchRng;
 
 struct Keys {
   KeySet in_cache{kShape, 0, static_cast<size_t>(absl::GetFlag(FLAGS_in_cache_keys))};
@@ -98,14 +110,29 @@ InCacheFilter& GetInCacheFilter(const FilterImpl& impl) {
   return f;
 }
 
+struct OutOfCacheSet {
+  std::string kind;
+  std::unique_ptr<BenchFilter> filter;
+  std::unique_ptr<FilterCopies> copies;
+};
+
+OutOfCacheSet& TheOutOfCacheSet() {
+  static auto* set = new OutOfCacheSet();
+  return *set;
+}
+
+void ReleaseOutOfCacheSet() { TheOutOfCacheSet().copies.reset(); }
+
 // The out-of-cache set of one implementation at a time: building the next implementation's set
-// frees the previous one, so memory stays at about --out_of_cache_mib.
+// frees the previous one (and the ViaRocksDB cases' sets), so memory stays at about
+// --out_of_cache_mib.
 FilterCopies& GetOutOfCacheSet(const FilterImpl& impl) {
-  static std::string current_kind;
-  static std::unique_ptr<BenchFilter> filter;
-  static std::unique_ptr<FilterCopies> copies;
+  std::string& current_kind = TheOutOfCacheSet().kind;
+  std::unique_ptr<BenchFilter>& filter = TheOutOfCacheSet().filter;
+  std::unique_ptr<FilterCopies>& copies = TheOutOfCacheSet().copies;
   if (copies == nullptr || current_kind != impl.name) {
     copies.reset();
+    ReleaseViaRocksDbSets();
     const auto start = std::chrono::steady_clock::now();
     filter = impl.make(absl::GetFlag(FLAGS_bits_per_key));
     std::string bytes;
@@ -223,6 +250,40 @@ void RegisterAll(const std::vector<FilterImpl>& impls) {
   }
 }
 
+// The ViaRocksDB cases (via_rocksdb_cases.h) of the --via_rocksdb implementations --filters
+// selects; their setup line for the summary, empty when there are none.
+absl::StatusOr<std::string> RegisterViaRocksDb(const std::vector<FilterImpl>& selected) {
+  ViaRocksDbConfig config;
+  for (const std::string& name : absl::GetFlag(FLAGS_via_rocksdb)) {
+    if (!PolicyIdOf(name, 10).ok()) {
+      return absl::InvalidArgumentError("--via_rocksdb: " +
+                                        std::string(PolicyIdOf(name, 10).status().message()));
+    }
+    for (const FilterImpl& impl : selected) {
+      if (impl.name == name) config.impls.push_back(name);
+    }
+  }
+  if (config.impls.empty()) return std::string();
+  for (const std::string& text : absl::GetFlag(FLAGS_via_rocksdb_key_lengths)) {
+    size_t length = 0;
+    if (!absl::SimpleAtoi(text, &length)) {
+      return absl::InvalidArgumentError("--via_rocksdb_key_lengths: '" + text +
+                                        "' is not a length in bytes");
+    }
+    config.key_lengths.push_back(length);
+  }
+  auto non_negative = [](int64_t v) { return static_cast<size_t>(std::max<int64_t>(v, 0)); };
+  config.bits_per_key = absl::GetFlag(FLAGS_bits_per_key);
+  config.in_cache_keys = non_negative(absl::GetFlag(FLAGS_in_cache_keys));
+  config.filter_keys = non_negative(absl::GetFlag(FLAGS_out_of_cache_filter_keys));
+  config.total_mib = non_negative(absl::GetFlag(FLAGS_via_rocksdb_mib));
+  config.alignment = non_negative(absl::GetFlag(FLAGS_via_rocksdb_alignment));
+  config.rounds = absl::GetFlag(FLAGS_via_rocksdb_rounds);
+  config.min_time = absl::GetFlag(FLAGS_min_time);
+  config.release_other_sets = ReleaseOutOfCacheSet;
+  return RegisterViaRocksDbCases(config);
+}
+
 // Google Benchmark answers --help itself and exits; this is its help
 // printer, so --help shows its flags and then ours (Abseil prints those and
 // exits as for our other tools).
@@ -256,15 +317,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   RegisterAll(*impls);
+  std::string header =
+      absl::StrFormat("%g bits/key, 16-byte random keys; in cache: one filter of %d keys; "
+                      "out of cache: filters of %d keys totalling >= %d MiB",
+                      absl::GetFlag(FLAGS_bits_per_key), absl::GetFlag(FLAGS_in_cache_keys),
+                      absl::GetFlag(FLAGS_out_of_cache_filter_keys),
+                      absl::GetFlag(FLAGS_out_of_cache_mib));
+  absl::StatusOr<std::string> via = RegisterViaRocksDb(*impls);
+  if (!via.ok()) {
+    std::fprintf(stderr, "sstfilter_micro_bench: %s\n", via.status().ToString().c_str());
+    return 2;
+  }
+  if (!via->empty()) header += "\n" + *via;
   std::vector<std::string> names;
   for (const FilterImpl& k : AllFilterImpls()) names.push_back(k.name);
-  RatioReporter reporter(
-      names, absl::StrFormat("%g bits/key, 16-byte random keys; in cache: one filter of %d keys; "
-                             "out of cache: filters of %d keys totalling >= %d MiB",
-                             absl::GetFlag(FLAGS_bits_per_key),
-                             absl::GetFlag(FLAGS_in_cache_keys),
-                             absl::GetFlag(FLAGS_out_of_cache_filter_keys),
-                             absl::GetFlag(FLAGS_out_of_cache_mib)));
+  RatioReporter reporter(names, header);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -64,14 +64,19 @@ void RatioReporter::ReportRuns(const std::vector<Run>& reports) {
     if (std::find(cases_.begin(), cases_.end(), case_name) == cases_.end()) {
       cases_.push_back(case_name);
     }
-    Cell& cell = cells_[case_name][impl];
     auto counter = [&run](const char* key, double fallback) {
       auto it = run.counters.find(key);
       return it == run.counters.end() ? fallback : it->second.value;
     };
-    cell.ns_per_key = counter(kPerKeyCounter, 0) * 1e9;
-    cell.match = counter(kMatchCounter, -1);
-    cell.bits_per_key = counter(kBitsPerKeyCounter, -1);
+    Cell next;
+    next.ns_per_key = counter(kPerKeyCounter, 0) * 1e9;
+    next.match = counter(kMatchCounter, -1);
+    next.bits_per_key = counter(kBitsPerKeyCounter, -1);
+    // A case run more than once (interleaved rounds, repetitions) keeps its fastest run.
+    auto [it, first] = cells_[case_name].try_emplace(impl, next);
+    if (!first && next.ns_per_key > 0 && next.ns_per_key < it->second.ns_per_key) {
+      it->second = next;
+    }
   }
 }
 
@@ -85,14 +90,18 @@ double RatioReporter::NsPerKey(const std::string& case_name,
 
 void RatioReporter::PrintTable() const {
   const std::string& ref = impls_.front();
+  int width = 28;  // The case column: the longest case name, at least this.
+  for (const std::string& case_name : cases_) {
+    width = std::max(width, static_cast<int>(case_name.size()));
+  }
   std::string out = absl::StrFormat(
       "\nSummary: ns per key (CPU time); (r) = that implementation / %s, above 1.00x means %s is faster\n%s\n",
       ref, ref, header_);
-  out += absl::StrFormat("%-28s", "case");
+  out += absl::StrFormat("%-*s", width, "case");
   for (const std::string& impl : impls_) out += absl::StrFormat(" %18s", impl);
   out += "\n";
   for (const std::string& case_name : cases_) {
-    out += absl::StrFormat("%-28s", case_name);
+    out += absl::StrFormat("%-*s", width, case_name);
     const double reference = NsPerKey(case_name, ref);
     for (const std::string& impl : impls_) {
       const double ns = NsPerKey(case_name, impl);
@@ -110,7 +119,7 @@ void RatioReporter::PrintTable() const {
   auto extra_row = [&](const char* label, const std::string& case_name, bool bits) {
     auto c = cells_.find(case_name);
     if (c == cells_.end()) return;
-    out += absl::StrFormat("%-28s", label);
+    out += absl::StrFormat("%-*s", width, label);
     for (const std::string& impl : impls_) {
       auto k = c->second.find(impl);
       const double v = k == c->second.end() ? -1
@@ -191,6 +200,14 @@ void RatioReporter::PrintVersusFastLocalBloom(const std::string& ours) const {
                            target, ratio <= target ? "MET" : "MISSED");
   };
   for (const CaseTarget& t : TargetsVersusFastLocalBloom(ours)) line(t.case_name, t.max_ratio);
+  // Through RocksDB's reader (via_rocksdb_cases.h), where this encoding ran:
+  // the same targets by shape.
+  for (const std::string& c : cases_) {
+    if (c.rfind(kViaRocksDbPrefix, 0) != 0 || NsPerKey(c, ours) <= 0) continue;
+    const bool single_out_of_cache = c.find("/OutOfCache/") != std::string::npos &&
+                                     c.find("/batch") == std::string::npos;
+    line(c, single_out_of_cache ? 1.0 : 0.8);
+  }
   std::fputs(out.c_str(), stdout);
 }
 

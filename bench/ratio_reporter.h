@@ -6,6 +6,8 @@
 // encoding of ours against FastLocalBloom, and compact against Ribbon).
 //
 // Benchmarks are named "<case>/<implementation>"; the reporter groups on that.
+// A case run more than once (interleaved rounds, --benchmark_repetitions)
+// counts with its fastest run.
 #ifndef SSTFILTER_BENCH_RATIO_REPORTER_H_
 #define SSTFILTER_BENCH_RATIO_REPORTER_H_
 
@@ -21,6 +23,8 @@ namespace sstfilter::bench {
 inline constexpr char kPerKeyCounter[] = "per_key";      // Seconds of CPU per key.
 inline constexpr char kMatchCounter[] = "match";         // Fraction answered "may match".
 inline constexpr char kBitsPerKeyCounter[] = "bits/key";  // Filter size (build cases).
+// Names of the cases through RocksDB's reader start so (via_rocksdb_cases.h).
+inline constexpr char kViaRocksDbPrefix[] = "ViaRocksDB/";
 
 class RatioReporter : public benchmark::ConsoleReporter {
  public:

@@ -3,14 +3,17 @@
 # Google Benchmark's, both kinds of flags are accepted, bad ones refused;
 # our compact encoding and RocksDB's Ribbon run every case FastLocalBloom
 # runs, and the summary shows their filter sizes and their time relative to
-# FastLocalBloom (checked against the per-key times of the same run).
+# FastLocalBloom (checked against the per-key times of the same run); the
+# ViaRocksDB cases run at CI size and print their ratio to FastLocalBloom.
 # Usage: micro_bench_cli_test.sh <path to sstfilter_micro_bench>
 set -uo pipefail
 tool="$1"
 source "$(dirname "$0")/cli_test_lib.sh"
 
 help="$("$tool" --help 2>&1)"
-for flag in bits_per_key filters in_cache_keys out_of_cache_filter_keys out_of_cache_mib min_time; do
+for flag in bits_per_key filters in_cache_keys out_of_cache_filter_keys out_of_cache_mib min_time \
+            via_rocksdb via_rocksdb_key_lengths via_rocksdb_mib via_rocksdb_alignment \
+            via_rocksdb_rounds; do
   check "--help lists --$flag" grep -qE -- "^ +--$flag \(" <<<"$help"
 done
 check "--help lists Google Benchmark's flags" grep -qF -- "--benchmark_filter=<regex>" <<<"$help"
@@ -19,6 +22,32 @@ out="$("$tool" --benchmark_filter='^Build/sst_leveldb/' --filters=sst_leveldb --
         --in_cache_keys=1000 2>&1)"
 check "runs with both kinds of flags" grep -qE '^Build/sst_leveldb/' <<<"$out"
 expect_error "unknown filter 'nosuch'" --filters=nosuch
+
+# The ViaRocksDB cases, small: 2 MiB of filters of 2,000 keys per implementation.
+out="$("$tool" --benchmark_filter='^ViaRocksDB/' --filters=sst_cache_local,rocksdb_fv5 \
+        --min_time=0.01 --in_cache_keys=1000 --out_of_cache_filter_keys=2000 --via_rocksdb_mib=2 \
+        --via_rocksdb_key_lengths=9,26 --via_rocksdb_rounds=2 2>&1)"
+for len in 9 26; do
+  for c in InCache/absent InCache/present InCache/batch32/absent OutOfCache/absent \
+           OutOfCache/present OutOfCache/batch32/absent OutOfCache/batch32/present; do
+    for impl in sst_cache_local rocksdb_fv5; do
+      check "ran ViaRocksDB/k$len/$c/$impl twice" \
+        test "$(grep -cE "^ViaRocksDB/k$len/$c/$impl/" <<<"$out")" -eq 2
+    done
+    check "summary ratio for ViaRocksDB/k$len/$c" \
+      grep -qE "^  ViaRocksDB/k$len/$c +[0-9.]+x \(target" <<<"$out"
+  done
+  # Present keys always match, through both readers.
+  check "k$len present keys all match" \
+    test -z "$(grep -E "^ViaRocksDB/k$len/.*present/.* [0-9.]+ns" <<<"$out" | awk '$(NF-1) != 1')"
+done
+check "ViaRocksDB filters are sstfilter.bloom:10:cache_local and bloomfilter:10:false" \
+  grep -qF "(sstfilter.bloom:10:cache_local)" <<<"$out"
+check "ViaRocksDB uses bloomfilter:10:false" grep -qF "(bloomfilter:10:false)" <<<"$out"
+expect_error "key length 7 is outside" --benchmark_filter=ViaRocksDB --via_rocksdb_key_lengths=7
+expect_error "'x' is not a length" --benchmark_filter=ViaRocksDB --via_rocksdb_key_lengths=x
+expect_error "alignment 24 is not a power of two" --via_rocksdb_alignment=24
+expect_error "'libleveldb' has no RocksDB option string" --via_rocksdb=libleveldb
 expect_error "Unknown command line flag" --no_such_flag=1
 
 # Every case of FastLocalBloom is registered for compact and Ribbon too.
