@@ -7,7 +7,10 @@
 //
 // Benchmarks are named "<case>/<implementation>"; the reporter groups on that.
 // A case run more than once (interleaved rounds, --benchmark_repetitions)
-// counts with its fastest run.
+// counts with its fastest run; its ratio to FastLocalBloom is then the
+// median of the ratios of runs paired in order (round r against round r),
+// which run back to back and so share the machine's state: on a shared
+// machine that is steadier than the ratio of two fastest runs.
 #ifndef SSTFILTER_BENCH_RATIO_REPORTER_H_
 #define SSTFILTER_BENCH_RATIO_REPORTER_H_
 
@@ -37,12 +40,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
  private:
   struct Cell {
-    double ns_per_key = 0;
+    double ns_per_key = 0;  // Of the fastest run.
     double match = -1;
     double bits_per_key = -1;
+    std::vector<double> runs_ns;  // ns/key of every run, in run order.
   };
   // ns/key of one case and implementation, or 0 when that run did not happen.
   double NsPerKey(const std::string& case_name, const std::string& impl) const;
+  // ns/key of every run of one case and implementation, in run order.
+  std::vector<double> Runs(const std::string& case_name, const std::string& impl) const;
   void PrintTable() const;
   void PrintRatiosTo(const std::string& peer) const;
   void PrintTargets() const;
