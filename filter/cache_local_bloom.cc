@@ -92,7 +92,9 @@ void CacheLocalBloomBuilder::FinishInto(char* out, size_t bytes) {
 }
 
 CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel simd)
-    : simd_(ClampSimdLevel(simd)), kernels_(&GetCacheLocalKernels(simd_)) {
+    : simd_(ClampSimdLevel(simd)) {
+  kernels_ = &GetCacheLocalKernels(simd_);
+  may_match_ = kernels_->may_match;
   // state_ starts as kMatchEverything: every early return fails open.
   if (!IsCacheLocalBloomFilter(filter)) return;
   const auto* trailer = reinterpret_cast<const unsigned char*>(
@@ -117,16 +119,6 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
 bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
   return cl::NarrowLineMayMatch(array_ + cl::NarrowLineOffset(h, num_lines_, line_bytes_),
                                 cl::ProbeSeed(h), num_probes_, line_bytes_);
-}
-
-bool CacheLocalBloomReader::HashMayMatch(uint64_t h) const {
-  if (!Probes()) return FixedAnswer();
-  if (Narrow()) return NarrowMayMatch(h);
-  return kernels_->may_match(h, num_probes_, array_, num_lines_);
-}
-
-bool CacheLocalBloomReader::MayMatch(std::string_view key) const {
-  return HashMayMatch(cl::HashKey(key));
 }
 
 void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
