@@ -46,7 +46,7 @@ class BitsAdapterTest : public ::testing::TestWithParam<FilterFormat> {
   }
 
   std::shared_ptr<const rocksdb::FilterPolicy> policy_ =
-      NewRocksDbBloomPolicy(BloomOptions{10.0, std::nullopt, GetParam()}).value();
+      NewRocksDbBloomPolicy(BloomOptions{10.0, std::nullopt, GetParam(), std::nullopt}).value();
   rocksdb::BlockBasedTableOptions table_;
 };
 
