@@ -122,7 +122,7 @@ class SmallFiltersNoFalseNegatives : public ::testing::TestWithParam<FilterForma
 
 TEST_P(SmallFiltersNoFalseNegatives, EveryPathEveryN) {
   for (double bpk : kBitsPerKey) {
-    const BloomOptions options{bpk, std::nullopt, GetParam()};
+    const BloomOptions options{bpk, std::nullopt, GetParam(), std::nullopt};
     const std::unique_ptr<const FilterPolicy> policy = NewBloomFilterPolicy(options).value();
     const std::shared_ptr<const rocksdb::FilterPolicy> rocksdb_policy =
         NewRocksDbBloomPolicy(options).value();
