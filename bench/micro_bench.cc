@@ -11,8 +11,10 @@
 //                              strings, text keys of --via_rocksdb_key_lengths bytes,
 //                              filters at a block cache's alignment, in and out of
 //                              cache, single and batched (via_rocksdb_cases.h)
-// A summary table with ratios to our encoding and the speed targets follows
-// the usual Google Benchmark output (see ratio_reporter.h).
+// A summary table with ratios to our encoding, the same cases as time /
+// RocksDB's FastLocalBloom, and the speed targets (compact's also against
+// RocksDB's Ribbon) follow the usual Google Benchmark output (see
+// ratio_reporter.h).
 //
 //   sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b]
 //                         [--bits_per_key=10] [--min_time=0.2]
