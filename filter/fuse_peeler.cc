@@ -9,15 +9,10 @@ namespace sstfilter {
 namespace cp = compact;
 
 bool FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t seed) {
-  params_ = p;
-  seed_ = seed;
-  num_cells_ = num_cells;
-  peeled_ = 0;
-  overflow_ = false;
   if (allocated_cells_ < num_cells) {
     // Uninitialised allocations: the memsets below touch each page once.
     // No exceptions: a filter that cannot be built falls back, it never
-    // fails the flush or compaction.
+    // fails the flush or compaction. (Release resets the state set below.)
     Release();
     counts_.reset(new (std::nothrow) uint8_t[num_cells]);
     xors_.reset(new (std::nothrow) uint64_t[num_cells]);
@@ -28,6 +23,11 @@ bool FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t see
     }
     allocated_cells_ = num_cells;
   }
+  params_ = p;
+  seed_ = seed;
+  num_cells_ = num_cells;
+  peeled_ = 0;
+  overflow_ = false;
   std::memset(counts_.get(), 0, num_cells);
   std::memset(xors_.get(), 0, num_cells * sizeof(uint64_t));
   return true;
