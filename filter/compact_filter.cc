@@ -87,20 +87,37 @@ bool CompactFilterBuilder::TryFuse(size_t num_keys) {
 }
 
 bool CompactFilterBuilder::RemoveDuplicates() {
-  // The peeler's cells go first (Start allocates them again), so the sorted
-  // copy never adds to the most this builder holds.
-  peeler_.Release();
-  const size_t n = hashes_.size();
-  std::unique_ptr<uint64_t[]> sorted(new (std::nothrow) uint64_t[n]);
-  if (!sorted) return false;  // Seeds then fail as before: a fallback.
-  last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + n * sizeof(uint64_t));
-  size_t i = 0;
-  hashes_.ForEach([&](uint64_t h) { sorted[i++] = h; });
-  std::sort(sorted.get(), sorted.get() + n);
-  const size_t distinct = static_cast<size_t>(std::unique(sorted.get(), sorted.get() + n) - sorted.get());
-  if (distinct == n) return false;
-  for (i = 0; i < distinct; ++i) hashes_.Set(i, sorted[i]);
-  hashes_.Truncate(distinct);
+  // Equal hashes are among the keys the failed peel left (usually a few):
+  // sort those, not all.
+  std::vector<uint64_t> left;
+  hashes_.ForEach([&](uint64_t h) {
+    if (peeler_.LeftUnpeeled(h)) left.push_back(h);
+  });
+  std::sort(left.begin(), left.end());
+  std::vector<uint64_t> repeated;  // Sorted, distinct.
+  for (size_t i = 1; i < left.size(); ++i) {
+    if (left[i] == left[i - 1] && (repeated.empty() || repeated.back() != left[i])) {
+      repeated.push_back(left[i]);
+    }
+  }
+  last_temp_bytes_ = std::max(last_temp_bytes_,
+                              hashes_.AllocatedBytes() + peeler_.AllocatedBytes() +
+                                  (left.capacity() + repeated.capacity()) * sizeof(uint64_t));
+  if (repeated.empty()) return false;
+  // Keep the first of each repeated hash, in place.
+  std::vector<bool> kept(repeated.size(), false);
+  size_t out = 0;
+  for (size_t i = 0; i < hashes_.size(); ++i) {
+    const uint64_t h = hashes_.At(i);
+    const auto it = std::lower_bound(repeated.begin(), repeated.end(), h);
+    if (it != repeated.end() && *it == h) {
+      const size_t r = static_cast<size_t>(it - repeated.begin());
+      if (kept[r]) continue;
+      kept[r] = true;
+    }
+    hashes_.Set(out++, h);
+  }
+  hashes_.Truncate(out);
   return true;
 }
 

@@ -40,6 +40,18 @@ class FusePeeler {
   // Whether all num_keys added keys peel.
   bool Peel(size_t num_keys);
 
+  // After a Peel that failed without overflow: whether the key with hash h
+  // was left unpeeled (in the 2-core every cell holds 0 or at least 2 keys,
+  // and a peeled key's free cell holds 0). Equal hashes never peel.
+  bool LeftUnpeeled(uint64_t h) const {
+    if (overflow_) return true;  // Never peeled: every key is left.
+    const compact::Cells cells = compact::CellsOf(h, seed_, params_);
+    for (uint32_t c : cells.c) {
+      if (counts_[c] < 2) return false;
+    }
+    return true;
+  }
+
   // Writes the cells into array: array_bytes bytes (FuseShape), each one
   // written, nothing after them. Consumes the peel state (Start again to
   // reuse). REQUIRES: Peel returned true.

@@ -236,6 +236,22 @@ TEST(CompactFilter, FallbackIsABloomFilterAndRecognisable) {
   EXPECT_LT(positives / 200000.0, 0.015);
 }
 
+// A few repeats among many distinct keys: only the keys the failed peel
+// left are examined, and each repeated hash is kept once.
+TEST(CompactFilter, FewRepeatsAmongManyAreRemoved) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 50000);
+  CompactFilterBuilder builder(10);
+  for (const std::string& key : keys) builder.AddKey(key);
+  for (size_t i = 0; i < 10; ++i) builder.AddKey(keys[i * 4999]);  // Not adjacent.
+  EXPECT_EQ(builder.NumEntries(), keys.size() + 10);
+  std::string filter;
+  builder.Finish(&filter);
+  EXPECT_EQ(builder.num_fallbacks(), 0u);
+  EXPECT_EQ(filter.size(), builder.FilterSize(keys.size()));
+  EXPECT_EQ(CompactFilterReader(filter).body(), kCompactBodyFuse);
+  ExpectAllMatch(filter, keys);
+}
+
 // A fresh builder peels at the first seed almost always (about 1% of
 // attempts fail at these sizes): seeds are retries, not the rule.
 TEST(CompactFilter, FirstSeedUsuallyPeels) {
