@@ -74,7 +74,12 @@ bool CompactFilterBuilder::TryFuse(size_t num_keys) {
   for (; last_seeds_tried_ < options_.max_seeds; ++last_seeds_tried_) {
     seed_ = static_cast<uint32_t>(last_seeds_tried_);
     if (!peeler_.Start(params, shape_.num_cells(), seed_)) return false;
-    hashes_.ForEach([this](uint64_t h) { peeler_.Add(h); });
+    if (FusePeeler::PrefetchPays(shape_.num_cells())) {
+      hashes_.ForEach([this](uint64_t h) { peeler_.AddAhead(h); });
+      peeler_.FinishAdds();
+    } else {
+      hashes_.ForEach([this](uint64_t h) { peeler_.Add(h); });
+    }
     last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes());
     if (peeler_.Peel(num_keys)) return true;
     // Duplicate hashes never peel: remove them once, and re-plan if they were.

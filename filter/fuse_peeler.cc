@@ -28,6 +28,7 @@ bool FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t see
   num_cells_ = num_cells;
   peeled_ = 0;
   overflow_ = false;
+  num_added_ = 0;
   std::memset(counts_.get(), 0, num_cells);
   std::memset(xors_.get(), 0, num_cells * sizeof(uint64_t));
   return true;
