@@ -129,6 +129,8 @@ check "compact_from_level:6 spends less ($ratio of cache_local)" \
 expect_error "--write_buffer_size=0: expected a byte count > 0" --write_buffer_size=0 --num=10
 expect_error "--max_bytes_for_level_base=-5: expected a byte count > 0" \
   --max_bytes_for_level_base=-5 --num=10
+expect_error "--compression_type=gzip: expected none, snappy, lz4 or zstd" \
+  --compression_type=gzip --num=10
 expect_error "shape RocksDB's tree; they need --engine=rocksdb" \
   --engine=leveldb --target_file_size_base=1048576 --num=10
 expect_error "compact_from_level=2 needs a host that tells the policy each table's level" \

@@ -38,10 +38,12 @@ struct LsmShape {
   std::optional<int64_t> target_file_size_base;
   std::optional<int64_t> max_bytes_for_level_base;
   std::optional<bool> level_compaction_dynamic_level_bytes;
+  // "none", "snappy", "lz4" or "zstd" (main.cc checks the name).
+  std::optional<std::string> compression_type;
 
   bool IsDefault() const {
     return !write_buffer_size && !target_file_size_base && !max_bytes_for_level_base &&
-           !level_compaction_dynamic_level_bytes;
+           !level_compaction_dynamic_level_bytes && !compression_type;
   }
 };
 
@@ -104,8 +106,8 @@ class Engine {
   virtual absl::Status Flush() = 0;
   // Compacts everything into one sorted run.
   virtual absl::Status CompactAll() = 0;
-  // Returns once no flush or compaction is queued or running (RocksDB),
-  // so reads see a settled tree. LevelDB cannot say: it returns at once.
+  // Returns once no flush or compaction is queued or running (RocksDB).
+  // LevelDB cannot say: it returns at once.
   virtual absl::Status WaitForCompactions() = 0;
   virtual bool SupportsMultiGet() const = 0;
   virtual std::unique_ptr<EngineReader> NewReader() = 0;

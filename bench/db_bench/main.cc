@@ -20,6 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/report.h"
+#include "bench/db_bench/rocksdb_engine.h"
 #include "bench/db_bench/workload.h"
 #include "bench/db_bench/engine.h"
 #include "tools/flags_usage.h"
@@ -50,8 +51,9 @@ ABSL_FLAG(bool, partition_index_and_filters, false,
 ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
 ABSL_FLAG(bool, compact, true,
-          "compact the DB after fills, so reads see one sorted run; false: wait for the "
-          "engine's own compactions to settle (RocksDB), so reads see a tree of levels");
+          "compact the DB after fills, so reads see one sorted run; false: reads see a tree "
+          "of levels, which fills build without racing the engine's background work "
+          "(RocksDB: each write batch waits for the flushes and compactions it triggers)");
 // The LSM shape, RocksDB only, as stock db_bench's flags of the same names;
 // unset: RocksDB's defaults. tools/dev bench --levels sets them.
 ABSL_FLAG(std::optional<int64_t>, write_buffer_size, std::nullopt,
@@ -62,6 +64,8 @@ ABSL_FLAG(std::optional<int64_t>, max_bytes_for_level_base, std::nullopt,
           "rocksdb: bytes of the base level (default: RocksDB's, 256 MB)");
 ABSL_FLAG(std::optional<bool>, level_compaction_dynamic_level_bytes, std::nullopt,
           "rocksdb: size levels from the bottom up (default: RocksDB's: false before 8.4)");
+ABSL_FLAG(std::optional<std::string>, compression_type, std::nullopt,
+          "rocksdb: none, snappy, lz4 or zstd (default: RocksDB's, snappy)");
 ABSL_FLAG(std::string, db, "",
           "DB directory (default: a temporary directory, removed after); with --compare, "
           "the i-th filter's DB is <db>.<i> (the first's <db>). Destroyed first unless "
@@ -121,11 +125,14 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
   for (const auto& [flag, value] : sizes) {
     if (value.has_value() && *value <= 0) return bad(flag, *value, "expected a byte count > 0");
   }
+  if (c.shape.compression_type) {
+    if (absl::Status s = CompressionNamed(*c.shape.compression_type).status(); !s.ok()) return s;
+  }
   if (c.engine != EngineKind::kRocksDb && !c.shape.IsDefault()) {
     return absl::InvalidArgumentError(
-        "--write_buffer_size, --target_file_size_base, --max_bytes_for_level_base and "
-        "--level_compaction_dynamic_level_bytes shape RocksDB's tree; they need "
-        "--engine=rocksdb");
+        "--write_buffer_size, --target_file_size_base, --max_bytes_for_level_base, "
+        "--level_compaction_dynamic_level_bytes and --compression_type shape RocksDB's "
+        "tree; they need --engine=rocksdb");
   }
   for (const std::string& b : benchmarks) {
     if (FindBenchmark(b) == nullptr) {
@@ -218,6 +225,7 @@ int Main(int argc, char** argv) {
   config.shape.max_bytes_for_level_base = absl::GetFlag(FLAGS_max_bytes_for_level_base);
   config.shape.level_compaction_dynamic_level_bytes =
       absl::GetFlag(FLAGS_level_compaction_dynamic_level_bytes);
+  config.shape.compression_type = absl::GetFlag(FLAGS_compression_type);
   absl::StatusOr<EngineKind> engine = ParseEngineKind(absl::GetFlag(FLAGS_engine));
   if (!engine.ok()) return Fail(std::string(engine.status().message()));
   config.engine = *engine;

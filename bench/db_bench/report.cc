@@ -1,5 +1,7 @@
 #include "bench/db_bench/report.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -40,52 +42,63 @@ std::string FilterLine(const BenchmarkResult& r) {
                          FilterBytesText(r));
 }
 
+namespace {
+
+// Appends " | " and `text` left-aligned in `width` columns.
+void AppendCell(std::string* out, const std::string& text, size_t width) {
+  absl::StrAppendFormat(out, " | %-*s", static_cast<int>(width), text);
+}
+
+// A read's cell: micros/op, ratio, FP rate, data-block reads per op; a
+// fill's: the first two.
+std::string ResultCell(const BenchmarkResult& r, double ratio) {
+  if (!r.is_read) return absl::StrFormat("%9.3f %5.2fx", r.micros_per_op(), ratio);
+  const std::string fp = r.absent_checks() ? absl::StrFormat("%.3f%%", 100 * r.fp_rate()) : "-";
+  return absl::StrFormat("%9.3f %5.2fx %8s %11.4f", r.micros_per_op(), ratio, fp,
+                         r.data_block_reads_per_op());
+}
+
+}  // namespace
+
 std::string CompareTable(const std::vector<FilterRun>& runs) {
   if (runs.empty()) return "";
-  std::string out;
-  // Header: one column group per filter.
-  absl::StrAppendFormat(&out, "%-16s", "benchmark");
-  for (const FilterRun& run : runs) absl::StrAppendFormat(&out, " | %-38s", run.filter);
-  out += "\n";
-  absl::StrAppendFormat(&out, "%-16s", "");
+  // A column per filter, as wide as its name (at least its figures).
+  std::vector<size_t> widths;
+  for (const FilterRun& run : runs) widths.push_back(std::max<size_t>(38, run.filter.size()));
+  std::string out = absl::StrFormat("%-16s", "benchmark");
+  for (size_t i = 0; i < runs.size(); ++i) AppendCell(&out, runs[i].filter, widths[i]);
+  absl::StrAppendFormat(&out, "\n%-16s", "");
   for (size_t i = 0; i < runs.size(); ++i) {
-    absl::StrAppendFormat(&out, " | %9s %6s %8s %11s", "us/op", "ratio", "fp", "blk-rd/op");
+    AppendCell(&out, absl::StrFormat("%9s %6s %8s %11s", "us/op", "ratio", "fp", "blk-rd/op"),
+               widths[i]);
   }
   out += "\n";
   for (size_t b = 0; b < runs[0].results.size(); ++b) {
     const BenchmarkResult& base = runs[0].results[b];
     absl::StrAppendFormat(&out, "%-16s", base.name);
-    for (const FilterRun& run : runs) {
-      const BenchmarkResult& r = run.results[b];
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const BenchmarkResult& r = runs[i].results[b];
       const double ratio = base.micros_per_op() > 0 ? r.micros_per_op() / base.micros_per_op() : 0;
-      if (r.is_read) {
-        const std::string fp =
-            r.absent_checks() ? absl::StrFormat("%.3f%%", 100 * r.fp_rate()) : "-";
-        absl::StrAppendFormat(&out, " | %9.3f %5.2fx %8s %11.4f", r.micros_per_op(), ratio, fp,
-                              r.data_block_reads_per_op());
-      } else {
-        absl::StrAppendFormat(&out, " | %9.3f %5.2fx %8s %11s", r.micros_per_op(), ratio, "", "");
-      }
+      AppendCell(&out, ResultCell(r, ratio), widths[i]);
     }
     out += "\n";
   }
   absl::StrAppendFormat(&out, "%-16s", "filter B/key");
-  for (const FilterRun& run : runs) {
-    const double bytes = run.results.empty() ? 0 : run.results.back().filter_bytes_per_key;
-    absl::StrAppendFormat(&out, " | %-38s", absl::StrFormat("%.3f", bytes));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double bytes = runs[i].results.empty() ? 0 : runs[i].results.back().filter_bytes_per_key;
+    AppendCell(&out, absl::StrFormat("%.3f", bytes), widths[i]);
   }
-  out += "\n";
   // Totals after the last benchmark, and their ratio to the first filter's.
   auto total = [](const FilterRun& run) {
     return run.results.empty() ? uint64_t{0} : run.results.back().filter_bytes;
   };
-  absl::StrAppendFormat(&out, "%-16s", "filter bytes");
-  for (const FilterRun& run : runs) {
+  absl::StrAppendFormat(&out, "\n%-16s", "filter bytes");
+  for (size_t i = 0; i < runs.size(); ++i) {
     const std::string ratio =
         total(runs[0]) > 0
-            ? absl::StrFormat(" (%.3fx)", static_cast<double>(total(run)) / total(runs[0]))
+            ? absl::StrFormat(" (%.3fx)", static_cast<double>(total(runs[i])) / total(runs[0]))
             : "";
-    absl::StrAppendFormat(&out, " | %-38s", absl::StrFormat("%d%s", total(run), ratio));
+    AppendCell(&out, absl::StrFormat("%d%s", total(runs[i]), ratio), widths[i]);
   }
   out += "\n(ratio: micros/op relative to the first filter; fp: false positives / absent-key "
          "filter checks; blk-rd/op: data blocks read per operation; filter bytes: all live "

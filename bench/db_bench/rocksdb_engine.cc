@@ -61,6 +61,19 @@ absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> ResolvePolicy(
   return policy;
 }
 
+}  // namespace
+
+absl::StatusOr<rocksdb::CompressionType> CompressionNamed(std::string_view name) {
+  if (name == "none") return rocksdb::kNoCompression;
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "lz4") return rocksdb::kLZ4Compression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "--compression_type=%s: expected none, snappy, lz4 or zstd", name));
+}
+
+namespace {
+
 void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
   if (shape.write_buffer_size) {
     options->write_buffer_size = static_cast<size_t>(*shape.write_buffer_size);
@@ -73,6 +86,9 @@ void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
   }
   if (shape.level_compaction_dynamic_level_bytes) {
     options->level_compaction_dynamic_level_bytes = *shape.level_compaction_dynamic_level_bytes;
+  }
+  if (shape.compression_type) {
+    options->compression = *CompressionNamed(*shape.compression_type);
   }
 }
 
@@ -177,17 +193,18 @@ class RocksDbEngine final : public Engine {
   }
   absl::Status WaitForCompactions() override {
     for (;;) {
-      uint64_t errors = 0, pending = 0, compactions = 0, flushes = 0;
+      uint64_t errors = 0, flush_pending = 0, flushes = 0, pending = 0, compactions = 0;
       if (!db_->GetIntProperty("rocksdb.background-errors", &errors) ||
+          !db_->GetIntProperty("rocksdb.mem-table-flush-pending", &flush_pending) ||
+          !db_->GetIntProperty("rocksdb.num-running-flushes", &flushes) ||
           !db_->GetIntProperty("rocksdb.compaction-pending", &pending) ||
-          !db_->GetIntProperty("rocksdb.num-running-compactions", &compactions) ||
-          !db_->GetIntProperty("rocksdb.num-running-flushes", &flushes)) {
+          !db_->GetIntProperty("rocksdb.num-running-compactions", &compactions)) {
         return absl::InternalError("RocksDB did not report its background work");
       }
       if (errors > 0) {
         return absl::InternalError(absl::StrFormat("%d background errors", errors));
       }
-      if (pending == 0 && compactions == 0 && flushes == 0) return absl::OkStatus();
+      if (flush_pending + flushes + pending + compactions == 0) return absl::OkStatus();
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }

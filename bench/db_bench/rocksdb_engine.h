@@ -8,10 +8,12 @@
 #define SSTFILTER_BENCH_DB_BENCH_ROCKSDB_ENGINE_H_
 
 #include <memory>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "bench/db_bench/engine.h"
 #include "rocksdb/env.h"
+#include "rocksdb/options.h"
 
 namespace sstfilter::db_bench {
 
@@ -21,6 +23,9 @@ namespace sstfilter::db_bench {
 // default one); tests pass one that fails. It must outlive the engine.
 absl::StatusOr<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& options,
                                                           rocksdb::Env* env = nullptr);
+
+// The compression --compression_type names, or InvalidArgument naming it.
+absl::StatusOr<rocksdb::CompressionType> CompressionNamed(std::string_view name);
 
 }  // namespace sstfilter::db_bench
 

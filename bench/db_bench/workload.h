@@ -63,8 +63,10 @@ struct WorkloadConfig {
   int threads = 1;
   bool partition_index_and_filters = false;
   int64_t cache_size = 8 << 20;
-  // After a fill: compact everything into one sorted run, or else wait
-  // until the engine's own compactions settle (WaitForCompactions).
+  // After a fill: compact everything into one sorted run; or else the
+  // fill waits for the engine's flushes and compactions after each write
+  // batch (WaitForCompactions), so the tree of levels the reads see is the
+  // same for every filter (RocksDB).
   bool compact_after_fill = true;
   LsmShape shape;  // RocksDB only.
   // Open the DB as it is (fills are then skipped by the tool, as by

@@ -27,6 +27,11 @@
 // long as it does. N = 0 therefore means "compact for every table but
 // flushes", as bloom_before_level=0 does; RocksDB's -1 (Ribbon for flushes
 // too) has no counterpart: flushes always get the fast format.
+//
+// The choice is made when a table is built: a table RocksDB moves down
+// without rewriting it (a trivial move, e.g. a lone L0 table into an empty
+// tree) keeps its filter, fast, until a compaction rewrites it (as
+// CompactRange with bottommost_level_compaction=kForce does).
 #ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
 #define SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
 
