@@ -20,6 +20,7 @@
 //                         [--bits_per_key=10] [--min_time=0.2]
 //                         [--via_rocksdb=sst_cache_local,rocksdb_fv5]
 //                         [--via_rocksdb_key_lengths=16,26] [--via_rocksdb_mib=320]
+//                         [--via_rocksdb_rounds=12] [--via_rocksdb_min_time=0.05]
 //
 // Google Benchmark's --benchmark_* flags are taken first, the rest are ours
 // (Abseil flags); --help lists both.
@@ -60,8 +61,12 @@ ABSL_FLAG(int64_t, via_rocksdb_mib, 320,
           "Out-of-cache filter bytes of each ViaRocksDB implementation (MiB)");
 ABSL_FLAG(int64_t, via_rocksdb_alignment, 16,
           "Alignment of the ViaRocksDB filter bytes (a block cache gives 16)");
-ABSL_FLAG(int32_t, via_rocksdb_rounds, 3,
-          "Interleaved rounds of the ViaRocksDB cases; the summary keeps the fastest");
+ABSL_FLAG(int32_t, via_rocksdb_rounds, 12,
+          "Interleaved rounds of the ViaRocksDB cases; the summary holds them against "
+          "FastLocalBloom by the median of the paired rounds");
+ABSL_FLAG(double, via_rocksdb_min_time, 0.05,
+          "Minimum seconds per round of a ViaRocksDB case: many short rounds pair up more "
+          "closely in time than a few long ones");
 
 namespace sstfilter::bench {
 namespace {
@@ -281,7 +286,7 @@ absl::StatusOr<std::string> RegisterViaRocksDb(const std::vector<FilterImpl>& se
   config.total_mib = non_negative(absl::GetFlag(FLAGS_via_rocksdb_mib));
   config.alignment = non_negative(absl::GetFlag(FLAGS_via_rocksdb_alignment));
   config.rounds = absl::GetFlag(FLAGS_via_rocksdb_rounds);
-  config.min_time = absl::GetFlag(FLAGS_min_time);
+  config.min_time = absl::GetFlag(FLAGS_via_rocksdb_min_time);
   config.release_other_sets = ReleaseOutOfCacheSet;
   return RegisterViaRocksDbCases(config);
 }

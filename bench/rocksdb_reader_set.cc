@@ -1,5 +1,6 @@
 #include "bench/rocksdb_reader_set.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -63,8 +64,8 @@ absl::StatusOr<std::unique_ptr<RocksDbReaderSet>> RocksDbReaderSet::Create(
   const std::string filter = BuildFilter(policy, keys);
   std::unique_ptr<RocksDbReaderSet> set(new RocksDbReaderSet());
   set->filter_bytes_ = filter.size();
-  const size_t copies =
-      std::max<size_t>(1, (min_total_bytes + filter.size() - 1) / std::max<size_t>(1, filter.size()));
+  const size_t bytes = std::max<size_t>(1, filter.size());
+  const size_t copies = std::max<size_t>(1, (min_total_bytes + bytes - 1) / bytes);
   // Each copy owns a slot of whole cache lines with room for any phase.
   const size_t slot = (filter.size() + 2 * kCacheLine - 1) / kCacheLine * kCacheLine;
   set->buffer_.reset(static_cast<char*>(std::aligned_alloc(kCacheLine, slot * copies)));

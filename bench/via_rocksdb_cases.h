@@ -34,8 +34,8 @@ struct ViaRocksDbConfig {
   size_t filter_keys = 100000;  // Keys per out-of-cache filter.
   size_t total_mib = 320;       // Out-of-cache filter bytes per implementation.
   size_t alignment = 16;        // Of filter bytes (rocksdb_reader_set.h).
-  int rounds = 3;
-  double min_time = 0.2;
+  int rounds = 12;
+  double min_time = 0.05;  // Per round.
   // Called before the cases build their sets: frees the bench's other big sets.
   std::function<void()> release_other_sets;
 };

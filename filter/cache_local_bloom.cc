@@ -121,25 +121,4 @@ bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
                                 cl::ProbeSeed(h), num_probes_, line_bytes_);
 }
 
-void CacheLocalBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
-                                          bool* out) const {
-  if (!Probes()) return FillFixedAnswer(keys.size(), out);
-  if (Narrow()) {  // At most 512 bytes: no misses worth overlapping.
-    for (size_t i = 0; i < keys.size(); ++i) out[i] = NarrowMayMatch(cl::HashKey(keys[i]));
-    return;
-  }
-  // Chunks of up to kChunk keys: hash all and prefetch their lines, then
-  // probe. The prefetches overlap the misses single queries take in turn.
-  constexpr size_t kChunk = 32;
-  uint64_t hashes[kChunk];
-  for (size_t base = 0; base < keys.size(); base += kChunk) {
-    const size_t n = std::min(kChunk, keys.size() - base);
-    for (size_t i = 0; i < n; ++i) {
-      hashes[i] = cl::HashKey(keys[base + i]);
-      cl::PrefetchLine(array_, hashes[i], num_lines_);
-    }
-    kernels_->query(hashes, n, num_probes_, array_, num_lines_, out + base);
-  }
-}
-
 }  // namespace sstfilter

@@ -1,6 +1,7 @@
 // The FilterBitsBuilder/Reader contract RocksDB relies on, checked on the
 // adapters directly (the DB-level tests check the same end to end).
 #include <atomic>
+#include <iterator>
 #include <memory>
 #include <thread>
 #include <string>
@@ -148,8 +149,13 @@ TEST_P(BitsAdapterTest, NoFalseNegativesSingleOrBatched) {
   std::vector<std::string> probe = keys;
   const auto absent = AbsentKeys(5000, 4);
   probe.insert(probe.end(), absent.begin(), absent.end());
-  for (size_t base = 0; base < probe.size(); base += 29) {  // Odd batch sizes too.
-    const int n = static_cast<int>(std::min<size_t>(29, probe.size() - base));
+  // Batches of odd sizes, MultiGet's largest (32), and more than one chunk
+  // of 32 (readers split those), over present and absent keys.
+  constexpr size_t kSizes[] = {29, 1, 32, 33, 7, 64, 31};
+  size_t batches = 0;
+  for (size_t base = 0, size = kSizes[0]; base < probe.size();
+       base += size, size = kSizes[++batches % std::size(kSizes)]) {
+    const int n = static_cast<int>(std::min<size_t>(size, probe.size() - base));
     std::vector<rocksdb::Slice> slices;
     for (int i = 0; i < n; ++i) slices.emplace_back(probe[base + i]);
     std::vector<rocksdb::Slice*> pointers;

@@ -13,7 +13,7 @@ source "$(dirname "$0")/cli_test_lib.sh"
 help="$("$tool" --help 2>&1)"
 for flag in bits_per_key filters in_cache_keys out_of_cache_filter_keys out_of_cache_mib min_time \
             via_rocksdb via_rocksdb_key_lengths via_rocksdb_mib via_rocksdb_alignment \
-            via_rocksdb_rounds; do
+            via_rocksdb_rounds via_rocksdb_min_time; do
   check "--help lists --$flag" grep -qE -- "^ +--$flag \(" <<<"$help"
 done
 check "--help lists Google Benchmark's flags" grep -qF -- "--benchmark_filter=<regex>" <<<"$help"
@@ -25,8 +25,8 @@ expect_error "unknown filter 'nosuch'" --filters=nosuch
 
 # The ViaRocksDB cases, small: 2 MiB of filters of 2,000 keys per implementation.
 out="$("$tool" --benchmark_filter='^ViaRocksDB/' --filters=sst_cache_local,rocksdb_fv5 \
-        --min_time=0.01 --in_cache_keys=1000 --out_of_cache_filter_keys=2000 --via_rocksdb_mib=2 \
-        --via_rocksdb_key_lengths=9,26 --via_rocksdb_rounds=2 2>&1)"
+        --via_rocksdb_min_time=0.01 --in_cache_keys=1000 --out_of_cache_filter_keys=2000 \
+        --via_rocksdb_mib=2 --via_rocksdb_key_lengths=9,26 --via_rocksdb_rounds=2 2>&1)"
 for len in 9 26; do
   for c in InCache/absent InCache/present InCache/batch32/absent OutOfCache/absent \
            OutOfCache/present OutOfCache/batch32/absent OutOfCache/batch32/present; do
