@@ -67,8 +67,8 @@ inline size_t LineOffset(uint64_t h, uint32_t num_lines) {
 // temporal locality (prefetcht2, as RocksDB's own filters use): on AMD Zen 4
 // a batch of 32 keys prefetched with prefetcht0 (64 lines when filters sit at
 // a block cache's 16-byte alignment) stalled on the prefetches and took
-// 1.3-1.5x FastLocalBloom's time out of cache; with prefetcht2, 1.0-1.15x
-// (issue 13). In cache it makes no difference.
+// 1.39-1.61x FastLocalBloom's time out of cache; with prefetcht2 (and keys
+// read in place), 0.88-1.01x (issue 13). In cache it makes no difference.
 inline void PrefetchLine(const char* array, uint64_t h, uint32_t num_lines) {
   const char* line = array + LineOffset(h, num_lines);
   __builtin_prefetch(line, 0, 1);

@@ -93,23 +93,37 @@ bool CompactFilterBuilder::TryFuse(size_t num_keys) {
 
 bool CompactFilterBuilder::RemoveDuplicates() {
   // Equal hashes are among the keys the failed peel left (usually a few):
-  // sort those, not all.
-  std::vector<uint64_t> left;
-  hashes_.ForEach([&](uint64_t h) {
-    if (peeler_.LeftUnpeeled(h)) left.push_back(h);
-  });
-  std::sort(left.begin(), left.end());
-  std::vector<uint64_t> repeated;  // Sorted, distinct.
-  for (size_t i = 1; i < left.size(); ++i) {
-    if (left[i] == left[i - 1] && (repeated.empty() || repeated.back() != left[i])) {
-      repeated.push_back(left[i]);
+  // sort those, not all. After an overflow nothing was peeled: every key is
+  // a candidate, and the peeler's cells go first so the copy does not raise
+  // the peak. No allocation failure escapes: it leaves the duplicates (the
+  // seeds then fail and the filter is a Bloom fallback).
+  const bool every_key = peeler_.overflowed();
+  if (every_key) peeler_.Release();
+  try {
+    std::vector<uint64_t> left;
+    hashes_.ForEach([&](uint64_t h) {
+      if (every_key || peeler_.LeftUnpeeled(h)) left.push_back(h);
+    });
+    std::sort(left.begin(), left.end());
+    std::vector<uint64_t> repeated;  // Sorted, distinct.
+    for (size_t i = 1; i < left.size(); ++i) {
+      if (left[i] == left[i - 1] && (repeated.empty() || repeated.back() != left[i])) {
+        repeated.push_back(left[i]);
+      }
     }
+    last_temp_bytes_ = std::max(last_temp_bytes_,
+                                hashes_.AllocatedBytes() + peeler_.AllocatedBytes() +
+                                    (left.capacity() + repeated.capacity()) * sizeof(uint64_t));
+    if (repeated.empty()) return false;
+    KeepFirstOf(repeated);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
   }
-  last_temp_bytes_ = std::max(last_temp_bytes_,
-                              hashes_.AllocatedBytes() + peeler_.AllocatedBytes() +
-                                  (left.capacity() + repeated.capacity()) * sizeof(uint64_t));
-  if (repeated.empty()) return false;
-  // Keep the first of each repeated hash, in place.
+}
+
+// Keeps the first occurrence of each hash in `repeated` (sorted), in place.
+void CompactFilterBuilder::KeepFirstOf(const std::vector<uint64_t>& repeated) {
   std::vector<bool> kept(repeated.size(), false);
   size_t out = 0;
   for (size_t i = 0; i < hashes_.size(); ++i) {
@@ -123,7 +137,6 @@ bool CompactFilterBuilder::RemoveDuplicates() {
     hashes_.Set(out++, h);
   }
   hashes_.Truncate(out);
-  return true;
 }
 
 size_t CompactFilterBuilder::FinishSize() {

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/types/span.h"
 #include "filter/builder_base.h"
@@ -67,7 +68,7 @@ struct CompactBuildOptions {
   int max_seeds = 10;
   // Most temporary memory one fuse construction may take
   // (CompactBuildTempBytes); a filter that would need more is written as a
-  // Bloom filter (a fallback). 1 GiB: about 75 million keys.
+  // Bloom filter (a fallback). 1 GiB: about 48 million keys (176 bits each).
   size_t max_temp_bytes = size_t{1} << 30;
 };
 
@@ -118,7 +119,8 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   // Filters that fell back to Bloom since construction (every seed failed,
   // or the temporary memory was over the limit or could not be allocated).
   uint64_t num_fallbacks() const { return num_fallbacks_; }
-  // Seeds the last filter took (0 for Bloom filters).
+  // The seed index the last fuse filter was built with (0: the first seed
+  // peeled); max_seeds after a fallback, 0 for a planned Bloom filter.
   int last_seeds_tried() const { return last_seeds_tried_; }
   // Most bytes held besides the output while building the last filter:
   // the hashes plus the peeler's cells.
@@ -128,6 +130,7 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   enum class Body { kFuse, kSmallBloom, kFallbackBloom };
   bool TryFuse(size_t num_keys);
   bool RemoveDuplicates();  // Whether any were removed.
+  void KeepFirstOf(const std::vector<uint64_t>& repeated);
   void WriteBloom(char* out, unsigned char body);
   void Reset();
 

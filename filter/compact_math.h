@@ -63,7 +63,7 @@ struct FuseShape {
   // Cells a window may start in: segment_count * segment_length.
   uint64_t window_starts() const { return uint64_t{segment_count} << log_segment_length; }
   uint64_t num_cells() const {
-    return uint64_t{segment_count + kCompactArity - 1} << log_segment_length;
+    return (uint64_t{segment_count} + kCompactArity - 1) << log_segment_length;
   }
   uint64_t array_bits() const { return num_cells() * fingerprint_bits - narrow_cells; }
   uint64_t array_bytes() const { return (array_bits() + 7) / 8; }

@@ -83,12 +83,12 @@ inline uint64_t CellBitOffset(uint32_t i, const FuseParams& p) {
 
 // Where cell i's bits start: a byte and a shift.
 struct CellAt {
-  uint32_t byte;
+  uint64_t byte;  // Arrays may pass 4 GiB (2^32 cells of up to 32 bits).
   uint32_t shift;
 };
 inline CellAt LocateCell(uint32_t i, const FuseParams& p) {
   const uint64_t bit = CellBitOffset(i, p);
-  return {static_cast<uint32_t>(bit >> 3), static_cast<uint32_t>(bit & 7)};
+  return {bit >> 3, static_cast<uint32_t>(bit & 7)};
 }
 
 // Cell bits at `at` and whatever follows them (mask before use).

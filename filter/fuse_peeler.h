@@ -54,6 +54,9 @@ class FusePeeler {
   // Whether all num_keys added keys peel.
   bool Peel(size_t num_keys);
 
+  // Whether a cell reached 255 keys since Start (Peel then fails at once).
+  bool overflowed() const { return overflow_; }
+
   // After a Peel that failed without overflow: whether the key with hash h
   // was left unpeeled (in the 2-core every cell holds 0 or at least 2 keys,
   // and a peeled key's free cell holds 0). Equal hashes never peel.

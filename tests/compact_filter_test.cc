@@ -347,9 +347,15 @@ TEST(CompactFilter, RandomBytesNeverCrash) {
       // A plausible trailer, so that some of these parse.
       const size_t t = bytes.size() - kCompactFuseTrailerBytes;
       bytes[t + 12] = static_cast<char>(rng() % 4), bytes[t + 13] = static_cast<char>(1 + rng() % 8);
-      bytes[t + 14] = 4, bytes[t + 15] = 1, bytes[t + 16] = 1;
+      bytes[t + 14] = 4, bytes[t + 15] = static_cast<char>(kCompactHashXxh3), bytes[t + 16] = 1;
       for (int b = 1; b < 8; ++b) bytes[t + b] = 0;
       bytes[t] = static_cast<char>(1 + rng() % 8);
+      // Sometimes a segment count of 2^32 - 3 or more, whose cell count
+      // (S + 3) 2^lg must not wrap to a few cells.
+      if (rng() % 4 == 0) {
+        bytes[t] = static_cast<char>(0xfd + rng() % 3);
+        bytes[t + 1] = bytes[t + 2] = bytes[t + 3] = static_cast<char>(0xff);
+      }
     }
     const ExactBuffer buffer(bytes);
     const CompactFilterReader reader(buffer.view());
