@@ -37,13 +37,8 @@ std::string BuildFilter(const rocksdb::FilterPolicy& policy,
 
 absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> PolicyFromString(
     const std::string& id) {
-  EnsureRocksDbFilterPoliciesRegistered();
-  rocksdb::ConfigOptions strict;
-  strict.input_strings_escaped = false;
-  strict.ignore_unknown_options = false;
-  strict.ignore_unsupported_options = false;
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  const rocksdb::Status s = rocksdb::FilterPolicy::CreateFromString(strict, id, &policy);
+  const rocksdb::Status s = CreateFilterPolicyStrictly(id, &policy);
   if (!s.ok()) {
     return absl::InvalidArgumentError(
         absl::StrFormat("filter policy '%s' did not resolve: %s", id, s.ToString()));

@@ -43,13 +43,8 @@ absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> ResolvePolicy(
     return absl::InvalidArgumentError(absl::StrFormat(
         "--filter '%s' is LevelDB's built-in policy; it needs --engine=leveldb", filter));
   }
-  EnsureRocksDbFilterPoliciesRegistered();
-  rocksdb::ConfigOptions strict;
-  strict.input_strings_escaped = false;
-  strict.ignore_unknown_options = false;
-  strict.ignore_unsupported_options = false;
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  rocksdb::Status s = rocksdb::FilterPolicy::CreateFromString(strict, filter, &policy);
+  rocksdb::Status s = CreateFilterPolicyStrictly(filter, &policy);
   if (!s.ok()) {
     return absl::InvalidArgumentError(
         absl::StrFormat("--filter '%s' did not resolve: %s", filter, s.ToString()));

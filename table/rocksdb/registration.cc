@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 
+#include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "filter/bloom_options.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
@@ -31,6 +32,16 @@ void EnsureRocksDbFilterPoliciesRegistered() {
   std::call_once(once, [] {
     rocksdb::ObjectLibrary::Default()->Register(RegisterRocksDbFilterPolicies, "");
   });
+}
+
+rocksdb::Status CreateFilterPolicyStrictly(const std::string& id,
+                                           std::shared_ptr<const rocksdb::FilterPolicy>* policy) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  rocksdb::ConfigOptions strict;
+  strict.input_strings_escaped = false;
+  strict.ignore_unknown_options = false;
+  strict.ignore_unsupported_options = false;
+  return rocksdb::FilterPolicy::CreateFromString(strict, id, policy);
 }
 
 }  // namespace sstfilter
