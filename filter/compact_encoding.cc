@@ -1,6 +1,6 @@
 // kCompactEncodingInfo: the compact encoding as encodings.h lists it.
-#include <algorithm>
-#include <cmath>
+#include <optional>
+#include <string>
 
 #include "absl/base/attributes.h"
 #include "absl/strings/str_cat.h"
@@ -45,10 +45,9 @@ double ExpectedFpRate(size_t num_keys, double bits_per_key) {
   return CompactFuseShape(num_keys, bits_per_key).FpRate();
 }
 
-// At the size the builder lays out, the model. Other sizes (which RocksDB
-// may ask about) are read as a fuse filter of the same cells with the bytes'
-// bits spread over them, 2^-(bits per cell): more bytes, fewer false
-// positives; more keys, more.
+// A fuse filter for these keys at other sizes (which RocksDB may ask about,
+// and optimize_filters_for_memory writes): the same cells at the widths
+// that fill the bytes (FitFingerprints). At FilterSize, the model.
 double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
   const CompactFilterBuilder builder(bits_per_key);
   if (!builder.UsesFuse(num_keys)) {
@@ -57,10 +56,10 @@ double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
         num_keys, bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
         bits_per_key);
   }
-  if (bytes == builder.FilterSize(num_keys)) return ExpectedFpRate(num_keys, bits_per_key);
   if (bytes <= kCompactFuseTrailerBytes) return 1.0;
-  const double cells = double(CompactFuseShape(num_keys, bits_per_key).num_cells());
-  return std::min(1.0, std::exp2(-double(bytes - kCompactFuseTrailerBytes) * 8 / cells));
+  const std::optional<FuseShape> widths = FitFingerprints(
+      CompactFuseShape(num_keys, bits_per_key), uint64_t{bytes - kCompactFuseTrailerBytes} * 8);
+  return widths ? widths->FpRate() : 1.0;
 }
 
 PlanDetails Details(size_t num_keys, double bits_per_key) {

@@ -157,42 +157,77 @@ size_t CompactFilterBuilder::FinishSize() {
   return size_;
 }
 
-void CompactFilterBuilder::WriteBloom(char* out, unsigned char body) {
+size_t CompactFilterBuilder::FittingBuiltSize(size_t bytes) {
+  FinishSize();
+  if (body_ == Body::kFuse) {
+    const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
+    return widths ? FuseSize(*widths) : 0;
+  }
+  if (bytes <= kCompactBloomTrailerBytes) return 0;
+  const size_t bloom = CacheLocalBloomBuilder(bits_per_key_)
+                           .FittingFilterSize(hashes_.size(), bytes - kCompactBloomTrailerBytes);
+  return bloom == 0 ? 0 : bloom + kCompactBloomTrailerBytes;
+}
+
+double CompactFilterBuilder::BuiltFpRate(size_t bytes) {
+  FinishSize();
+  if (body_ == Body::kFuse) {
+    const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
+    return widths ? widths->FpRate() : 1.0;
+  }
+  return kCacheLocalEncodingInfo.sized_fp_rate(
+      hashes_.size(), bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
+      bits_per_key_);
+}
+
+// The widths on the built filter's cells that fill an array of
+// bytes - trailer.
+std::optional<FuseShape> CompactFilterBuilder::FuseWidthsFor(size_t bytes) const {
+  if (bytes <= kCompactFuseTrailerBytes) return std::nullopt;
+  return FitFingerprints(shape_, uint64_t{bytes - kCompactFuseTrailerBytes} * 8);
+}
+
+void CompactFilterBuilder::WriteBloom(char* out, size_t bytes, unsigned char body) {
   CacheLocalBloomBuilder bloom(bits_per_key_);
   hashes_.ForEach([&bloom](uint64_t h) { bloom.AddHash(h); });
   last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
-  const size_t bloom_bytes = bloom.FilterSize(bloom.NumEntries());
-  assert(bloom_bytes + kCompactBloomTrailerBytes == size_);
-  bloom.FinishInto(out);
+  const size_t bloom_bytes = bytes - kCompactBloomTrailerBytes;
+  bloom.FinishInto(out, bloom_bytes);
   out[bloom_bytes] = static_cast<char>(body);
   out[bloom_bytes + 1] = static_cast<char>(kCompactTag);
 }
 
-void CompactFilterBuilder::FinishInto(char* out) {
+void CompactFilterBuilder::WriteFuse(char* out, size_t bytes) {
+  const FuseShape widths = *FuseWidthsFor(bytes);
+  const size_t array_bytes = static_cast<size_t>(widths.array_bytes());
+  assert(array_bytes + kCompactFuseTrailerBytes == bytes);
+  peeler_.Assign(out, cp::FuseParams::Of(widths));
+  char* t = out + array_bytes;
+  PutFixed32(t, widths.segment_count);
+  PutFixed32(t + 4, widths.narrow_cells);
+  PutFixed32(t + 8, seed_);
+  t[12] = static_cast<char>(widths.log_segment_length);
+  t[13] = static_cast<char>(widths.fingerprint_bits);
+  t[14] = static_cast<char>(kCompactArity);
+  t[15] = static_cast<char>(kCompactHashXxh3);
+  t[16] = static_cast<char>(kCompactBodyFuse);
+  t[17] = static_cast<char>(kCompactTag);
+}
+
+void CompactFilterBuilder::FinishInto(char* out, size_t bytes) {
   FinishSize();
+  assert(bytes != 0 && FittingBuiltSize(bytes) == bytes);
   switch (body_) {
     case Body::kSmallBloom:
-      WriteBloom(out, kCompactBodySmallBloom);
+      WriteBloom(out, bytes, kCompactBodySmallBloom);
       break;
     case Body::kFallbackBloom:
       ++num_fallbacks_;
-      WriteBloom(out, kCompactBodyFallbackBloom);
+      WriteBloom(out, bytes, kCompactBodyFallbackBloom);
       break;
-    case Body::kFuse: {
-      const size_t array_bytes = static_cast<size_t>(shape_.array_bytes());
-      peeler_.Assign(out);
-      char* t = out + array_bytes;
-      PutFixed32(t, shape_.segment_count);
-      PutFixed32(t + 4, shape_.narrow_cells);
-      PutFixed32(t + 8, seed_);
-      t[12] = static_cast<char>(shape_.log_segment_length);
-      t[13] = static_cast<char>(shape_.fingerprint_bits);
-      t[14] = static_cast<char>(kCompactArity);
-      t[15] = static_cast<char>(kCompactHashXxh3);
-      t[16] = static_cast<char>(kCompactBodyFuse);
-      t[17] = static_cast<char>(kCompactTag);
+    case Body::kFuse:
+      WriteFuse(out, bytes);
       break;
-    }
   }
   Reset();
 }

@@ -35,6 +35,7 @@
 #define SSTFILTER_FILTER_COMPACT_FILTER_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,7 +107,19 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   // FilterSize(distinct entries), or a fallback Bloom filter's size.
   size_t FinishSize();
   // Writes the FinishSize() bytes into out and resets the builder.
-  void FinishInto(char* out);
+  void FinishInto(char* out) { FinishInto(out, FinishSize()); }
+
+  // Other sizes for the filter FinishSize built, for
+  // optimize_filters_for_memory (filter/memory_sizing.h); FinishSize first.
+  // The largest size <= bytes FinishInto(out, size) writes, 0 if none: a
+  // fuse filter at other fingerprint widths on its cells (FitFingerprints),
+  // a Bloom body at another line count. FittingBuiltSize(FinishSize()) is
+  // FinishSize().
+  size_t FittingBuiltSize(size_t bytes);
+  // The model FP rate of the filter written at a size FittingBuiltSize gave.
+  double BuiltFpRate(size_t bytes);
+  // Writes the filter at such a size and resets the builder.
+  void FinishInto(char* out, size_t bytes);
 
   // Bytes of the filter for n distinct entries: the smaller of the fuse
   // filter (array + 18) and the cache-local Bloom filter (its size + 2).
@@ -131,7 +144,9 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   bool TryFuse(size_t num_keys);
   bool RemoveDuplicates();  // Whether any were removed.
   void KeepFirstOf(const std::vector<uint64_t>& repeated);
-  void WriteBloom(char* out, unsigned char body);
+  void WriteBloom(char* out, size_t bytes, unsigned char body);
+  void WriteFuse(char* out, size_t bytes);
+  std::optional<FuseShape> FuseWidthsFor(size_t bytes) const;
   void Reset();
 
   CompactBuildOptions options_;

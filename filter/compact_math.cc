@@ -61,7 +61,26 @@ FuseShape CompactFuseShape(size_t num_keys, double bits_per_key) {
                                                       : 1));
   shape.narrow_cells =
       static_cast<uint32_t>(std::llround(f.narrow_fraction * double(shape.window_starts())));
-  return shape;
+  // The bits of the array's last byte that the narrow cells leave free go
+  // to widening as many of them.
+  return *FitFingerprints(shape, shape.array_bytes() * 8);
+}
+
+std::optional<FuseShape> FitFingerprints(const FuseShape& cells, uint64_t max_array_bits) {
+  const uint64_t c = cells.num_cells(), w = cells.window_starts();
+  const uint64_t whole = max_array_bits / c;  // Widest r whose every cell fits.
+  FuseShape fit = cells;
+  // r = whole + 1 with some narrow cells spends exactly max_array_bits...
+  if (whole + 1 <= uint64_t{kCompactMaxFingerprintBits} && (whole + 1) * c - max_array_bits <= w) {
+    fit.fingerprint_bits = static_cast<int>(whole + 1);
+    fit.narrow_cells = static_cast<uint32_t>((whole + 1) * c - max_array_bits);
+    return fit;
+  }
+  // ...else whole r-bit cells spend the most (more cells narrow would not fit).
+  if (whole == 0) return std::nullopt;
+  fit.fingerprint_bits = static_cast<int>(std::min<uint64_t>(whole, kCompactMaxFingerprintBits));
+  fit.narrow_cells = 0;
+  return fit;
 }
 
 }  // namespace sstfilter

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace sstfilter {
 
@@ -78,7 +79,18 @@ inline constexpr size_t kCompactMaxFuseKeys = size_t{1} << 30;
 inline constexpr size_t kCompactMinFuseKeys = 64;
 
 // The shape for n keys (kCompactMinFuseKeys <= n <= kCompactMaxFuseKeys).
+// Its narrow cells fill the last byte of the array: no other widths on
+// these cells spend the same bytes for a lower FP rate.
 FuseShape CompactFuseShape(size_t num_keys, double bits_per_key);
+
+// Other fingerprint widths on the same cells (segments unchanged, so a
+// filter peeled for `cells` can be packed at them): the r and narrow_cells
+// that spend the most array bits within max_array_bits, nullopt when none
+// fit (r in [1, kCompactMaxFingerprintBits], narrow_cells <= window_starts,
+// so r-bit cells span bits from r C - W to r C, C cells, W window starts).
+// More bits never raise the FP rate: it is what
+// optimize_filters_for_memory sizes a compact filter with.
+std::optional<FuseShape> FitFingerprints(const FuseShape& cells, uint64_t max_array_bits);
 
 }  // namespace sstfilter
 

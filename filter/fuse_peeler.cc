@@ -74,9 +74,11 @@ bool FusePeeler::Peel(size_t num_keys) {
   return peeled == num_keys;
 }
 
-void FusePeeler::Assign(char* array) {
+void FusePeeler::Assign(char* array, const cp::FuseParams& widths) {
+  assert(widths.window_starts == params_.window_starts &&
+         widths.segment_length == params_.segment_length);
   SolveCells();
-  PackCells(array);
+  PackCells(array, widths);
 }
 
 // In reverse peel order each key's free cell gets the value that makes the
@@ -92,25 +94,25 @@ void FusePeeler::SolveCells() {
     const cp::Cells cells = cp::CellsOf(xors[free_cell], seed_, params_);
     // The free cell holds h, so the XOR of the key's 4 cells (distinct: one
     // per segment) is h XOR the other three: the value that makes them XOR
-    // to h, whose low bits are the fingerprint.
-    const uint64_t value =
+    // to h, whose low bits are the fingerprint. All 64 bits are kept: the
+    // low w bits of an XOR depend only on the low w bits of its terms, so
+    // the cells may be packed at any widths of at least the bits each key
+    // compares (PackCells drops the rest).
+    xors[free_cell] =
         xors[cells.c[0]] ^ xors[cells.c[1]] ^ xors[cells.c[2]] ^ xors[cells.c[3]];
-    // Bits above the cell's width are dropped when packing. When the key
-    // compares fewer bits than the cell holds, the top bit is free.
-    xors[free_cell] = value & cp::LowMask(cp::CellBits(free_cell, params_));
   }
 }
 
 // Writes every cell's value at its bit offset (compact_probes.h), in order,
 // through a 64-bit accumulator: whole little-endian words, no read-modify-write
 // (which stalls on the previous cell's store).
-void FusePeeler::PackCells(char* array) const {
+void FusePeeler::PackCells(char* array, const cp::FuseParams& widths) const {
   const uint64_t* xors = xors_.get();
   uint64_t acc = 0;
   int acc_bits = 0;
   char* out = array;
   for (uint64_t c = 0; c < num_cells_; ++c) {
-    const int width = cp::CellBits(static_cast<uint32_t>(c), params_);
+    const int width = cp::CellBits(static_cast<uint32_t>(c), widths);
     const uint64_t v = xors[c] & cp::LowMask(width);
     acc |= v << acc_bits;
     acc_bits += width;

@@ -69,10 +69,12 @@ class FusePeeler {
     return true;
   }
 
-  // Writes the cells into array: array_bytes bytes (FuseShape), each one
+  // Writes the cells into array at the fingerprint widths of `widths`
+  // (fingerprint_bits, narrow_cells: the shape Start was given or another
+  // on the same cells, FitFingerprints): its array_bytes bytes, each one
   // written, nothing after them. Consumes the peel state (Start again to
   // reuse). REQUIRES: Peel returned true.
-  void Assign(char* array);
+  void Assign(char* array, const compact::FuseParams& widths);
 
   // Frees the cells. AllocatedBytes: what they take while held.
   void Release();
@@ -94,7 +96,7 @@ class FusePeeler {
   }
 
   void SolveCells();
-  void PackCells(char* array) const;
+  void PackCells(char* array, const compact::FuseParams& widths) const;
 
   // (The queue's one extra entry is not counted.)
   static constexpr size_t kBytesPerCell = sizeof(uint8_t) + sizeof(uint64_t) + sizeof(uint32_t);

@@ -109,17 +109,27 @@ class FpCredit {
 SizeChoice ChooseFilterSizeWithCredit(const FilterSizeOptions& sizes, UsableSizeFn usable,
                                       size_t overhead, FpCredit& credit);
 
-// Sizes the filter E's builder holds the entries of (the sizes of its
-// FittingFilterSize, its encoding's FP model) with the whole credit; the
-// caller allocates allocation_bytes and calls FinishInto(out, filter_bytes).
-// Whether an encoding's builder writes filters of a size it is given
-// (FittingFilterSize, FinishInto(out, bytes)): leveldb and cache_local do;
-// compact, whose size is known only once it is built, does not (yet).
+// Whether an encoding's builder writes filters of a size it is given, and
+// when it knows the sizes it can write:
+//   - before building, from the entry count (FittingFilterSize(n, bytes),
+//     FinishInto(out, bytes)): leveldb and cache_local;
+//   - once built (FinishSize, then FittingBuiltSize(bytes),
+//     BuiltFpRate(bytes), FinishInto(out, bytes)): compact, whose filter
+//     may turn out a Bloom filter or hold fewer (de-duplicated) entries.
 template <typename B, typename = void>
 struct IsResizableBuilder : std::false_type {};
 template <typename B>
 struct IsResizableBuilder<B, std::void_t<decltype(std::declval<const B&>().FittingFilterSize(
                                  size_t{}, size_t{}))>> : std::true_type {};
+template <typename B, typename = void>
+struct IsBuiltResizableBuilder : std::false_type {};
+template <typename B>
+struct IsBuiltResizableBuilder<
+    B, std::void_t<decltype(std::declval<B&>().FittingBuiltSize(size_t{}))>> : std::true_type {};
+
+// Sizes the filter E's builder holds the entries of (the sizes of its
+// FittingFilterSize, its encoding's FP model) with the whole credit; the
+// caller allocates allocation_bytes and calls FinishInto(out, filter_bytes).
 
 // REQUIRES: IsResizableBuilder<typename E::Builder>.
 template <typename E>
@@ -132,6 +142,18 @@ SizeChoice ChooseEncodingFilterSize(const typename E::Builder& builder, UsableSi
   };
   return ChooseFilterSizeWithCredit({builder.FilterSize(n), fitting, fp_rate}, usable, overhead,
                                     credit);
+}
+
+// The same for a builder that sizes what it built: builds the filter
+// (FinishSize), then sizes it by its FittingBuiltSize and BuiltFpRate.
+// REQUIRES: IsBuiltResizableBuilder<B>.
+template <typename B>
+SizeChoice ChooseBuiltFilterSize(B& builder, UsableSizeFn usable, size_t overhead,
+                                 FpCredit& credit) {
+  const size_t built = builder.FinishSize();
+  const auto fitting = [&builder](size_t bytes) { return builder.FittingBuiltSize(bytes); };
+  const auto fp_rate = [&builder](size_t bytes) { return builder.BuiltFpRate(bytes); };
+  return ChooseFilterSizeWithCredit({built, fitting, fp_rate}, usable, overhead, credit);
 }
 
 }  // namespace sstfilter

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -89,10 +90,60 @@ TEST(CompactMath, ShapeFollowsThePaper) {
     const FuseShape s = CompactFuseShape(n, 10);
     EXPECT_EQ(s.num_cells(), PaperCells(n)) << n;
     const double q = CompactTargetFpRate(10) * 128 - 1;
-    EXPECT_NEAR(s.narrow_cells, q * s.window_starts(), 0.5) << n;
+    // Rounded to a cell, then up to 7 fewer narrow cells fill the last byte.
+    EXPECT_LE(s.narrow_cells, q * s.window_starts() + 0.5) << n;
+    EXPECT_GT(s.narrow_cells, q * s.window_starts() - 7.5) << n;
     EXPECT_EQ(s.array_bits(), s.num_cells() * 7 - s.narrow_cells);
-    // Rounding narrow_cells moves the rate by at most half a cell's share.
-    EXPECT_NEAR(s.FpRate(), CompactTargetFpRate(10), 0.5 / s.window_starts() / 128 + 1e-15) << n;
+    EXPECT_EQ(s.array_bits() % 8, 0u) << n;
+    // So the rate is at most half a cell's share above the target and 7.5
+    // below.
+    const double cell_share = 1.0 / s.window_starts() / 128;
+    EXPECT_LE(s.FpRate(), CompactTargetFpRate(10) + 0.5 * cell_share + 1e-15) << n;
+    EXPECT_GE(s.FpRate(), CompactTargetFpRate(10) - 7.5 * cell_share - 1e-15) << n;
+  }
+}
+
+// FitFingerprints against a brute force over every width r: r-bit cells
+// with 0..W narrow spend r C - W to r C bits, so the most within a budget B
+// is the largest min(r C, B) over the r with r C - W <= B.
+TEST(CompactMath, FitFingerprintsSpendsTheMostBitsWithinTheBudget) {
+  std::mt19937_64 rng(3);
+  for (size_t n : {64u, 100u, 5000u, 123457u}) {
+    const FuseShape cells = CompactFuseShape(n, 10);
+    const uint64_t c = cells.num_cells(), w = cells.window_starts();
+    std::vector<uint64_t> budgets = {0, 1, c - w - 1, c - w, c};
+    for (uint64_t r = 1; r <= 34; ++r) {
+      for (int64_t d : {-1, 0, 1}) {
+        budgets.push_back(r * c + d);
+        budgets.push_back(r * c - w + d);
+      }
+    }
+    for (int i = 0; i < 2000; ++i) budgets.push_back(rng() % (34 * c));
+    std::sort(budgets.begin(), budgets.end());
+    double previous_fp = 1;
+    for (uint64_t budget : budgets) {
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " budget=" << budget);
+      uint64_t best = 0;
+      for (uint64_t r = 1; r <= kCompactMaxFingerprintBits; ++r) {
+        if (r * c - w <= budget) best = std::max(best, std::min(r * c, budget));
+      }
+      const std::optional<FuseShape> fit = FitFingerprints(cells, budget);
+      ASSERT_EQ(fit.has_value(), best != 0);
+      if (!fit) continue;
+      EXPECT_EQ(fit->array_bits(), best);
+      EXPECT_LE(fit->narrow_cells, w);
+      EXPECT_GE(fit->fingerprint_bits, 1);
+      EXPECT_LE(fit->fingerprint_bits, kCompactMaxFingerprintBits);
+      EXPECT_EQ(fit->num_cells(), c);  // The same cells: only widths change.
+      EXPECT_EQ(fit->log_segment_length, cells.log_segment_length);
+      // A larger budget never raises the FP rate.
+      EXPECT_LE(fit->FpRate(), previous_fp);
+      previous_fp = fit->FpRate();
+    }
+    // The shape is its own best fit: its narrow cells fill its last byte.
+    const std::optional<FuseShape> own = FitFingerprints(cells, cells.array_bytes() * 8);
+    ASSERT_TRUE(own.has_value());
+    EXPECT_EQ(own->array_bits(), cells.array_bits());
   }
 }
 

@@ -4,8 +4,9 @@
 // that fill their block allocation, never costing more than without.
 // ctest runs this binary twice: with the C library's malloc, and with
 // jemalloc preloaded when it is installed (its size classes are coarse, so
-// there both encodings change size; glibc's 16-byte classes leave a
-// cache-local filter no room for another 64-byte line).
+// there every encoding changes size; glibc's 16-byte classes leave a
+// cache-local filter no room for another 64-byte line; leveldb and compact
+// filters fill them to the byte).
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -43,9 +44,9 @@ std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
 // Keys per flush: distinct sizes, so tables of two DBs match by entries.
 const size_t kFlushSizes[] = {1500, 2700, 4100, 5300, 6900, 9100};
 
-// The bytes a filter of this format can grow by: a LevelDB filter any
-// byte, a cache-local one a 64-byte line.
-size_t Granularity(FilterFormat format) { return format == FilterFormat::kLevelDb ? 1 : 64; }
+// The bytes a filter of this format can grow by: a LevelDB filter and a
+// compact (fuse) one any byte, a cache-local one a 64-byte line.
+size_t Granularity(FilterFormat format) { return format == FilterFormat::kCacheLocal ? 64 : 1; }
 
 // Bytes of the allocation RocksDB holds a filter block in beyond the block
 // and its trailer.
@@ -167,8 +168,9 @@ TEST_P(DbMemorySizingTest, NoFalseNegativesThroughFlushCompactionReopen) {
 }
 
 // Full filters only (a partitioned filter's size is its partitions' sum).
-TEST_P(DbMemorySizingTest, FullFiltersFillTheirAllocation) {
-  if (GetParam().partitioned) GTEST_SKIP() << "full filters only";
+class DbMemorySizingFullTest : public DbMemorySizingTest {};
+
+TEST_P(DbMemorySizingFullTest, FullFiltersFillTheirAllocation) {
   if (AllocatorUsableSize(1001) == 1001) {
     GTEST_SKIP() << "this allocator reports no size classes (a sanitizer's malloc)";
   }
@@ -207,7 +209,14 @@ INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingTest,
                          ::testing::Values(Mode{FilterFormat::kLevelDb, false},
                                            Mode{FilterFormat::kLevelDb, true},
                                            Mode{FilterFormat::kCacheLocal, false},
-                                           Mode{FilterFormat::kCacheLocal, true}),
+                                           Mode{FilterFormat::kCacheLocal, true},
+                                           Mode{FilterFormat::kCompact, false},
+                                           Mode{FilterFormat::kCompact, true}),
+                         ModeName);
+INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingFullTest,
+                         ::testing::Values(Mode{FilterFormat::kLevelDb, false},
+                                           Mode{FilterFormat::kCacheLocal, false},
+                                           Mode{FilterFormat::kCompact, false}),
                          ModeName);
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -57,14 +58,16 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   return std::string(FormatName(info.param.format)) + "_" + info.param.allocator;
 }
 
-// The sizing problem of a builder holding n entries (its FittingFilterSize
-// and its encoding's FP model), and the granularity of its sizes.
-// The formats whose builders size to the allocator (memory_sizing.h).
+// The formats whose builders size to the allocator (memory_sizing.h):
+// every one, before building or once built.
+template <typename B>
+constexpr bool kResizable = IsResizableBuilder<B>::value || IsBuiltResizableBuilder<B>::value;
+
 std::vector<FilterFormat> ResizableFormats() {
   std::vector<FilterFormat> formats;
   for (FilterFormat format : AllFormats()) {
     if (VisitEncoding(format, [](auto encoding) {
-          return IsResizableBuilder<typename decltype(encoding)::Builder>::value;
+          return kResizable<typename decltype(encoding)::Builder>;
         })) {
       formats.push_back(format);
     }
@@ -72,49 +75,47 @@ std::vector<FilterFormat> ResizableFormats() {
   return formats;
 }
 
-template <typename E>
-SizeChoice Choose(size_t n, double bits_per_key, UsableFn usable, double credit) {
-  if constexpr (!IsResizableBuilder<typename E::Builder>::value) {
-    ADD_FAILURE() << "not resizable: " << E::kInfo.name;
-    return {};
-  } else {
-  typename E::Builder builder(bits_per_key);
-  const auto fitting = [&](size_t b) { return builder.FittingFilterSize(n, b); };
-  const auto fp = [&](size_t b) { return E::kInfo.sized_fp_rate(n, b, bits_per_key); };
-  return ChooseFilterSize({builder.FilterSize(n), fitting, fp}, usable, kOverhead, credit);
+// The sizing problem of a builder holding n entries: the sizes it can
+// write and their FP rates. Before building, its FittingFilterSize and its
+// encoding's FP model; once built (compact), the built filter's
+// FittingBuiltSize and BuiltFpRate, for n random distinct hashes.
+class Sizing {
+ public:
+  Sizing(FilterFormat format, size_t n, double bits_per_key) {
+    VisitEncoding(format, [&](auto encoding) {
+      using E = decltype(encoding);
+      using B = typename E::Builder;
+      auto builder = std::make_shared<B>(bits_per_key);
+      if constexpr (IsResizableBuilder<B>::value) {
+        target_ = builder->FilterSize(n);
+        fitting_ = [builder, n](size_t bytes) { return builder->FittingFilterSize(n, bytes); };
+        fp_ = [n, bits_per_key](size_t bytes) {
+          return E::kInfo.sized_fp_rate(n, bytes, bits_per_key);
+        };
+      } else if constexpr (IsBuiltResizableBuilder<B>::value) {
+        std::mt19937_64 rng(n);
+        for (size_t i = 0; i < n; ++i) builder->AddHash(rng());
+        target_ = builder->FinishSize();
+        fitting_ = [builder](size_t bytes) { return builder->FittingBuiltSize(bytes); };
+        fp_ = [builder](size_t bytes) { return builder->BuiltFpRate(bytes); };
+      } else {
+        ADD_FAILURE() << "not resizable: " << E::kInfo.name;
+      }
+    });
   }
-}
 
-SizeChoice ChooseFor(FilterFormat format, size_t n, double bits_per_key, UsableFn usable,
-                     double credit) {
-  return VisitEncoding(format, [&](auto encoding) {
-    return Choose<decltype(encoding)>(n, bits_per_key, usable, credit);
-  });
-}
+  size_t target() const { return target_; }
+  size_t Fitting(size_t bytes) const { return fitting_(bytes); }
+  double FpAt(size_t bytes) const { return fp_(bytes); }
+  SizeChoice Choose(UsableFn usable, double credit) const {
+    return ChooseFilterSize({target_, fitting_, fp_}, usable, kOverhead, credit);
+  }
 
-size_t TargetBytes(FilterFormat format, size_t n, double bits_per_key) {
-  return VisitEncoding(format, [&](auto encoding) {
-    return typename decltype(encoding)::Builder(bits_per_key).FilterSize(n);
-  });
-}
-
-size_t Fitting(FilterFormat format, size_t n, double bits_per_key, size_t bytes) {
-  return VisitEncoding(format, [&](auto encoding) -> size_t {
-    using Builder = typename decltype(encoding)::Builder;
-    if constexpr (IsResizableBuilder<Builder>::value) {
-      return Builder(bits_per_key).FittingFilterSize(n, bytes);
-    } else {
-      ADD_FAILURE() << "not resizable";
-      return 0;
-    }
-  });
-}
-
-double FpAt(FilterFormat format, size_t n, double bits_per_key, size_t bytes) {
-  return VisitEncoding(format, [&](auto encoding) {
-    return decltype(encoding)::kInfo.sized_fp_rate(n, bytes, bits_per_key);
-  });
-}
+ private:
+  size_t target_ = 0;
+  std::function<size_t(size_t)> fitting_ = [](size_t) { return size_t{0}; };
+  std::function<double(size_t)> fp_ = [](size_t) { return 1.0; };
+};
 
 class MemorySizingTest : public ::testing::TestWithParam<Case> {};
 
@@ -127,23 +128,24 @@ const double kCredits[] = {0.0, 1e-4, 1e-3, 5e-3, 0.05, 1.0};
 TEST_P(MemorySizingTest, MeetsItsBounds) {
   const Case& c = GetParam();
   for (size_t n : kCounts) {
+    const Sizing sizing(c.format, n, 10);
+    const size_t target = sizing.target();
     for (double credit : kCredits) {
       SCOPED_TRACE(::testing::Message() << "n=" << n << " credit=" << credit);
-      const size_t target = TargetBytes(c.format, n, 10);
-      const SizeChoice choice = ChooseFor(c.format, n, 10, c.usable, credit);
-      EXPECT_DOUBLE_EQ(choice.target_fp_rate, FpAt(c.format, n, 10, target));
-      EXPECT_DOUBLE_EQ(choice.fp_rate, FpAt(c.format, n, 10, choice.filter_bytes));
+      const SizeChoice choice = sizing.Choose(c.usable, credit);
+      EXPECT_DOUBLE_EQ(choice.target_fp_rate, sizing.FpAt(target));
+      EXPECT_DOUBLE_EQ(choice.fp_rate, sizing.FpAt(choice.filter_bytes));
       EXPECT_LE(choice.fp_rate, choice.target_fp_rate + credit);
       // A size the encoding writes, at least 3/4 of the target.
-      EXPECT_EQ(Fitting(c.format, n, 10, choice.filter_bytes), choice.filter_bytes);
-      EXPECT_GE(choice.filter_bytes, Fitting(c.format, n, 10, target * 3 / 4));
+      EXPECT_EQ(sizing.Fitting(choice.filter_bytes), choice.filter_bytes);
+      EXPECT_GE(choice.filter_bytes, sizing.Fitting(target * 3 / 4));
       // Allocated: exactly a size class holding the filter and the trailer,
       // never a larger one than the target's.
       EXPECT_EQ(choice.allocation_bytes, c.usable(choice.filter_bytes + kOverhead));
       EXPECT_GE(choice.allocation_bytes, choice.filter_bytes + kOverhead);
       EXPECT_LE(choice.allocation_bytes, c.usable(target + kOverhead));
       // Filled: no larger filter fits the same allocation (within the 4/3 cap).
-      const size_t next = Fitting(c.format, n, 10, choice.allocation_bytes - kOverhead);
+      const size_t next = sizing.Fitting(choice.allocation_bytes - kOverhead);
       EXPECT_TRUE(next == choice.filter_bytes ||
                   next + kOverhead > (target + kOverhead) * 4 / 3)
           << "filter " << choice.filter_bytes << " leaves room for " << next;
@@ -160,17 +162,18 @@ TEST_P(MemorySizingTest, MeetsItsBounds) {
 TEST_P(MemorySizingTest, PicksTheSmallestAllocationWithinTheFpBound) {
   const Case& c = GetParam();
   for (size_t n : kCounts) {
+    const Sizing sizing(c.format, n, 10);
+    const size_t target = sizing.target();
     for (double credit : kCredits) {
       SCOPED_TRACE(::testing::Message() << "n=" << n << " credit=" << credit);
-      const size_t target = TargetBytes(c.format, n, 10);
-      const double bound = FpAt(c.format, n, 10, target) + credit;
+      const double bound = sizing.FpAt(target) + credit;
       size_t best = c.usable(target + kOverhead);
       for (size_t b = target * 3 / 4; b <= target; ++b) {
-        const size_t s = Fitting(c.format, n, 10, b);
-        if (s == 0 || s < Fitting(c.format, n, 10, target * 3 / 4)) continue;
-        if (FpAt(c.format, n, 10, s) <= bound) best = std::min(best, c.usable(s + kOverhead));
+        const size_t s = sizing.Fitting(b);
+        if (s == 0 || s < sizing.Fitting(target * 3 / 4)) continue;
+        if (sizing.FpAt(s) <= bound) best = std::min(best, c.usable(s + kOverhead));
       }
-      EXPECT_EQ(ChooseFor(c.format, n, 10, c.usable, credit).allocation_bytes, best);
+      EXPECT_EQ(sizing.Choose(c.usable, credit).allocation_bytes, best);
     }
   }
 }
@@ -182,15 +185,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{FilterFormat::kLevelDb, ExactUsable, "exact"},
                       Case{FilterFormat::kCacheLocal, JemallocUsable, "jemalloc"},
                       Case{FilterFormat::kCacheLocal, GlibcUsable, "glibc"},
-                      Case{FilterFormat::kCacheLocal, ExactUsable, "exact"}),
+                      Case{FilterFormat::kCacheLocal, ExactUsable, "exact"},
+                      Case{FilterFormat::kCompact, JemallocUsable, "jemalloc"},
+                      Case{FilterFormat::kCompact, GlibcUsable, "glibc"},
+                      Case{FilterFormat::kCompact, ExactUsable, "exact"}),
     CaseName);
 
 // Small cache-local filters (narrow lines) keep their size and shape.
 TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
   for (size_t n = 1; n <= 409; n += 17) {
-    const size_t target = TargetBytes(FilterFormat::kCacheLocal, n, 10);
-    const SizeChoice choice = ChooseFor(FilterFormat::kCacheLocal, n, 10, JemallocUsable, 1.0);
-    EXPECT_EQ(choice.filter_bytes, target) << n;
+    const Sizing sizing(FilterFormat::kCacheLocal, n, 10);
+    EXPECT_EQ(sizing.Choose(JemallocUsable, 1.0).filter_bytes, sizing.target()) << n;
   }
 }
 
@@ -206,14 +211,15 @@ TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
     for (int i = 0; i < 1000; ++i) {
       const size_t n = 1000 + rng() % 99001;
       const double taken = credit.Take();
-      const SizeChoice choice = ChooseFor(format, n, 10, JemallocUsable, taken);
+      const Sizing sizing(format, n, 10);
+      const SizeChoice choice = sizing.Choose(JemallocUsable, taken);
       credit.Return(taken + choice.target_fp_rate - choice.fp_rate);
       fp_sum += choice.fp_rate;
       target_fp_sum += choice.target_fp_rate;
       ASSERT_LE(fp_sum, target_fp_sum * (1 + 1e-12)) << i;
       ASSERT_NEAR(credit.Peek(), target_fp_sum - fp_sum, 1e-9) << i;
       memory += choice.allocation_bytes;
-      target_memory += JemallocUsable(TargetBytes(format, n, 10) + kOverhead);
+      target_memory += JemallocUsable(sizing.target() + kOverhead);
     }
     // jemalloc wastes ~10% of filters this size: most of it comes back.
     EXPECT_LT(static_cast<double>(memory), 0.95 * static_cast<double>(target_memory));
@@ -250,6 +256,36 @@ TEST(FpCreditTest, ConcurrentSizingNeverOverspends) {
   EXPECT_NEAR(credit.Peek(), total, 1e-9);
 }
 
+// A filter of `keys` at the largest size within `budget` the builder can
+// write (budget relative to its target: target * num / den), and the FP
+// rate its model gives that size.
+struct SizedFilter {
+  std::string bytes;
+  double model_fp = 1;
+};
+template <typename E>
+SizedFilter BuildSized(const std::vector<std::string>& keys, size_t num, size_t den) {
+  using B = typename E::Builder;
+  B builder(10);
+  for (const std::string& k : keys) builder.AddKey(k);
+  SizedFilter out;
+  size_t bytes = 0;
+  if constexpr (IsResizableBuilder<B>::value) {
+    const size_t target = builder.FilterSize(keys.size());
+    bytes = builder.FittingFilterSize(keys.size(), target * num / den);
+    out.model_fp = E::kInfo.sized_fp_rate(keys.size(), bytes, 10);
+  } else {
+    const size_t target = builder.FinishSize();
+    bytes = builder.FittingBuiltSize(target * num / den);
+    out.model_fp = builder.BuiltFpRate(bytes);
+  }
+  EXPECT_NE(bytes, 0u);
+  if (bytes == 0) return out;
+  out.bytes.assign(bytes, '\xff');  // FinishInto must write every byte.
+  builder.FinishInto(out.bytes.data(), bytes);
+  return out;
+}
+
 // Filters written at chosen sizes other than the target answer for every
 // key, and libleveldb's own reader reads the LevelDB ones exactly as ours.
 TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
@@ -257,37 +293,30 @@ TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
   const std::vector<std::string> absent =
       testing::ShapedKeys(bench::KeyShape::kRandom16, 1 << 20, 5000);
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_policy(leveldb::NewBloomFilterPolicy(10));
+  const std::pair<size_t, size_t> kBudgets[] = {{3, 4}, {7, 8}, {999, 1000}, {1, 1}, {21, 20}};
   for (FilterFormat format : ResizableFormats()) {
     VisitEncoding(format, [&](auto encoding) {
       using E = decltype(encoding);
-      if constexpr (IsResizableBuilder<typename E::Builder>::value) {
-        typename E::Builder sizer(10);
-        const size_t target = sizer.FilterSize(keys.size());
-        for (size_t budget : {target * 3 / 4, target * 7 / 8, target - 1, target, target + 100}) {
-          const size_t bytes = sizer.FittingFilterSize(keys.size(), budget);
-          ASSERT_NE(bytes, 0u);
-          SCOPED_TRACE(::testing::Message() << FormatName(format) << " bytes=" << bytes);
-          typename E::Builder builder(10);
-          for (const std::string& k : keys) builder.AddKey(k);
-          std::string filter(bytes, '\xff');  // FinishInto must write every byte.
-          builder.FinishInto(filter.data(), bytes);
-          const typename E::Reader reader(filter);
-          ASSERT_EQ(reader.state(), FilterState::kProbe);
-          for (const std::string& k : keys) ASSERT_TRUE(reader.MayMatch(k));
-          size_t fp = 0;
-          for (const std::string& k : absent) fp += reader.MayMatch(k);
-          // The model at this size (5 sigma); a filter of the wrong size or
-          // with stray bits lands far off.
-          const double p = E::kInfo.sized_fp_rate(keys.size(), bytes, 10);
-          const double sd = std::sqrt(absent.size() * p * (1 - p));
-          EXPECT_NEAR(static_cast<double>(fp), absent.size() * p, 5 * sd + 3);
-          if constexpr (std::is_same_v<E, LevelDbEncoding>) {
-            for (const std::string& k : keys) {
-              ASSERT_TRUE(leveldb_policy->KeyMayMatch(k, filter));
-            }
-            for (const std::string& k : absent) {
-              ASSERT_EQ(leveldb_policy->KeyMayMatch(k, filter), reader.MayMatch(k)) << k;
-            }
+      for (const auto& [num, den] : kBudgets) {
+        const SizedFilter filter = BuildSized<E>(keys, num, den);
+        SCOPED_TRACE(::testing::Message() << FormatName(format) << " budget " << num << "/"
+                                          << den << ", bytes=" << filter.bytes.size());
+        const typename E::Reader reader(filter.bytes);
+        ASSERT_EQ(reader.state(), FilterState::kProbe);
+        for (const std::string& k : keys) ASSERT_TRUE(reader.MayMatch(k));
+        size_t fp = 0;
+        for (const std::string& k : absent) fp += reader.MayMatch(k);
+        // The model at this size (5 sigma); a filter of the wrong size or
+        // with stray bits lands far off.
+        const double p = filter.model_fp;
+        const double sd = std::sqrt(absent.size() * p * (1 - p));
+        EXPECT_NEAR(static_cast<double>(fp), absent.size() * p, 5 * sd + 3);
+        if constexpr (std::is_same_v<E, LevelDbEncoding>) {
+          for (const std::string& k : keys) {
+            ASSERT_TRUE(leveldb_policy->KeyMayMatch(k, filter.bytes));
+          }
+          for (const std::string& k : absent) {
+            ASSERT_EQ(leveldb_policy->KeyMayMatch(k, filter.bytes), reader.MayMatch(k)) << k;
           }
         }
       }
