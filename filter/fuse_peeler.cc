@@ -89,7 +89,16 @@ void FusePeeler::Assign(char* array, const cp::FuseParams& widths) {
 // a key peeled earlier: that cell had count 1 while this key still touched it.)
 void FusePeeler::SolveCells() {
   uint64_t* xors = xors_.get();
+  const bool ahead = PrefetchPays(num_cells_);
   for (size_t i = peeled_; i-- > 0;) {
+    if (ahead) {
+      // Two stages: the free cell 2 * kSolveAhead keys on, then the cells
+      // of the key kSolveAhead on, from the hash its free cell holds until
+      // it is solved. (The same in Peel measured no gain: its loop is bound
+      // by its queue, not by these misses.)
+      if (i >= 2 * kSolveAhead) PrefetchCell(queue_[i - 2 * kSolveAhead]);
+      if (i >= kSolveAhead) PrefetchCellsOfKeyIn(queue_[i - kSolveAhead]);
+    }
     const uint32_t free_cell = queue_[i];
     const cp::Cells cells = cp::CellsOf(xors[free_cell], seed_, params_);
     // The free cell holds h, so the XOR of the key's 4 cells (distinct: one

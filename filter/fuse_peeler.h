@@ -39,10 +39,7 @@ class FusePeeler {
     Pending& slot = pending_[num_added_ % kLookahead];
     if (num_added_ >= kLookahead) Apply(slot);
     slot = {h, compact::CellsOf(h, seed_, params_)};
-    for (uint32_t c : slot.cells.c) {
-      __builtin_prefetch(&xors_[c], 1);
-      __builtin_prefetch(&counts_[c], 1);
-    }
+    for (uint32_t c : slot.cells.c) PrefetchCell(c);
     ++num_added_;
   }
   void FinishAdds() {
@@ -95,6 +92,18 @@ class FusePeeler {
     }
   }
 
+  // SolveCells prefetches this many keys ahead when PrefetchPays: Assign
+  // at 1e6 keys 7-11 -> 5.5 ns/key, at 2e6 12-13.5 -> 8 (16 ahead beat 8
+  // and 4).
+  static constexpr size_t kSolveAhead = 16;
+  void PrefetchCell(uint32_t c) const {
+    __builtin_prefetch(&xors_[c], 1);
+    __builtin_prefetch(&counts_[c], 1);
+  }
+  // The cells of the key whose hash cell c holds (if it holds one key).
+  void PrefetchCellsOfKeyIn(uint32_t c) const {
+    for (uint32_t k : compact::CellsOf(xors_[c], seed_, params_).c) PrefetchCell(k);
+  }
   void SolveCells();
   void PackCells(char* array, const compact::FuseParams& widths) const;
 
