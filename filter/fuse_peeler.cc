@@ -39,6 +39,10 @@ bool FusePeeler::Peel(size_t num_keys) {
   uint32_t* queue = queue_.get();
   uint8_t* counts = counts_.get();
   uint64_t* xors = xors_.get();
+  // Copies: stores through uint8_t* may alias members, which the loop
+  // would otherwise reload after every count update.
+  const cp::FuseParams params = params_;
+  const uint32_t seed = seed_;
   // Each cell enters the queue at most once: when its count is 1 at the
   // start, or when it drops from 2 to 1 (counts only fall). So the queue
   // fits in num_cells entries, and the peel order, which grows no faster
@@ -57,7 +61,7 @@ bool FusePeeler::Peel(size_t num_keys) {
     const uint32_t alone = queue[head];
     if (counts[alone] != 1) continue;  // Its key left through another cell.
     const uint64_t h = xors[alone];  // The one key left in this cell.
-    const cp::Cells cells = cp::CellsOf(h, seed_, params_);
+    const cp::Cells cells = cp::CellsOf(h, seed, params);
     // Branch-free (which cell is alone, and which counts reach 1, are
     // random): remove the key from its 4 cells (distinct: one per segment),
     // queue each that its removal left at count 1 (not the alone one, now
