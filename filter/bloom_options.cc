@@ -165,9 +165,11 @@ absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view v
                     absl::StrFormat("is not a level; expected an integer in [0, %d] or %s",
                                     kMaxCompactFromLevel, kCompactFromLevelUnset));
   }
-  // More digits than any level in range has: out of range, not an overflow.
+  // A sign is a negative level ("-0" too: levels are written as plain
+  // digits, so the value round-trips as written). More digits than any
+  // level in range has: out of range, not an overflow.
   int level = 0;
-  if (digits.size() > 4 || !absl::SimpleAtoi(AbslView(value), &level) || level < 0 ||
+  if (digits.size() != value.size() || digits.size() > 4 || !absl::SimpleAtoi(AbslView(value), &level) || level < 0 ||
       level > kMaxCompactFromLevel) {
     return CompactFromLevelOutOfRange(value);
   }

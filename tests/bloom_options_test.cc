@@ -282,6 +282,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadLevelText{"-1", std::string("sstfilter.bloom: compact_from_level=-1") + kOutOfRange +
                                " (flushes always get the fast format)"},
+        BadLevelText{"-0", std::string("sstfilter.bloom: compact_from_level=-0") + kOutOfRange +
+                               " (flushes always get the fast format)"},
         BadLevelText{"101", std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange},
         BadLevelText{"99999999999999999999",
                      std::string("sstfilter.bloom: compact_from_level=99999999999999999999") +
