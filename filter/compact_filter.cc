@@ -300,26 +300,4 @@ bool CompactFilterReader::MayMatch(std::string_view key) const {
   return HashMayMatch(cache_local::HashKey(key));
 }
 
-void CompactFilterReader::MayMatchBatch(absl::Span<const std::string_view> keys,
-                                        bool* out) const {
-  if (body_ != kCompactBodyFuse) {
-    if (body_ != 0) return bloom_.MayMatchBatch(keys, out);
-    return FillFixedAnswer(keys.size(), out);
-  }
-  // Chunks of up to kChunk keys: hash all, locate and prefetch their 4
-  // cells, then probe, so the cache misses of a big filter overlap.
-  constexpr size_t kChunk = 8;  // 8, 16 and 32 measured alike; 8 a little ahead.
-  uint64_t hashes[kChunk];
-  cp::Probe probes[kChunk];
-  for (size_t base = 0; base < keys.size(); base += kChunk) {
-    const size_t n = std::min(kChunk, keys.size() - base);
-    for (size_t i = 0; i < n; ++i) {
-      hashes[i] = cache_local::HashKey(keys[base + i]);
-      probes[i] = cp::ProbeOf(cp::CellsOf(hashes[i], seed_, params_), params_);
-      cp::PrefetchProbe(array_, probes[i]);
-    }
-    for (size_t i = 0; i < n; ++i) out[base + i] = cp::ProbeMayMatch(array_, hashes[i], probes[i]);
-  }
-}
-
 }  // namespace sstfilter

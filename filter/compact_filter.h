@@ -34,6 +34,8 @@
 #ifndef SSTFILTER_FILTER_COMPACT_FILTER_H_
 #define SSTFILTER_FILTER_COMPACT_FILTER_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -173,7 +175,14 @@ class CompactFilterReader : public ReaderBase {
   bool HashMayMatch(uint64_t h) const;
   // Answers as MayMatch does; out holds keys.size() entries. Hashes a chunk
   // of keys and prefetches their cells before probing any.
-  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const {
+    MayMatchEach(keys.size(), [keys](size_t i) { return keys[i]; }, out);
+  }
+  // The same for keys held some other way: key i is key_at(i), a
+  // std::string_view (RocksDB's MultiGet, read in place; see
+  // CacheLocalBloomReader::MayMatchEach).
+  template <typename KeyAt>
+  void MayMatchEach(size_t n, KeyAt key_at, bool* out) const;
 
   // What the body is (kCompactBody*), 0 when the filter is not understood.
   unsigned char body() const { return body_; }
@@ -192,6 +201,30 @@ class CompactFilterReader : public ReaderBase {
   uint32_t seed_ = 0;
   CacheLocalBloomReader bloom_;
 };
+
+template <typename KeyAt>
+void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
+  if (body_ != kCompactBodyFuse) {
+    if (body_ != 0) return bloom_.MayMatchEach(n, key_at, out);
+    return FillFixedAnswer(n, out);
+  }
+  // Chunks of up to kChunk keys: hash all, locate and prefetch their 4
+  // cells, then probe, so the cache misses of a big filter overlap.
+  constexpr size_t kChunk = 8;  // 8, 16 and 32 measured alike; 8 a little ahead.
+  uint64_t hashes[kChunk];
+  compact::Probe probes[kChunk];
+  for (size_t base = 0; base < n; base += kChunk) {
+    const size_t chunk = std::min(kChunk, n - base);
+    for (size_t i = 0; i < chunk; ++i) {
+      hashes[i] = cache_local::HashKey(key_at(base + i));
+      probes[i] = compact::ProbeOf(compact::CellsOf(hashes[i], seed_, params_), params_);
+      compact::PrefetchProbe(array_, probes[i]);
+    }
+    for (size_t i = 0; i < chunk; ++i) {
+      out[base + i] = compact::ProbeMayMatch(array_, hashes[i], probes[i]);
+    }
+  }
+}
 
 // Defined in compact_encoding.cc.
 extern const EncodingInfo kCompactEncodingInfo;

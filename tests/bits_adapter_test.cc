@@ -13,11 +13,17 @@
 #include "rocksdb/table.h"
 #include "filter/encodings.h"
 #include "table/rocksdb/bits_builder_adapter.h"
+#include "table/rocksdb/bits_reader_adapter.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
 namespace {
+
+// MultiGet reads keys where RocksDB holds them (no copy into views) for the
+// encodings whose readers take a key accessor.
+static_assert(bits_reader_internal::TakesKeyAccessor<CacheLocalBloomReader>::value);
+static_assert(bits_reader_internal::TakesKeyAccessor<CompactFilterReader>::value);
 
 using testing::AbsentKeys;
 using testing::RandomKeys;
