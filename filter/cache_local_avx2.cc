@@ -9,12 +9,11 @@
 // with one load and one store.
 #include "filter/cache_local_simd.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#include "filter/x86_simd_target.h"
+
+#ifdef SSTFILTER_X86_SIMD_TARGETS
 
 #include "filter/cache_local_probes.h"
-
-#define SSTFILTER_AVX2 __attribute__((target("avx2")))
 
 namespace sstfilter {
 namespace {

@@ -7,18 +7,11 @@
 // line with one load and one store. Only AVX-512F instructions are used.
 #include "filter/cache_local_simd.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#include "filter/x86_simd_target.h"
+
+#ifdef SSTFILTER_X86_SIMD_TARGETS
 
 #include "filter/cache_local_probes.h"
-
-// GCC 12 warns about the deliberately undefined source operand inside its
-// own AVX-512 intrinsics (the __Y of _mm512_undefined_*), not about ours.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-#define SSTFILTER_AVX512 __attribute__((target("avx512f")))
 
 namespace sstfilter {
 namespace {

@@ -48,8 +48,9 @@ void ExpectAllMatch(std::string_view filter, const std::vector<std::string>& key
 }
 
 // MayMatchEach (keys read through an accessor, as RocksDB's MultiGet hands
-// them) answers as MayMatch does, key by key, for a fuse body, a small
-// Bloom body and a damaged filter, at batch lengths around the chunk size.
+// them) answers as MayMatch does, key by key, at every SIMD level, for fuse
+// bodies of several widths, a small Bloom body and a damaged filter, at
+// batch lengths around the chunk (8) and the SIMD group bounds (16, 32).
 TEST(CompactFilter, MayMatchEachAnswersAsMayMatch) {
   std::mt19937_64 rng(77);
   const std::vector<std::string> present = testing::RandomBytesKeys(5000, 16, rng);
@@ -59,15 +60,21 @@ TEST(CompactFilter, MayMatchEachAnswersAsMayMatch) {
   std::string damaged = Build(present);
   damaged[damaged.size() - 3] = 99;  // Hash kind: read as may-match.
   for (const std::string& filter :
-       {Build(present), Build({present.begin(), present.begin() + 20}), damaged}) {
-    const CompactFilterReader reader(filter);
-    for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{33},
-                     asked.size()}) {
-      std::unique_ptr<bool[]> out(new bool[n + 1]);
-      reader.MayMatchEach(
-          n, [&asked](size_t i) { return std::string_view(asked[i]); }, out.get());
-      for (size_t i = 0; i < n; ++i) {
-        ASSERT_EQ(out[i], reader.MayMatch(asked[i])) << "body " << int(reader.body()) << " i " << i;
+       {Build(present), Build(present, 3), Build(present, 30),
+        Build({present.begin(), present.begin() + 20}), damaged}) {
+    for (SimdLevel level : SupportedSimdLevels()) {
+      const CompactFilterReader reader(filter, level);
+      for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{15},
+                       size_t{16}, size_t{17}, size_t{31}, size_t{32}, size_t{33}, size_t{47},
+                       size_t{48}, asked.size()}) {
+        std::unique_ptr<bool[]> out(new bool[n + 1]);
+        reader.MayMatchEach(
+            n, [&asked](size_t i) { return std::string_view(asked[i]); }, out.get());
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(out[i], reader.MayMatch(asked[i]))
+              << SimdLevelName(level) << " body " << int(reader.body()) << " r "
+              << reader.shape().fingerprint_bits << " n " << n << " i " << i;
+        }
       }
     }
   }

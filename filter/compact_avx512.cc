@@ -1,0 +1,115 @@
+// AVX-512 query kernel of the compact encoding (see compact_simd.h).
+//
+// Eight keys per register: the 128-bit product h * K_seed from four 32x32
+// multiplies (AVX-512 has no 64x64 high half), the window start and the four
+// cells' bit offsets, all as CellsOf and ProbeOf compute them one key at a
+// time. Offsets and masks go to the stack; scalar code prefetches and probes.
+// Only AVX-512F instructions are used.
+#include "filter/compact_simd.h"
+
+#include <algorithm>
+
+#include "filter/x86_simd_target.h"
+
+#ifdef SSTFILTER_X86_SIMD_TARGETS
+
+namespace sstfilter {
+namespace {
+
+namespace cp = compact;
+constexpr size_t kLanes = 8;
+
+// The folded product hi ^ lo of h * k (CellsOf's `folded`), and lo.
+SSTFILTER_AVX512 inline __m512i FoldedProduct(__m512i h, __m512i k, __m512i* lo) {
+  const __m512i low32 = _mm512_set1_epi64(0xffffffff);
+  const __m512i h_hi = _mm512_srli_epi64(h, 32);
+  const __m512i k_hi = _mm512_srli_epi64(k, 32);
+  const __m512i ll = _mm512_mul_epu32(h, k);
+  const __m512i lh = _mm512_mul_epu32(h, k_hi);
+  const __m512i hl = _mm512_mul_epu32(h_hi, k);
+  const __m512i hh = _mm512_mul_epu32(h_hi, k_hi);
+  // Bits 32..65 of the product: at most 3 * (2^32 - 1).
+  const __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(ll, 32),
+                                                        _mm512_and_si512(lh, low32)),
+                                       _mm512_and_si512(hl, low32));
+  const __m512i hi = _mm512_add_epi64(
+      _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32)),
+      _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
+  *lo = _mm512_or_si512(_mm512_slli_epi64(mid, 32), _mm512_and_si512(ll, low32));
+  return _mm512_xor_si512(hi, *lo);
+}
+
+// Cell bit offsets i * r - min(i, narrow_cells) (CellBitOffset); i < 2^32.
+SSTFILTER_AVX512 inline __m512i BitOffset(__m512i cell, __m512i bits, __m512i narrow) {
+  return _mm512_sub_epi64(_mm512_mul_epu32(cell, bits), _mm512_min_epu64(cell, narrow));
+}
+
+// Where eight keys' cells start (bit offsets, by cell j then key) and the
+// bits each key compares.
+struct Located {
+  alignas(64) uint64_t bit[kCompactArity][kCompactSimdMaxGroup];
+  alignas(64) uint64_t mask[kCompactSimdMaxGroup];
+};
+
+SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint32_t seed,
+                                     const cp::FuseParams& p, size_t first, Located* out) {
+  // Lanes past `lanes` hash to 0: they map to valid cells and are not read.
+  const __m512i h = _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << lanes) - 1), hashes);
+  __m512i lo;
+  const __m512i folded =
+      FoldedProduct(h, _mm512_set1_epi64(static_cast<long long>(cp::SeedMultiplier(seed))), &lo);
+  const __m512i p0 = _mm512_srli_epi64(
+      _mm512_mul_epu32(_mm512_srli_epi64(folded, 32), _mm512_set1_epi64(p.window_starts)), 32);
+  const __m512i length = _mm512_set1_epi64(p.segment_length);
+  const __m512i in_segment = _mm512_set1_epi64(p.segment_mask);
+  const __m512i cells[kCompactArity] = {
+      p0,
+      _mm512_xor_si512(_mm512_add_epi64(p0, length), _mm512_and_si512(folded, in_segment)),
+      _mm512_xor_si512(_mm512_add_epi64(p0, _mm512_slli_epi64(length, 1)),
+                       _mm512_and_si512(_mm512_srli_epi64(lo, 46), in_segment)),
+      _mm512_xor_si512(_mm512_add_epi64(p0, _mm512_set1_epi64(3 * uint64_t{p.segment_length})),
+                       _mm512_and_si512(_mm512_srli_epi64(h, 46), in_segment))};
+  const __m512i bits = _mm512_set1_epi64(p.bits);
+  const __m512i narrow = _mm512_set1_epi64(p.narrow_cells);
+  for (int j = 0; j < kCompactArity; ++j) {
+    _mm512_store_si512(out->bit[j] + first, BitOffset(cells[j], bits, narrow));
+  }
+  // KeyBits: r - 1 when p0 < narrow_cells; r <= 32, so the shift is in range.
+  const __m512i one = _mm512_set1_epi64(1);
+  const __m512i key_bits =
+      _mm512_mask_sub_epi64(bits, _mm512_cmplt_epu64_mask(p0, narrow), bits, one);
+  _mm512_store_si512(out->mask + first, _mm512_sub_epi64(_mm512_sllv_epi64(one, key_bits), one));
+}
+
+SSTFILTER_AVX512 void QueryAvx512(const uint64_t* hashes, size_t n, const char* array,
+                                  uint32_t seed, const cp::FuseParams& p, bool* out) {
+  Located at;
+  for (size_t first = 0; first < n; first += kLanes) {
+    const size_t lanes = std::min(kLanes, n - first);
+    Locate8(hashes + first, lanes, seed, p, first, &at);
+    for (size_t i = first; i < first + lanes; ++i) {
+      for (const auto& bit : at.bit) __builtin_prefetch(array + (bit[i] >> 3));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = hashes[i];
+    for (const auto& bit : at.bit) {
+      x ^= cp::LoadCellAt(array, {bit[i] >> 3, static_cast<uint32_t>(bit[i] & 7)});
+    }
+    out[i] = (x & at.mask[i]) == 0;
+  }
+}
+
+}  // namespace
+
+CompactQueryKernel compact_internal::Avx512QueryKernel() { return QueryAvx512; }
+
+}  // namespace sstfilter
+
+#else  // Not x86-64 with GCC/Clang: no AVX-512 kernel.
+
+namespace sstfilter {
+CompactQueryKernel compact_internal::Avx512QueryKernel() { return nullptr; }
+}  // namespace sstfilter
+
+#endif

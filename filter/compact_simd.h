@@ -1,0 +1,49 @@
+// Batched query kernels of the compact encoding's fuse body, chosen at run
+// time by CPU (SimdLevel, cache_local_simd.h).
+//
+// A kernel answers a group of already hashed keys: it maps every hash to its
+// four cells (compact_probes.h: CellsOf, ProbeOf), prefetches them, then
+// probes. Every kernel gives the answers FuseMayMatch gives: the format is
+// defined by compact_probes.h alone.
+//
+// Only AVX-512 has a kernel (AVX2 and scalar readers use the reader's scalar
+// loop): eight 64x64->128-bit multiplies and the cell arithmetic in one
+// register each is where a batched query's time went. The cells are then
+// loaded by scalar code, not gathered: on Zen 4 gathers were no faster in
+// cache, and Intel's microcode for Gather Data Sampling slows them down.
+// Groups of fewer than kCompactSimdMinGroup keys stay scalar: a kernel hashes
+// the whole group before its first prefetch, and with fewer than 16 keys out
+// of cache the scalar loop (hash, locate, prefetch key by key) overlapped
+// its misses better (see README, "SIMD").
+#ifndef SSTFILTER_FILTER_COMPACT_SIMD_H_
+#define SSTFILTER_FILTER_COMPACT_SIMD_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "filter/cache_local_simd.h"
+#include "filter/compact_probes.h"
+
+namespace sstfilter {
+
+inline constexpr size_t kCompactSimdMinGroup = 16;
+inline constexpr size_t kCompactSimdMaxGroup = 32;
+
+// out[i] = whether hashes[i] may be in the fuse filter whose cells start at
+// `array` (of the shape p, seed `seed`). REQUIRES: n <= kCompactSimdMaxGroup;
+// the array is followed by at least 7 readable bytes (the trailer).
+using CompactQueryKernel = void (*)(const uint64_t* hashes, size_t n, const char* array,
+                                    uint32_t seed, const compact::FuseParams& p, bool* out);
+
+// The kernel of `level`, nullptr when the level has none (scalar, AVX2).
+// REQUIRES: level is supported (ClampSimdLevel).
+CompactQueryKernel GetCompactQueryKernel(SimdLevel level);
+
+namespace compact_internal {
+// Defined in compact_avx512.cc; nullptr where the compiler cannot target it.
+CompactQueryKernel Avx512QueryKernel();
+}  // namespace compact_internal
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_COMPACT_SIMD_H_
