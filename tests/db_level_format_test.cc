@@ -149,8 +149,6 @@ class DbLevelFormatTest : public ::testing::Test {
     table.filter_policy =
         std::make_shared<RecordingPolicy>(NewRocksDbBloomPolicy(bloom).value());
     table.optimize_filters_for_memory = false;
-    // The SST parser reads format_version 1..5; RocksDB 9 writes 6 by default.
-    table.format_version = 5;
     rocksdb::Options options;
     options.create_if_missing = true;
     options.statistics = rocksdb::CreateDBStatistics();

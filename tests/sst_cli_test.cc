@@ -71,6 +71,22 @@ TEST_F(SstCliTest, FullFilterDescribedAndQueried) {
   EXPECT_LE(measured * 4000, testing::BinomialUpperBound(4000, expected)) << r.output;
 }
 
+// The newest format_version the linked RocksDB writes (6 from RocksDB 8.6,
+// its default from 9.0) is read, its checksums verified.
+TEST_F(SstCliTest, NewestFormatVersion) {
+  SstConfig config;
+  config.format_version = testing::NewestFormatVersion();
+  config.partitioned = true;
+  const std::string path = Write("newest.sst", DecimalKeys(2000), config);
+  Result r = RunTool({"--file", path, "--key=user000042", "--key=nouser"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, absl::StrFormat("format_version         %d (checksum",
+                                                 config.format_version)))
+      << r.output;
+  EXPECT_TRUE(Contains(r.output, ", verified)")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "key \"user000042\" (10 bytes): may be present")) << r.output;
+}
+
 TEST_F(SstCliTest, AbsentKeysAreMostlyAbsent) {
   const std::string path = Write("full.sst", DecimalKeys(2000), SstConfig{});
   std::vector<std::string> args = {"--file", path};

@@ -162,7 +162,7 @@ TEST_P(SstFilterBlockTest, DamagedCopiesNeverCrash) {
 
 INSTANTIATE_TEST_SUITE_P(
     FormatsAndModes, SstFilterBlockTest,
-    ::testing::Combine(::testing::Bool(), ::testing::Values(2, 3, 4, 5),
+    ::testing::Combine(::testing::Bool(), ::testing::ValuesIn(testing::WritableFormatVersions()),
                        ::testing::Values(1, 4)),
     [](const auto& info) {
       return std::string(std::get<0>(info.param) ? "Partitioned" : "Full") + "V" +
@@ -272,6 +272,81 @@ TEST_F(SstFilterFileTest, TargetedDamageIsNamed) {
   ExpectDataLoss(bad, "restart points", /*verify_checksums=*/false);
 }
 
+// Damage to the footer of each format_version the linked RocksDB writes.
+// Before 6 nothing checks the footer's bytes, so its handles are checked
+// against the file; from 6 on its checksum (with the offset's context), its
+// extended magic and base context checksum are, and the index handle comes
+// from the metaindex.
+class SstFooterDamageTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(SstFooterDamageTest, FooterDamageIsNamed) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/f.sst";
+  SstConfig config;
+  config.format_version = GetParam();
+  testing::WriteSst(path, testing::RandomKeys(500, 3), config);
+  const std::string good = testing::ReadFileBytes(path);
+  absl::StatusOr<SstFilter> filter = Parse(good, testing::IndexFormatOf(path));
+  ASSERT_TRUE(filter.ok()) << filter.status();
+  EXPECT_EQ(filter->footer.format_version, static_cast<uint32_t>(GetParam()));
+  const size_t footer = good.size() - 53;
+  std::string bad = good;
+  if (GetParam() < 6) {
+    bad[footer + 1] = '\xff';  // The metaindex offset, now past the file.
+    ExpectDataLoss(bad, "footer's metaindex handle (offset");
+    return;
+  }
+  EXPECT_NE(filter->footer.base_context_checksum, 0u);
+  // The metaindex ends right before the footer, and the index it names is
+  // where RocksDB's own reader finds it: every data block is behind it.
+  EXPECT_EQ(filter->footer.metaindex.offset + filter->footer.metaindex.size + kBlockTrailerSize,
+            footer);
+  EXPECT_LT(filter->footer.index.offset, filter->footer.metaindex.offset);
+  EXPECT_GT(filter->footer.index.size, 0u);
+
+  bad[footer + 1] ^= 1;  // Extended magic.
+  ExpectDataLoss(bad, "without its extended magic");
+  for (size_t at : {size_t{5}, size_t{9}, size_t{13}, size_t{20}, size_t{40}}) {
+    bad = good;  // Stored checksum, base, metaindex size, unchecked and checked padding.
+    bad[footer + at] ^= 0x40;
+    ExpectDataLoss(bad, "footer checksum mismatch");
+  }
+  // A footer moved to another offset fails its checksum too (the context).
+  bad = std::string(16, '\0') + good;
+  ExpectDataLoss(bad, "footer checksum mismatch");
+  // With the checksum recomputed, the fields' own checks speak.
+  auto resealed = [&](std::string bytes) {
+    std::string zeroed = bytes.substr(footer, 53);
+    std::fill_n(zeroed.begin() + 5, 4, '\0');
+    uint32_t base = 0;
+    std::string_view base_field = std::string_view(zeroed).substr(9, 4);
+    DecodeFixed32(&base_field, &base);
+    const uint32_t sum =
+        BlockChecksum(filter->footer.checksum_type, std::string_view(zeroed).substr(0, 52),
+                      zeroed[52]).value_or(0) +
+        ContextChecksumModifier(base, footer);
+    for (int i = 0; i < 4; ++i) bytes[footer + 5 + i] = static_cast<char>(sum >> (8 * i));
+    return bytes;
+  };
+  ASSERT_TRUE(Parse(resealed(good), SstIndexFormat{}).ok());  // The reseal is faithful.
+  bad = good;
+  std::fill_n(bad.begin() + footer + 9, 4, '\0');
+  ExpectDataLoss(resealed(bad), "base context checksum 0");
+  bad = good;
+  bad[footer + 34] = 1;
+  ExpectDataLoss(resealed(bad), "reserved bytes are set");
+  bad = good;
+  bad[footer + 16] = '\x7f';  // Metaindex size over 2 GB.
+  ExpectDataLoss(resealed(bad), "does not fit before the footer");
+  bad = good;
+  bad[footer + 13] ^= 8;  // Metaindex size off by 8: its checksum no longer matches.
+  ExpectDataLoss(resealed(bad), "the metaindex block (offset");
+}
+
+INSTANTIATE_TEST_SUITE_P(WrittenVersions, SstFooterDamageTest,
+                         ::testing::ValuesIn(testing::WritableFormatVersions()),
+                         [](const auto& info) { return "V" + std::to_string(info.param); });
+
 // ---- Block checksums ----
 
 // CRC-32C bit by bit, straight from its definition (reflected polynomial
@@ -359,7 +434,14 @@ TEST(BlockChecksumTest, Crc32cMatchesTheDefinition) {
   EXPECT_FALSE(BlockChecksum(5, "abc", 0).has_value());  // Unknown to us.
 }
 
-class SstChecksumTest : public ::testing::TestWithParam<rocksdb::ChecksumType> {};
+// (checksum type, format_version): 5, and 6 where RocksDB writes it, whose
+// checksums add a context modifier of the block's offset.
+class SstChecksumTest
+    : public ::testing::TestWithParam<std::tuple<rocksdb::ChecksumType, int>> {
+ protected:
+  rocksdb::ChecksumType type() const { return std::get<0>(GetParam()); }
+  int format_version() const { return std::get<1>(GetParam()); }
+};
 
 TEST_P(SstChecksumTest, RocksDbChecksumsVerifyAndDamageIsCaught) {
   // Our checksums agree with RocksDB's for every block the filter reader
@@ -370,20 +452,23 @@ TEST_P(SstChecksumTest, RocksDbChecksumsVerifyAndDamageIsCaught) {
   const std::string path = dir.path() + "/c.sst";
   SstConfig config;
   config.partitioned = true;
-  config.checksum = GetParam();
+  config.checksum = type();
+  config.format_version = format_version();
   testing::WriteSst(path, testing::RandomKeys(kNumKeys, 4), config);
   const std::string good = testing::ReadFileBytes(path);
   const SstIndexFormat format = testing::IndexFormatOf(path);
   absl::StatusOr<SstFilter> filter = Parse(good, format);
   ASSERT_TRUE(filter.ok()) << filter.status();
-  EXPECT_EQ(filter->footer.checksum_type, static_cast<uint8_t>(GetParam()));
+  EXPECT_EQ(filter->footer.checksum_type, static_cast<uint8_t>(type()));
+  EXPECT_EQ(filter->footer.format_version, static_cast<uint32_t>(format_version()));
+  EXPECT_EQ(filter->footer.base_context_checksum != 0, format_version() >= 6);
   ASSERT_GT(filter->partitions.size(), 2u);
 
   const BlockHandle& partition = filter->partitions[1].handle;
   std::string bad = good;
   bad[partition.offset + partition.size / 2] ^= 0x10;
   absl::StatusOr<SstFilter> damaged = Parse(bad, format);
-  if (GetParam() == rocksdb::kNoChecksum) {
+  if (type() == rocksdb::kNoChecksum) {
     EXPECT_TRUE(damaged.ok()) << damaged.status();  // Nothing to check against.
   } else {
     ASSERT_FALSE(damaged.ok());
@@ -396,19 +481,28 @@ TEST_P(SstChecksumTest, RocksDbChecksumsVerifyAndDamageIsCaught) {
   EXPECT_TRUE(Parse(bad, format, /*verify_checksums=*/false).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTypes, SstChecksumTest,
-                         ::testing::Values(rocksdb::kNoChecksum, rocksdb::kCRC32c,
-                                           rocksdb::kxxHash, rocksdb::kxxHash64,
-                                           rocksdb::kXXH3),
-                         [](const ::testing::TestParamInfo<rocksdb::ChecksumType>& info) {
-                           switch (info.param) {
-                             case rocksdb::kNoChecksum: return std::string("None");
-                             case rocksdb::kCRC32c: return std::string("Crc32c");
-                             case rocksdb::kxxHash: return std::string("XxHash");
-                             case rocksdb::kxxHash64: return std::string("XxHash64");
-                             default: return std::string("Xxh3");
-                           }
-                         });
+std::vector<int> ChecksumFormatVersions() {
+  std::vector<int> versions = {5};
+  if (testing::NewestFormatVersion() > 5) versions.push_back(testing::NewestFormatVersion());
+  return versions;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllTypes, SstChecksumTest,
+    ::testing::Combine(::testing::Values(rocksdb::kNoChecksum, rocksdb::kCRC32c, rocksdb::kxxHash,
+                                         rocksdb::kxxHash64, rocksdb::kXXH3),
+                       ::testing::ValuesIn(ChecksumFormatVersions())),
+    [](const auto& info) {
+      std::string name;
+      switch (std::get<0>(info.param)) {
+        case rocksdb::kNoChecksum: name = "None"; break;
+        case rocksdb::kCRC32c: name = "Crc32c"; break;
+        case rocksdb::kxxHash: name = "XxHash"; break;
+        case rocksdb::kxxHash64: name = "XxHash64"; break;
+        default: name = "Xxh3"; break;
+      }
+      return name + "V" + std::to_string(std::get<1>(info.param));
+    });
 
 // ---- Hand-built blocks ----
 

@@ -18,12 +18,24 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 #include "table/sst/sst_filter_block.h"
 
 namespace sstfilter::testing {
 
 enum class TestFilter { kOurs, kBuiltin, kNone };
+
+// The block-based format_versions the linked RocksDB writes, from 2 (the
+// oldest a current RocksDB still writes): 6 from RocksDB 8.6.
+inline std::vector<int> WritableFormatVersions() {
+  std::vector<int> versions = {2, 3, 4, 5};
+#if ROCKSDB_MAJOR > 8 || (ROCKSDB_MAJOR == 8 && ROCKSDB_MINOR >= 6)
+  versions.push_back(6);
+#endif
+  return versions;
+}
+inline int NewestFormatVersion() { return WritableFormatVersions().back(); }
 
 struct SstConfig {
   TestFilter filter = TestFilter::kOurs;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "table/sst/block_checksum.h"
 
@@ -172,6 +173,89 @@ bool DecodeBlockHandle(std::string_view* in, BlockHandle* handle) {
   return DecodeVarint64(in, &handle->offset) && DecodeVarint64(in, &handle->size);
 }
 
+namespace {
+
+// Part 2 of a format_version 6 footer: `tail` is its 53 bytes, at
+// `footer_offset` in the file. Sets the metaindex handle and the base
+// context checksum.
+absl::Status DecodeContextFooter(std::string_view tail, uint64_t footer_offset,
+                                 SstFooter* footer) {
+  constexpr std::string_view kExtendedMagic("\x3e\x00\x7a\x00", 4);
+  std::string_view part2 = tail.substr(1, 40);
+  if (part2.substr(0, 4) != kExtendedMagic) {
+    return DataLoss(absl::StrFormat("format_version 6 footer without its extended magic (found %s)",
+                                    absl::CHexEscape(absl::string_view(part2.data(), 4))));
+  }
+  part2.remove_prefix(4);
+  uint32_t stored = 0, base = 0, metaindex_size = 0;
+  DecodeFixed32(&part2, &stored);
+  DecodeFixed32(&part2, &base);
+  DecodeFixed32(&part2, &metaindex_size);
+  if (base == 0) return DataLoss("format_version 6 footer with base context checksum 0");
+  std::string zeroed(tail);
+  std::fill_n(zeroed.begin() + 5, 4, '\0');  // The checksum field itself.
+  const uint32_t computed =
+      BlockChecksum(footer->checksum_type, std::string_view(zeroed).substr(0, 52), zeroed[52])
+          .value_or(0) +
+      ContextChecksumModifier(base, footer_offset);
+  if (computed != stored) {
+    return DataLoss(absl::StrFormat(
+        "footer checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed));
+  }
+  part2.remove_prefix(16);  // Reserved, unchecked.
+  uint64_t reserved = 0;
+  DecodeFixed64(&part2, &reserved);
+  if (reserved != 0) {
+    return DataLoss("the footer's reserved bytes are set: a format feature this reader does not know");
+  }
+  if (uint64_t{metaindex_size} + kBlockTrailerSize > footer_offset) {
+    return DataLoss(absl::StrFormat(
+        "footer's metaindex size %d does not fit before the footer at offset %d", metaindex_size,
+        footer_offset));
+  }
+  footer->metaindex = {footer_offset - kBlockTrailerSize - metaindex_size, metaindex_size};
+  footer->base_context_checksum = base;
+  return absl::OkStatus();
+}
+
+// The handle of the metaindex entry kIndexMetaBlockName (format_version 6).
+absl::StatusOr<BlockHandle> IndexHandleFromMetaindex(const SstSource& file,
+                                                     const SstFooter& footer) {
+  absl::StatusOr<std::string> block = ReadUncompressedBlock(
+      file, footer, footer.metaindex, "the metaindex block", /*verify_checksum=*/true);
+  if (!block.ok()) return block.status();
+  absl::StatusOr<std::vector<BlockEntry>> entries = ParseBlockEntries(*block);
+  if (!entries.ok()) {
+    return DataLoss(absl::StrFormat("the metaindex block: %s", entries.status().message()));
+  }
+  for (const BlockEntry& entry : *entries) {
+    if (entry.key != kIndexMetaBlockName) continue;
+    BlockHandle handle;
+    std::string_view value = entry.value;
+    if (!DecodeBlockHandle(&value, &handle) || !value.empty()) {
+      return DataLoss(absl::StrFormat("metaindex entry '%s' does not hold a block handle",
+                                      kIndexMetaBlockName));
+    }
+    return handle;
+  }
+  return DataLoss(absl::StrFormat("format_version 6 table whose metaindex has no '%s' entry",
+                                  kIndexMetaBlockName));
+}
+
+absl::Status CheckInsideBlocks(const SstSource& file, const SstFooter& footer,
+                               std::string_view name, const BlockHandle& h) {
+  const uint64_t blocks_end = file.size() - footer.encoded_size;
+  if (h.offset > blocks_end || h.size > blocks_end - h.offset ||
+      kBlockTrailerSize > blocks_end - h.offset - h.size) {
+    return DataLoss(absl::StrFormat(
+        "footer's %s handle (offset %d, size %d) points outside the %d-byte file", name,
+        h.offset, h.size, file.size()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
   const uint64_t size = file.size();
   if (size < kLegacyFooterSize) {
@@ -203,7 +287,7 @@ absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
     DecodeFixed32(&version, &footer.format_version);
     if (footer.format_version < 1 || footer.format_version > kMaxSupportedFormatVersion) {
       return DataLoss(absl::StrFormat(
-          "unsupported format_version %d in the footer (RocksDB 7.8 writes 1..%d)",
+          "unsupported format_version %d in the footer (this reader knows 1..%d)",
           footer.format_version, kMaxSupportedFormatVersion));
     }
     footer.checksum_type = static_cast<uint8_t>((*tail)[0]);
@@ -220,21 +304,35 @@ absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
     return DataLoss(absl::StrFormat(
         "no SST magic number at the end of the file (found 0x%016x)", magic));
   }
+  if (footer.format_version >= 6) {
+    if (absl::Status s = DecodeContextFooter(*tail, size - kFooterSize, &footer); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = CheckInsideBlocks(file, footer, "metaindex", footer.metaindex); !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<BlockHandle> index = IndexHandleFromMetaindex(file, footer);
+    if (!index.ok()) return index.status();
+    footer.index = *index;
+    if (absl::Status s = CheckInsideBlocks(file, footer, "index", footer.index); !s.ok()) return s;
+    return footer;
+  }
   if (!DecodeBlockHandle(&handles, &footer.metaindex) ||
       !DecodeBlockHandle(&handles, &footer.index)) {
     return DataLoss("footer block handles are malformed");
   }
-  const uint64_t blocks_end = size - footer.encoded_size;
   for (const auto& [name, h] : {std::pair<const char*, BlockHandle>{"metaindex", footer.metaindex},
                                 {"index", footer.index}}) {
-    if (h.offset > blocks_end || h.size > blocks_end - h.offset ||
-        kBlockTrailerSize > blocks_end - h.offset - h.size) {
-      return DataLoss(absl::StrFormat(
-          "footer's %s handle (offset %d, size %d) points outside the %d-byte file",
-          name, h.offset, h.size, size));
-    }
+    if (absl::Status s = CheckInsideBlocks(file, footer, name, h); !s.ok()) return s;
   }
   return footer;
+}
+
+std::optional<uint32_t> ExpectedBlockChecksum(const SstFooter& footer, uint64_t offset,
+                                              std::string_view block, char type_byte) {
+  const std::optional<uint32_t> plain = BlockChecksum(footer.checksum_type, block, type_byte);
+  if (!plain.has_value()) return std::nullopt;
+  return *plain + ContextChecksumModifier(footer.base_context_checksum, offset);
 }
 
 absl::StatusOr<StoredBlock> ReadStoredBlock(const SstSource& file, const SstFooter& footer,
@@ -252,8 +350,8 @@ absl::StatusOr<StoredBlock> ReadStoredBlock(const SstSource& file, const SstFoot
       file.Read(handle.offset, handle.size + kBlockTrailerSize, &scratch);
   if (!bytes.ok()) return bytes.status();
   if (verify_checksum) {
-    const std::optional<uint32_t> computed = BlockChecksum(
-        footer.checksum_type, bytes->substr(0, handle.size), (*bytes)[handle.size]);
+    const std::optional<uint32_t> computed = ExpectedBlockChecksum(
+        footer, handle.offset, bytes->substr(0, handle.size), (*bytes)[handle.size]);
     std::string_view stored_field = bytes->substr(handle.size + 1);
     uint32_t stored = 0;
     DecodeFixed32(&stored_field, &stored);  // The trailer's 4 bytes are there.

@@ -1,7 +1,8 @@
-// Just enough of RocksDB's block-based table format (format_version 0..5, as
-// written by RocksDB 7.8) to find meta blocks and index entries, with every
-// read bounds-checked: damaged input gives a DataLoss status naming what is
-// wrong, never a crash. Own code written from the format's facts:
+// Just enough of RocksDB's block-based table format (format_version 0..6;
+// RocksDB 7.8 writes up to 5, 8.6 and later 6) to find meta blocks and index
+// entries, with every read bounds-checked: damaged input gives a DataLoss
+// status naming what is wrong, never a crash. Own code written from the
+// format's facts:
 //
 //   file    = block* metaindex_block footer
 //   block   = contents, then a 5-byte trailer: compression type (1 byte),
@@ -10,7 +11,15 @@
 //   footer  = legacy (format_version 0): metaindex handle, index handle,
 //             zero padding to 40 bytes, fixed64 magic 0xdb4775248b80fb57;
 //             newer: 1 byte checksum type, the two handles padded to 40
-//             bytes, fixed32 format_version, fixed64 magic 0x88e241b785f4cff7
+//             bytes, fixed32 format_version, fixed64 magic 0x88e241b785f4cff7;
+//             format_version 6 replaces the handles by: extended magic
+//             3e 00 7a 00, fixed32 footer checksum, fixed32 base context
+//             checksum (not 0), fixed32 metaindex size (the metaindex ends
+//             right before the footer, trailer included), 16 unchecked
+//             bytes, 8 bytes that must be zero. The footer checksum covers
+//             its 53 bytes with the checksum field zeroed, plus the context
+//             modifier of the footer's offset (block_checksum.h), and the
+//             index handle is the metaindex entry "rocksdb.index".
 //   block contents = entry* restart_offset(fixed32)* packed_count(fixed32)
 //             (the top bit of packed_count flags a data-block hash index; the
 //             low 31 bits are the restart count)
@@ -30,6 +39,7 @@
 #define SSTFILTER_TABLE_SST_FORMAT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,7 +53,8 @@ namespace sstfilter {
 inline constexpr uint64_t kBlockTrailerSize = 5;
 inline constexpr uint64_t kBlockBasedTableMagic = 0x88e241b785f4cff7ULL;
 inline constexpr uint64_t kLegacyBlockBasedTableMagic = 0xdb4775248b80fb57ULL;
-inline constexpr uint32_t kMaxSupportedFormatVersion = 5;  // RocksDB 7.8
+inline constexpr uint32_t kMaxSupportedFormatVersion = 6;  // RocksDB 8.6 to 11.x
+inline constexpr std::string_view kIndexMetaBlockName = "rocksdb.index";
 
 // Decoders over a cursor: each consumes what it decodes from *in and returns
 // false (leaving *in unspecified) on truncated or over-long input.
@@ -65,15 +76,24 @@ struct SstFooter {
   uint32_t format_version = 0;
   uint8_t checksum_type = 1;  // 0 none, 1 crc32c, 2 xxHash, 3 xxHash64, 4 XXH3.
   BlockHandle metaindex;
-  BlockHandle index;
+  BlockHandle index;  // For format_version 6, from the metaindex.
   uint64_t encoded_size = 0;  // 48 (legacy) or 53 bytes at the end of the file.
+  uint32_t base_context_checksum = 0;  // format_version 6; 0 before.
 };
 
 // Reads and validates the footer of a block-based table: DataLoss for a file
 // too short or without a block-based magic number (naming plain and cuckoo
 // tables when it sees their magic), an unknown format_version or checksum
-// type, or handles outside the file.
+// type, or handles outside the file. For format_version 6 it also checks
+// the footer's own checksum and reads the index handle from the metaindex
+// block, whose checksum it then verifies (as RocksDB does on opening).
 absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file);
+
+// The trailer checksum the block at `offset` should carry under the
+// footer's checksum type and context; nullopt when there is nothing to
+// check (BlockChecksum).
+std::optional<uint32_t> ExpectedBlockChecksum(const SstFooter& footer, uint64_t offset,
+                                              std::string_view block, char type_byte);
 
 // A block as stored: its bytes (trailer excluded) and the trailer's
 // compression type byte (0 none; LevelDB and RocksDB use 1 for Snappy).

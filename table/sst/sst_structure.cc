@@ -77,7 +77,7 @@ absl::Status CheckIndexTrailer(const SstSource& file, const SstFooter& footer,
   }
   if (!verify_checksums) return absl::OkStatus();
   const std::optional<uint32_t> computed =
-      BlockChecksum(footer.checksum_type, bytes->substr(0, h.size), type);
+      ExpectedBlockChecksum(footer, h.offset, bytes->substr(0, h.size), type);
   std::string_view stored_field = bytes->substr(h.size + 1);
   uint32_t stored = 0;
   DecodeFixed32(&stored_field, &stored);
@@ -110,10 +110,12 @@ bool IsKnownMetaBlockName(std::string_view name) {
        {kFullFilterPrefix, kPartitionedFilterPrefix, kBlockBasedFilterPrefix}) {
     if (name.substr(0, prefix.size()) == prefix) return true;
   }
-  for (std::string_view known :
-       {"rocksdb.properties", "rocksdb.stats" /* properties, old name */,
-        "rocksdb.compression_dict", "rocksdb.range_del", "rocksdb.hashindex.prefixes",
-        "rocksdb.hashindex.metadata", "rocksdb.index"}) {
+  constexpr std::string_view kKnown[] = {
+      "rocksdb.properties",         "rocksdb.stats" /* properties, old name */,
+      "rocksdb.compression_dict",   "rocksdb.range_del",
+      "rocksdb.hashindex.prefixes", "rocksdb.hashindex.metadata",
+      kIndexMetaBlockName};
+  for (std::string_view known : kKnown) {
     if (name == known) return true;
   }
   return false;
@@ -123,17 +125,25 @@ absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
                                  bool verify_checksums) {
   absl::StatusOr<std::vector<NamedBlock>> meta = ReadMetaIndex(file, footer, verify_checksums);
   if (!meta.ok()) return meta.status();
+  std::vector<NamedBlock> all;
   for (const NamedBlock& block : *meta) {
+    // The index (which may be compressed) is checked below; format_version
+    // 6 names it in the metaindex, and ReadSstFooter took its handle there.
+    if (block.name == kIndexMetaBlockName) {
+      if (!(block.handle == footer.index)) {
+        return absl::DataLossError(absl::StrFormat(
+            "the metaindex's '%s' entry (offset %d) is not the footer's index (offset %d)",
+            block.name, block.handle.offset, footer.index.offset));
+      }
+      continue;
+    }
     absl::StatusOr<std::string> contents = ReadUncompressedBlock(
         file, footer, block.handle, absl::StrFormat("meta block '%s'", block.name),
         verify_checksums);
     if (!contents.ok()) return contents.status();
-  }
-  if (absl::Status s = CheckIndexTrailer(file, footer, verify_checksums); !s.ok()) return s;
-  std::vector<NamedBlock> all;
-  for (const NamedBlock& block : *meta) {
     all.push_back({absl::StrFormat("meta block '%s'", block.name), block.handle});
   }
+  if (absl::Status s = CheckIndexTrailer(file, footer, verify_checksums); !s.ok()) return s;
   all.push_back({"the metaindex block", footer.metaindex});
   all.push_back({"the index block", footer.index});
   return CheckDisjoint(std::move(all));

@@ -2,9 +2,10 @@
 // trusts without a checksum, made before the table is handed to RocksDB.
 //
 // format_version <= 5 footers carry no checksum, and a block's checksum
-// covers its bytes, not where it sits: a footer handle pointed at another
-// intact block, or a metaindex that names blocks RocksDB does not know,
-// passes every checksum, and RocksDB then fails an internal assert()
+// covers its bytes, not where it sits (format_version 6 ties both to the
+// file and offset): a footer handle pointed at another intact block, or a
+// metaindex that names blocks RocksDB does not know, passes every checksum,
+// and RocksDB then fails an internal assert()
 // (fatal in builds that keep asserts, Debian's among them) or misreads
 // the table. What is checked:
 //   - the metaindex is an uncompressed block of entries, keys in strictly
@@ -26,9 +27,10 @@
 
 namespace sstfilter {
 
-// Whether RocksDB (format_version <= 5) knows a meta block of this name:
-// the properties, compression dictionary, range deletion and hash index
-// blocks, and filters ("fullfilter.", "partitionedfilter.", "filter.").
+// Whether RocksDB knows a meta block of this name: the properties,
+// compression dictionary, range deletion and hash index blocks, the index
+// (format_version 6), and filters ("fullfilter.", "partitionedfilter.",
+// "filter.").
 bool IsKnownMetaBlockName(std::string_view name);
 
 absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
