@@ -3,12 +3,14 @@
 // Eight keys per register: the 128-bit product h * K_seed from four 32x32
 // multiplies (AVX-512 has no 64x64 high half), the window start and the four
 // cells' bit offsets, all as CellsOf and ProbeOf compute them one key at a
-// time. Offsets and masks go to the stack; scalar code prefetches and probes.
+// time. Offsets and masks go to the stack; scalar code prefetches and probes
+// (compact_located_group.h).
 // Only AVX-512F instructions are used.
 #include "filter/compact_simd.h"
 
 #include <algorithm>
 
+#include "filter/compact_located_group.h"
 #include "filter/x86_simd_target.h"
 
 #ifdef SSTFILTER_X86_SIMD_TARGETS
@@ -44,15 +46,9 @@ SSTFILTER_AVX512 inline __m512i BitOffset(__m512i cell, __m512i bits, __m512i na
   return _mm512_sub_epi64(_mm512_mul_epu32(cell, bits), _mm512_min_epu64(cell, narrow));
 }
 
-// Where eight keys' cells start (bit offsets, by cell j then key) and the
-// bits each key compares.
-struct Located {
-  alignas(64) uint64_t bit[kCompactArity][kCompactSimdMaxGroup];
-  alignas(64) uint64_t mask[kCompactSimdMaxGroup];
-};
-
+// Locates keys [first, first + lanes) of the group, lanes <= 8.
 SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint32_t seed,
-                                     const cp::FuseParams& p, size_t first, Located* out) {
+                                     const cp::FuseParams& p, size_t first, cp::LocatedGroup* out) {
   // Lanes past `lanes` hash to 0: they map to valid cells and are not read.
   const __m512i h = _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << lanes) - 1), hashes);
   __m512i lo;
@@ -83,21 +79,13 @@ SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint3
 
 SSTFILTER_AVX512 void QueryAvx512(const uint64_t* hashes, size_t n, const char* array,
                                   uint32_t seed, const cp::FuseParams& p, bool* out) {
-  Located at;
+  cp::LocatedGroup at;
   for (size_t first = 0; first < n; first += kLanes) {
     const size_t lanes = std::min(kLanes, n - first);
     Locate8(hashes + first, lanes, seed, p, first, &at);
-    for (size_t i = first; i < first + lanes; ++i) {
-      for (const auto& bit : at.bit) __builtin_prefetch(array + (bit[i] >> 3));
-    }
+    cp::PrefetchLocated(array, at, first, first + lanes);
   }
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t x = hashes[i];
-    for (const auto& bit : at.bit) {
-      x ^= cp::LoadCellAt(array, {bit[i] >> 3, static_cast<uint32_t>(bit[i] & 7)});
-    }
-    out[i] = (x & at.mask[i]) == 0;
-  }
+  cp::ProbeLocated(array, hashes, n, at, out);
 }
 
 }  // namespace

@@ -3,7 +3,15 @@
 namespace sstfilter {
 
 CompactQueryKernel GetCompactQueryKernel(SimdLevel level) {
-  return level == SimdLevel::kAvx512 ? compact_internal::Avx512QueryKernel() : nullptr;
+  switch (level) {
+    case SimdLevel::kAvx512:
+      return compact_internal::Avx512QueryKernel();
+    case SimdLevel::kAvx2:
+      return compact_internal::Avx2QueryKernel();
+    case SimdLevel::kScalar:
+      break;
+  }
+  return nullptr;
 }
 
 }  // namespace sstfilter

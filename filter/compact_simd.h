@@ -6,15 +6,15 @@
 // probes. Every kernel gives the answers FuseMayMatch gives: the format is
 // defined by compact_probes.h alone.
 //
-// Only AVX-512 has a kernel (AVX2 and scalar readers use the reader's scalar
-// loop): eight 64x64->128-bit multiplies and the cell arithmetic in one
-// register each is where a batched query's time went. The cells are then
-// loaded by scalar code, not gathered: on Zen 4 gathers were no faster in
-// cache, and Intel's microcode for Gather Data Sampling slows them down.
-// Groups of fewer than kCompactSimdMinGroup keys stay scalar: a kernel hashes
-// the whole group before its first prefetch, and with fewer than 16 keys out
-// of cache the scalar loop (hash, locate, prefetch key by key) overlapped
-// its misses better (see README, "SIMD").
+// AVX-512 and AVX2 have kernels (8 and 4 keys per register): the 64x64->128
+// multiplies and the cell arithmetic are where a batched query's time went.
+// The cells are then loaded by scalar code (compact_located_group.h), not
+// gathered: on Zen 4 gathers were no faster in cache, and Intel's microcode
+// for Gather Data Sampling slows them down. Groups of fewer than
+// kCompactSimdMinGroup keys stay scalar: a kernel hashes the whole group
+// before its first prefetch, and with fewer than 16 keys out of cache the
+// scalar loop (hash, locate, prefetch key by key) overlapped its misses
+// better (README, "SIMD").
 #ifndef SSTFILTER_FILTER_COMPACT_SIMD_H_
 #define SSTFILTER_FILTER_COMPACT_SIMD_H_
 
@@ -40,7 +40,9 @@ using CompactQueryKernel = void (*)(const uint64_t* hashes, size_t n, const char
 CompactQueryKernel GetCompactQueryKernel(SimdLevel level);
 
 namespace compact_internal {
-// Defined in compact_avx512.cc; nullptr where the compiler cannot target it.
+// Defined in compact_avx2.cc / compact_avx512.cc; nullptr where the
+// compiler cannot target the instruction set.
+CompactQueryKernel Avx2QueryKernel();
 CompactQueryKernel Avx512QueryKernel();
 }  // namespace compact_internal
 
