@@ -45,7 +45,7 @@ SSTFILTER_AVX2 inline __m256i BitOffset(__m256i cell, __m256i bits, __m256i narr
 }
 
 // Locates keys [first, first + lanes) of the group, lanes <= 4.
-SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint32_t seed,
+SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint64_t multiplier,
                                    const cp::FuseParams& p, size_t first, cp::LocatedGroup* out) {
   // Lanes past `lanes` hash to 0: they map to valid cells and are not read.
   uint64_t padded[kLanes] = {};
@@ -53,7 +53,7 @@ SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint32_
   const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(padded));
   __m256i lo;
   const __m256i folded = FoldedProduct(
-      h, _mm256_set1_epi64x(static_cast<long long>(cp::SeedMultiplier(seed))), &lo);
+      h, _mm256_set1_epi64x(static_cast<long long>(multiplier)), &lo);
   const __m256i p0 = _mm256_srli_epi64(
       _mm256_mul_epu32(_mm256_srli_epi64(folded, 32), _mm256_set1_epi64x(p.window_starts)), 32);
   const __m256i length = _mm256_set1_epi64x(p.segment_length);
@@ -72,19 +72,20 @@ SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint32_
     _mm256_store_si256(reinterpret_cast<__m256i*>(out->bit[j] + first),
                        BitOffset(cells[j], bits, narrow));
   }
-  // KeyBits: r - 1 when p0 < narrow_cells (the compare gives -1 there).
-  const __m256i one = _mm256_set1_epi64x(1);
-  const __m256i key_bits = _mm256_add_epi64(bits, _mm256_cmpgt_epi64(narrow, p0));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(out->mask + first),
-                     _mm256_sub_epi64(_mm256_sllv_epi64(one, key_bits), one));
+  // KeyMask: r - 1 bits when p0 < narrow_cells, else r.
+  _mm256_store_si256(
+      reinterpret_cast<__m256i*>(out->mask + first),
+      _mm256_blendv_epi8(_mm256_set1_epi64x(static_cast<long long>(p.wide_mask)),
+                         _mm256_set1_epi64x(static_cast<long long>(p.narrow_mask)),
+                         _mm256_cmpgt_epi64(narrow, p0)));
 }
 
 SSTFILTER_AVX2 void QueryAvx2(const uint64_t* hashes, size_t n, const char* array,
-                              uint32_t seed, const cp::FuseParams& p, bool* out) {
+                              uint64_t multiplier, const cp::FuseParams& p, bool* out) {
   cp::LocatedGroup at;
   for (size_t first = 0; first < n; first += kLanes) {
     const size_t lanes = std::min(kLanes, n - first);
-    Locate4(hashes + first, lanes, seed, p, first, &at);
+    Locate4(hashes + first, lanes, multiplier, p, first, &at);
     cp::PrefetchLocated(array, at, first, first + lanes);
   }
   cp::ProbeLocated(array, hashes, n, at, out);

@@ -47,13 +47,13 @@ SSTFILTER_AVX512 inline __m512i BitOffset(__m512i cell, __m512i bits, __m512i na
 }
 
 // Locates keys [first, first + lanes) of the group, lanes <= 8.
-SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint32_t seed,
+SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint64_t multiplier,
                                      const cp::FuseParams& p, size_t first, cp::LocatedGroup* out) {
   // Lanes past `lanes` hash to 0: they map to valid cells and are not read.
   const __m512i h = _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << lanes) - 1), hashes);
   __m512i lo;
   const __m512i folded =
-      FoldedProduct(h, _mm512_set1_epi64(static_cast<long long>(cp::SeedMultiplier(seed))), &lo);
+      FoldedProduct(h, _mm512_set1_epi64(static_cast<long long>(multiplier)), &lo);
   const __m512i p0 = _mm512_srli_epi64(
       _mm512_mul_epu32(_mm512_srli_epi64(folded, 32), _mm512_set1_epi64(p.window_starts)), 32);
   const __m512i length = _mm512_set1_epi64(p.segment_length);
@@ -70,19 +70,19 @@ SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint3
   for (int j = 0; j < kCompactArity; ++j) {
     _mm512_store_si512(out->bit[j] + first, BitOffset(cells[j], bits, narrow));
   }
-  // KeyBits: r - 1 when p0 < narrow_cells; r <= 32, so the shift is in range.
-  const __m512i one = _mm512_set1_epi64(1);
-  const __m512i key_bits =
-      _mm512_mask_sub_epi64(bits, _mm512_cmplt_epu64_mask(p0, narrow), bits, one);
-  _mm512_store_si512(out->mask + first, _mm512_sub_epi64(_mm512_sllv_epi64(one, key_bits), one));
+  // KeyMask: r - 1 bits when p0 < narrow_cells, else r.
+  _mm512_store_si512(out->mask + first,
+                     _mm512_mask_blend_epi64(_mm512_cmplt_epu64_mask(p0, narrow),
+                                             _mm512_set1_epi64(static_cast<long long>(p.wide_mask)),
+                                             _mm512_set1_epi64(static_cast<long long>(p.narrow_mask))));
 }
 
 SSTFILTER_AVX512 void QueryAvx512(const uint64_t* hashes, size_t n, const char* array,
-                                  uint32_t seed, const cp::FuseParams& p, bool* out) {
+                                  uint64_t multiplier, const cp::FuseParams& p, bool* out) {
   cp::LocatedGroup at;
   for (size_t first = 0; first < n; first += kLanes) {
     const size_t lanes = std::min(kLanes, n - first);
-    Locate8(hashes + first, lanes, seed, p, first, &at);
+    Locate8(hashes + first, lanes, multiplier, p, first, &at);
     cp::PrefetchLocated(array, at, first, first + lanes);
   }
   cp::ProbeLocated(array, hashes, n, at, out);

@@ -288,7 +288,7 @@ bool CompactFilterReader::ParseFuse(std::string_view filter) {
   if (s.array_bytes() != array_bytes) return false;
   shape_ = s;
   params_ = cp::FuseParams::Of(s);
-  seed_ = seed;
+  multiplier_ = cp::SeedMultiplier(seed);
   array_ = filter.data();
   return true;
 }

@@ -196,13 +196,13 @@ class CompactFilterReader : public ReaderBase {
  private:
   bool ParseFuse(std::string_view filter);
   bool FuseMayMatch(uint64_t h) const {
-    return compact::FuseMayMatch(array_, h, compact::CellsOf(h, seed_, params_), params_);
+    return compact::FuseMayMatch(array_, h, compact::CellsOf(h, multiplier_, params_), params_);
   }
 
   unsigned char body_ = 0;
   FuseShape shape_;
   compact::FuseParams params_;
-  uint32_t seed_ = 0;
+  uint64_t multiplier_ = 0;  // SeedMultiplier(seed).
   SimdLevel simd_;
   CompactQueryKernel group_kernel_ = nullptr;  // None: the scalar loop.
   CacheLocalBloomReader bloom_;
@@ -225,14 +225,14 @@ void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const 
     const size_t group_size = std::min(kCompactSimdMaxGroup, n - group);
     if (group_kernel_ != nullptr && group_size >= kCompactSimdMinGroup) {
       for (size_t i = 0; i < group_size; ++i) hashes[i] = cache_local::HashKey(key_at(group + i));
-      group_kernel_(hashes, group_size, array_, seed_, params_, out + group);
+      group_kernel_(hashes, group_size, array_, multiplier_, params_, out + group);
       continue;
     }
     for (size_t base = group; base < group + group_size; base += kChunk) {
       const size_t chunk = std::min(kChunk, group + group_size - base);
       for (size_t i = 0; i < chunk; ++i) {
         hashes[i] = cache_local::HashKey(key_at(base + i));
-        probes[i] = compact::ProbeOf(compact::CellsOf(hashes[i], seed_, params_), params_);
+        probes[i] = compact::ProbeOf(compact::CellsOf(hashes[i], multiplier_, params_), params_);
         compact::PrefetchProbe(array_, probes[i]);
       }
       for (size_t i = 0; i < chunk; ++i) {

@@ -32,13 +32,17 @@ inline constexpr uint64_t kSeedStep = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden r
 
 inline uint64_t SeedMultiplier(uint32_t seed) { return kCellMultiplier + uint64_t{seed} * 2 * kSeedStep; }
 
+inline uint64_t LowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
 // What probing needs of a shape, precomputed.
 struct FuseParams {
   uint32_t window_starts = 0;  // segment_count * L; < 2^32.
   uint32_t segment_length = 0;
   uint32_t segment_mask = 0;
   uint32_t narrow_cells = 0;
-  int bits = 1;  // r.
+  uint32_t bits = 1;  // r.
+  uint64_t wide_mask = 1;  // The r bits a key compares...
+  uint64_t narrow_mask = 0;  // ...or r - 1, when its window starts narrow.
 
   static FuseParams Of(const FuseShape& s) {
     FuseParams p;
@@ -46,7 +50,9 @@ struct FuseParams {
     p.segment_length = s.segment_length();
     p.segment_mask = p.segment_length - 1;
     p.narrow_cells = s.narrow_cells;
-    p.bits = s.fingerprint_bits;
+    p.bits = static_cast<uint32_t>(s.fingerprint_bits);
+    p.wide_mask = LowMask(s.fingerprint_bits);
+    p.narrow_mask = LowMask(s.fingerprint_bits - 1);
     return p;
   }
 };
@@ -55,8 +61,9 @@ struct Cells {
   uint32_t c[kCompactArity];
 };
 
-inline Cells CellsOf(uint64_t h, uint32_t seed, const FuseParams& p) {
-  const unsigned __int128 m = static_cast<unsigned __int128>(h) * SeedMultiplier(seed);
+// `multiplier` is SeedMultiplier(seed), computed once per filter.
+inline Cells CellsOf(uint64_t h, uint64_t multiplier, const FuseParams& p) {
+  const unsigned __int128 m = static_cast<unsigned __int128>(h) * multiplier;
   const auto lo = static_cast<uint64_t>(m);
   const uint64_t folded = static_cast<uint64_t>(m >> 64) ^ lo;
   const uint32_t p0 = static_cast<uint32_t>(((folded >> 32) * p.window_starts) >> 32);
@@ -70,12 +77,14 @@ inline Cells CellsOf(uint64_t h, uint32_t seed, const FuseParams& p) {
 
 // Bits a key compares (r - 1 or r), by its window start.
 inline int KeyBits(uint32_t p0, const FuseParams& p) {
-  return p.bits - (p0 < p.narrow_cells ? 1 : 0);
+  return static_cast<int>(p.bits) - (p0 < p.narrow_cells ? 1 : 0);
 }
 // Bits cell i holds.
 inline int CellBits(uint32_t i, const FuseParams& p) { return KeyBits(i, p); }
-
-inline uint64_t LowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+// LowMask(KeyBits(p0, p)).
+inline uint64_t KeyMask(uint32_t p0, const FuseParams& p) {
+  return p0 < p.narrow_cells ? p.narrow_mask : p.wide_mask;
+}
 
 inline uint64_t CellBitOffset(uint32_t i, const FuseParams& p) {
   return uint64_t{i} * p.bits - (i < p.narrow_cells ? i : p.narrow_cells);
@@ -109,7 +118,7 @@ struct Probe {
 inline Probe ProbeOf(const Cells& cells, const FuseParams& p) {
   Probe probe;
   for (int j = 0; j < kCompactArity; ++j) probe.at[j] = LocateCell(cells.c[j], p);
-  probe.mask = LowMask(KeyBits(cells.c[0], p));
+  probe.mask = KeyMask(cells.c[0], p);
   return probe;
 }
 inline void PrefetchProbe(const char* array, const Probe& probe) {

@@ -30,10 +30,12 @@ inline constexpr size_t kCompactSimdMinGroup = 16;
 inline constexpr size_t kCompactSimdMaxGroup = 32;
 
 // out[i] = whether hashes[i] may be in the fuse filter whose cells start at
-// `array` (of the shape p, seed `seed`). REQUIRES: n <= kCompactSimdMaxGroup;
-// the array is followed by at least 7 readable bytes (the trailer).
+// `array` (of the shape p; multiplier = SeedMultiplier(its seed)).
+// REQUIRES: n <= kCompactSimdMaxGroup; the array is followed by at least 7
+// readable bytes (the trailer).
 using CompactQueryKernel = void (*)(const uint64_t* hashes, size_t n, const char* array,
-                                    uint32_t seed, const compact::FuseParams& p, bool* out);
+                                    uint64_t multiplier, const compact::FuseParams& p,
+                                    bool* out);
 
 // The kernel of `level`, nullptr when the level has none (scalar, AVX2).
 // REQUIRES: level is supported (ClampSimdLevel).

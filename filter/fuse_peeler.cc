@@ -24,7 +24,7 @@ bool FusePeeler::Start(const cp::FuseParams& p, uint64_t num_cells, uint32_t see
     allocated_cells_ = num_cells;
   }
   params_ = p;
-  seed_ = seed;
+  multiplier_ = cp::SeedMultiplier(seed);
   num_cells_ = num_cells;
   peeled_ = 0;
   overflow_ = false;
@@ -42,7 +42,7 @@ bool FusePeeler::Peel(size_t num_keys) {
   // Copies: stores through uint8_t* may alias members, which the loop
   // would otherwise reload after every count update.
   const cp::FuseParams params = params_;
-  const uint32_t seed = seed_;
+  const uint64_t multiplier = multiplier_;
   // Each cell enters the queue at most once: when its count is 1 at the
   // start, or when it drops from 2 to 1 (counts only fall). So the queue
   // fits in num_cells entries, and the peel order, which grows no faster
@@ -61,7 +61,7 @@ bool FusePeeler::Peel(size_t num_keys) {
     const uint32_t alone = queue[head];
     if (counts[alone] != 1) continue;  // Its key left through another cell.
     const uint64_t h = xors[alone];  // The one key left in this cell.
-    const cp::Cells cells = cp::CellsOf(h, seed, params);
+    const cp::Cells cells = cp::CellsOf(h, multiplier, params);
     // Branch-free (which cell is alone, and which counts reach 1, are
     // random): remove the key from its 4 cells (distinct: one per segment),
     // queue each that its removal left at count 1 (not the alone one, now
@@ -104,7 +104,7 @@ void FusePeeler::SolveCells() {
       if (i >= kSolveAhead) PrefetchCellsOfKeyIn(queue_[i - kSolveAhead]);
     }
     const uint32_t free_cell = queue_[i];
-    const cp::Cells cells = cp::CellsOf(xors[free_cell], seed_, params_);
+    const cp::Cells cells = cp::CellsOf(xors[free_cell], multiplier_, params_);
     // The free cell holds h, so the XOR of the key's 4 cells (distinct: one
     // per segment) is h XOR the other three: the value that makes them XOR
     // to h, whose low bits are the fingerprint. All 64 bits are kept: the

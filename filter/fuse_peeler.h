@@ -30,7 +30,7 @@ class FusePeeler {
   // when the cells cannot be allocated (then nothing is held).
   [[nodiscard]] bool Start(const compact::FuseParams& p, uint64_t num_cells, uint32_t seed);
 
-  void Add(uint64_t h) { Apply({h, compact::CellsOf(h, seed_, params_)}); }
+  void Add(uint64_t h) { Apply({h, compact::CellsOf(h, multiplier_, params_)}); }
 
   // Adds a key as Add does, its cells prefetched now and updated kLookahead
   // keys later; FinishAdds after the last. Pays when the cells are well past
@@ -38,7 +38,7 @@ class FusePeeler {
   void AddAhead(uint64_t h) {
     Pending& slot = pending_[num_added_ % kLookahead];
     if (num_added_ >= kLookahead) Apply(slot);
-    slot = {h, compact::CellsOf(h, seed_, params_)};
+    slot = {h, compact::CellsOf(h, multiplier_, params_)};
     for (uint32_t c : slot.cells.c) PrefetchCell(c);
     ++num_added_;
   }
@@ -59,7 +59,7 @@ class FusePeeler {
   // and a peeled key's free cell holds 0). Equal hashes never peel.
   bool LeftUnpeeled(uint64_t h) const {
     if (overflow_) return true;  // Never peeled: every key is left.
-    const compact::Cells cells = compact::CellsOf(h, seed_, params_);
+    const compact::Cells cells = compact::CellsOf(h, multiplier_, params_);
     for (uint32_t c : cells.c) {
       if (counts_[c] < 2) return false;
     }
@@ -102,7 +102,7 @@ class FusePeeler {
   }
   // The cells of the key whose hash cell c holds (if it holds one key).
   void PrefetchCellsOfKeyIn(uint32_t c) const {
-    for (uint32_t k : compact::CellsOf(xors_[c], seed_, params_).c) PrefetchCell(k);
+    for (uint32_t k : compact::CellsOf(xors_[c], multiplier_, params_).c) PrefetchCell(k);
   }
   void SolveCells();
   void PackCells(char* array, const compact::FuseParams& widths) const;
@@ -110,7 +110,7 @@ class FusePeeler {
   // (The queue's one extra entry is not counted.)
   static constexpr size_t kBytesPerCell = sizeof(uint8_t) + sizeof(uint64_t) + sizeof(uint32_t);
   compact::FuseParams params_;
-  uint32_t seed_ = 0;
+  uint64_t multiplier_ = 0;  // SeedMultiplier(seed).
   uint64_t num_cells_ = 0;
   uint64_t allocated_cells_ = 0;
   size_t peeled_ = 0;

@@ -63,11 +63,14 @@ size_t ExpectKernelAnswersAsScalar(CompactQueryKernel kernel, const RandomArray&
   for (size_t first = 0; first < hashes.size(); first += group) {
     group = group % kCompactSimdMaxGroup + 1;
     const size_t n = std::min(group, hashes.size() - first);
-    kernel(hashes.data() + first, n, a.bytes.data(), seed, a.params, out);
+    kernel(hashes.data() + first, n, a.bytes.data(), compact::SeedMultiplier(seed), a.params,
+           out);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t h = hashes[first + i];
       const bool want =
-          compact::FuseMayMatch(a.bytes.data(), h, compact::CellsOf(h, seed, a.params), a.params);
+          compact::FuseMayMatch(a.bytes.data(), h,
+                                compact::CellsOf(h, compact::SeedMultiplier(seed), a.params),
+                                a.params);
       if (out[i] != want) {
         ADD_FAILURE() << what << " hash " << h << " (lane " << i << " of " << n << ")";
         return matches;
