@@ -24,15 +24,14 @@
 #include "filter/cache_local_bloom.h"
 #include "filter/cache_local_simd.h"
 #include "filter/filter_policy.h"
+#include "fuzz/bits_reader_check.h"
 #include "fuzz/cache_local_reference.h"
 #include "fuzz/fuzz_util.h"
-#include "table/rocksdb/bits_reader_factory.h"
 
 namespace sstfilter::fuzz {
 namespace {
 
 constexpr size_t kMaxKeys = 40;
-constexpr size_t kMaxMultiGetKeys = 32;  // RocksDB's MultiGet batch.
 
 std::string ConsumeFilter(FuzzedDataProvider& in, const std::vector<std::string>& keys) {
   switch (in.ConsumeIntegralInRange(0, 2)) {
@@ -104,31 +103,11 @@ void CheckPolicyDispatch(std::string_view filter, const std::vector<std::string_
                                              {key.data(), key.size()},
                                              {filter.data(), filter.size()}));
   }
-  const std::unique_ptr<rocksdb::FilterBitsReader> bits_reader(
-      NewBitsReader(rocksdb::Slice(filter.data(), filter.size())));
-  std::vector<rocksdb::Slice> slices;
-  for (std::string_view key : keys) slices.emplace_back(key.data(), key.size());
   for (size_t i = 0; i < keys.size(); ++i) {
-    const std::string where = absl::StrCat("key ", Printable(keys[i]), " filter ",
-                                           Printable(filter));
-    SSTFILTER_FUZZ_CHECK(policy->KeyMayMatch(keys[i], filter) == expected[i], "policy: ", where);
-    SSTFILTER_FUZZ_CHECK(bits_reader->MayMatch(slices[i]) == expected[i], "rocksdb: ", where);
+    SSTFILTER_FUZZ_CHECK(policy->KeyMayMatch(keys[i], filter) == expected[i], "policy: key ",
+                         Printable(keys[i]), " filter ", Printable(filter));
   }
-  // MultiGet batches of up to 32; every answer written (only [0] is preset).
-  for (size_t base = 0; base < keys.size(); base += kMaxMultiGetKeys) {
-    const size_t n = std::min(kMaxMultiGetKeys, keys.size() - base);
-    rocksdb::Slice* batch_keys[kMaxMultiGetKeys];
-    bool may_match[kMaxMultiGetKeys];
-    for (size_t i = 0; i < n; ++i) {
-      batch_keys[i] = &slices[base + i];
-      may_match[i] = !expected[base + i];  // Wrong until written.
-    }
-    bits_reader->MayMatch(static_cast<int>(n), batch_keys, may_match);
-    for (size_t i = 0; i < n; ++i) {
-      SSTFILTER_FUZZ_CHECK(may_match[i] == expected[base + i], "rocksdb batch: key ",
-                           Printable(keys[base + i]), " filter ", Printable(filter));
-    }
-  }
+  CheckBitsReader(filter, keys, expected);
 }
 
 }  // namespace

@@ -20,15 +20,14 @@
 
 #include "filter/cache_local_hash.h"
 #include "filter/compact_filter.h"
+#include "fuzz/bits_reader_check.h"
 #include "fuzz/fuzz_util.h"
-#include "table/rocksdb/bits_reader_factory.h"
 
 namespace sstfilter::fuzz {
 namespace {
 
 constexpr size_t kMaxKeys = 40;
 constexpr size_t kManyKeys = 3000;  // Fuse bodies need a few hundred keys.
-constexpr size_t kMaxMultiGetKeys = 32;
 
 void PutFixed32(std::string* out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
@@ -98,27 +97,7 @@ void CheckReaders(std::string_view filter, const std::vector<std::string_view>& 
     }
   }
   if (!IsCompactFilter(filter)) return;  // Another encoding's (their fuzzers).
-  const std::unique_ptr<rocksdb::FilterBitsReader> bits_reader(
-      NewBitsReader(rocksdb::Slice(filter.data(), filter.size())));
-  std::vector<rocksdb::Slice> slices;
-  for (std::string_view key : keys) slices.emplace_back(key.data(), key.size());
-  for (size_t base = 0; base < keys.size(); base += kMaxMultiGetKeys) {
-    const size_t n = std::min(kMaxMultiGetKeys, keys.size() - base);
-    rocksdb::Slice* batch_keys[kMaxMultiGetKeys];
-    bool may_match[kMaxMultiGetKeys];
-    for (size_t i = 0; i < n; ++i) {
-      batch_keys[i] = &slices[base + i];
-      may_match[i] = !expected[base + i];  // Wrong until written.
-      SSTFILTER_FUZZ_CHECK(bits_reader->MayMatch(slices[base + i]) == expected[base + i],
-                           "rocksdb: key ", Printable(keys[base + i]), " filter ",
-                           Printable(filter));
-    }
-    bits_reader->MayMatch(static_cast<int>(n), batch_keys, may_match);
-    for (size_t i = 0; i < n; ++i) {
-      SSTFILTER_FUZZ_CHECK(may_match[i] == expected[base + i], "rocksdb batch: key ",
-                           Printable(keys[base + i]), " filter ", Printable(filter));
-    }
-  }
+  CheckBitsReader(filter, keys, expected);
 }
 
 }  // namespace
