@@ -9,7 +9,7 @@
 #
 # RocksDB's CMake reads the three variables below with regular expressions:
 # keep each on one line. cmake/RocksDBPlugin.cmake adds the CMake side.
-sstfilter_SOURCES = filter/bloom_math.cc filter/bloom_options.cc filter/cache_local_avx2.cc filter/cache_local_avx512.cc filter/cache_local_bloom.cc filter/cache_local_encoding.cc filter/cache_local_math.cc filter/cache_local_simd.cc filter/compact_encoding.cc filter/compact_filter.cc filter/compact_math.cc filter/encodings.cc filter/filter_policy.cc filter/fuse_peeler.cc filter/leveldb_bloom.cc filter/leveldb_encoding.cc filter/leveldb_kernels.cc filter/memory_sizing.cc table/rocksdb/allocator_usable_size.cc table/rocksdb/bits_reader_factory.cc table/rocksdb/level_format.cc table/rocksdb/registration.cc table/rocksdb/rocksdb_bloom_policy.cc table/rocksdb/rocksdb_plugin.cc
+sstfilter_SOURCES = filter/bloom_math.cc filter/bloom_options.cc filter/cache_local_avx2.cc filter/cache_local_avx512.cc filter/cache_local_bloom.cc filter/cache_local_encoding.cc filter/cache_local_math.cc filter/cache_local_simd.cc filter/compact_avx2.cc filter/compact_avx512.cc filter/compact_encoding.cc filter/compact_filter.cc filter/compact_math.cc filter/compact_simd.cc filter/encodings.cc filter/filter_policy.cc filter/fuse_peeler.cc filter/leveldb_bloom.cc filter/leveldb_encoding.cc filter/leveldb_kernels.cc filter/memory_sizing.cc table/rocksdb/allocator_usable_size.cc table/rocksdb/bits_reader_factory.cc table/rocksdb/level_format.cc table/rocksdb/registration.cc table/rocksdb/rocksdb_bloom_policy.cc table/rocksdb/rocksdb_plugin.cc
 sstfilter_FUNC = sstfilter_RegisterRocksDbPlugin
 sstfilter_HEADERS =
 # make only (CMake gets the same from cmake/RocksDBPlugin.cmake): our own
