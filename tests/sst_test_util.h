@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
@@ -21,6 +23,7 @@
 #include "rocksdb/version.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"
 #include "table/sst/sst_filter_block.h"
+#include "table/sst/sst_source.h"
 
 namespace sstfilter::testing {
 
@@ -36,6 +39,24 @@ inline std::vector<int> WritableFormatVersions() {
   return versions;
 }
 inline int NewestFormatVersion() { return WritableFormatVersions().back(); }
+
+// The filter blocks ReadSstFilter finds in the table bytes.
+inline absl::StatusOr<SstFilter> Parse(const std::string& bytes, const SstIndexFormat& format,
+                                       bool verify_checksums = true) {
+  return ReadSstFilter(*NewStringSstSource(bytes), format, verify_checksums);
+}
+
+// Parsing fails with DataLoss naming `fragment`. verify_checksums = false
+// reaches the parser's own checks behind a block whose checksum the damage
+// broke.
+inline void ExpectDataLoss(const std::string& bytes, const std::string& fragment,
+                           bool verify_checksums = true) {
+  absl::StatusOr<SstFilter> filter = Parse(bytes, SstIndexFormat{}, verify_checksums);
+  ASSERT_FALSE(filter.ok());
+  EXPECT_TRUE(absl::IsDataLoss(filter.status())) << filter.status();
+  EXPECT_NE(filter.status().message().find(fragment), std::string::npos)
+      << filter.status() << " lacks '" << fragment << "'";
+}
 
 struct SstConfig {
   TestFilter filter = TestFilter::kOurs;
