@@ -251,9 +251,8 @@ std::string_view BloomBody(std::string_view filter) {
 }  // namespace
 
 CompactFilterReader::CompactFilterReader(std::string_view filter, SimdLevel simd)
-    : simd_(ClampSimdLevel(simd)),
-      group_kernel_(GetCompactQueryKernel(simd_)),
-      bloom_(BloomBody(filter), simd_) {
+    : group_kernel_(GetCompactQueryKernel(ClampSimdLevel(simd))),
+      bloom_(BloomBody(filter), simd) {
   // state_ starts as kMatchEverything: every early return fails open.
   if (!IsCompactFilter(filter)) return;
   const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);

@@ -191,7 +191,6 @@ class CompactFilterReader : public ReaderBase {
   unsigned char body() const { return body_; }
   const FuseShape& shape() const { return shape_; }  // Set for fuse bodies.
   const CacheLocalBloomReader& bloom() const { return bloom_; }  // For Bloom bodies.
-  SimdLevel simd_level() const { return simd_; }
 
  private:
   bool ParseFuse(std::string_view filter);
@@ -203,7 +202,6 @@ class CompactFilterReader : public ReaderBase {
   FuseShape shape_;
   compact::FuseParams params_;
   uint64_t multiplier_ = 0;  // SeedMultiplier(seed).
-  SimdLevel simd_;
   CompactQueryKernel group_kernel_ = nullptr;  // None: the scalar loop.
   CacheLocalBloomReader bloom_;
 };
