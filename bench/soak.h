@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "filter/cache_local_simd.h"
+#include "filter/simd_level.h"
 #include "filter/filter_format.h"
 
 namespace sstfilter::bench {
@@ -21,7 +21,7 @@ struct SoakConfig {
   FilterFormat format = kDefaultFormat;
   // The kernel level forced on builder and reader; nullopt for an encoding
   // with no SIMD levels (the LevelDB format picks kernels by k alone,
-  // leveldb_kernels.h).
+  // leveldb/kernels.h).
   std::optional<SimdLevel> simd;
   bool batched = false;  // MayMatchBatch instead of MayMatch.
   size_t num_keys = 0;   // Keys per filter.

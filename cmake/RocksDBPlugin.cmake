@@ -9,10 +9,7 @@
 # The registrar (sstfilter_FUNC) and the source list come from sstfilter.mk,
 # which RocksDB's make and CMake builds both read.
 
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../sstfilter.mk" _sstfilter_sources
-     REGEX "^sstfilter_SOURCES = ")
-string(REPLACE "sstfilter_SOURCES = " "" _sstfilter_sources "${_sstfilter_sources}")
-separate_arguments(_sstfilter_sources)
+include(${CMAKE_CURRENT_LIST_DIR}/PluginSources.cmake)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(SSTFILTER_PLUGIN_DEPS REQUIRED
@@ -22,7 +19,7 @@ get_filename_component(_sstfilter_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 list(JOIN SSTFILTER_PLUGIN_DEPS_CFLAGS " " _sstfilter_dep_cflags)
 # SSTFILTER_ROCKSDB_IN_TREE: the internal filter header is this RocksDB's
 # own, so table/rocksdb/rocksdb_internal.h has no version to cross-check.
-set(sstfilter_SOURCES ${_sstfilter_sources} PARENT_SCOPE)
+set(sstfilter_SOURCES ${SSTFILTER_PLUGIN_SOURCES} PARENT_SCOPE)
 set(sstfilter_COMPILE_FLAGS
     "-I${_sstfilter_root} -DSSTFILTER_ROCKSDB_IN_TREE ${_sstfilter_dep_cflags}" PARENT_SCOPE)
 set(sstfilter_LIBS ${SSTFILTER_PLUGIN_DEPS_LINK_LIBRARIES} PARENT_SCOPE)

@@ -14,7 +14,7 @@ namespace sstfilter {
 // Builder is the derived class; it provides NumEntries(), FilterSize(n) and
 // FinishInto(char* out), which writes all FinishSize() bytes. FinishSize is
 // FilterSize(NumEntries()) unless Builder hides it with its own (an encoding
-// whose size is known only once the filter is built, compact_filter.h).
+// whose size is known only once the filter is built, compact/filter.h).
 template <typename Builder>
 class BuilderBase {
  public:

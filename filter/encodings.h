@@ -3,9 +3,9 @@
 // benchmarks) takes them from here.
 //
 // An encoding is one Encoding<Builder, Reader, info> (encoding_info.h),
-// declared beside its builder and reader (LevelDbEncoding in leveldb_bloom.h,
-// CacheLocalEncoding in cache_local_bloom.h, CompactEncoding in
-// compact_filter.h), its info in <name>_encoding.cc:
+// declared beside its builder and reader (LevelDbEncoding in leveldb/bloom.h,
+// CacheLocalEncoding in cache_local/bloom.h, CompactEncoding in
+// compact/filter.h), its info in <name>_encoding.cc:
 //   E::Builder  (double bits_per_key); (AddKey | AddHash)* Finish; Hash,
 //               static HashKey(key), NumEntries(), ForEachHash(f),
 //               Finish(std::string*), FinishSize() then FinishInto(char*)
@@ -35,11 +35,11 @@
 #include <utility>
 
 #include "absl/types/span.h"
-#include "filter/cache_local_bloom.h"
-#include "filter/compact_filter.h"
+#include "filter/cache_local/bloom.h"
+#include "filter/compact/filter.h"
 #include "filter/encoding_info.h"
 #include "filter/filter_format.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 
 namespace sstfilter {
 

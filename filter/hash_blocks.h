@@ -29,16 +29,23 @@ class HashBlocks {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
+  // Calls visit(block, n) for each block of n consecutive hashes, in order.
   template <typename Visit>
-  void ForEach(Visit&& visit) const {
+  void ForEachBlock(Visit&& visit) const {
     for (size_t first = 0; first < size_; first += kBlockHashes) {
-      const uint64_t* block = blocks_[first / kBlockHashes].get();
       const size_t n = size_ - first < kBlockHashes ? size_ - first : kBlockHashes;
-      for (size_t i = 0; i < n; ++i) visit(block[i]);
+      visit(static_cast<const uint64_t*>(blocks_[first / kBlockHashes].get()), n);
     }
   }
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    ForEachBlock([&visit](const uint64_t* block, size_t n) {
+      for (size_t i = 0; i < n; ++i) visit(block[i]);
+    });
+  }
 
-  // Keeps the first n hashes. REQUIRES: n <= size().
+  // Keeps the first n hashes; blocks stay allocated for reuse.
+  // REQUIRES: n <= size().
   void Truncate(size_t n) { size_ = n; }
   void Set(size_t i, uint64_t h) { blocks_[i / kBlockHashes][i % kBlockHashes] = h; }
   // Empties the list and frees its blocks.

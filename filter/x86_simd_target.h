@@ -4,8 +4,9 @@
 #ifndef SSTFILTER_FILTER_X86_SIMD_TARGET_H_
 #define SSTFILTER_FILTER_X86_SIMD_TARGET_H_
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SSTFILTER_X86_SIMD_TARGETS 1
+#include "filter/simd_level.h"
+
+#ifdef SSTFILTER_X86_SIMD_TARGETS
 #include <immintrin.h>
 
 #define SSTFILTER_AVX2 __attribute__((target("avx2")))

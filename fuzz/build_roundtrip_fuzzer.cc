@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "filter/bloom_options.h"
-#include "filter/cache_local_bloom.h"
-#include "filter/cache_local_simd.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/cache_local/bloom.h"
+#include "filter/simd_level.h"
+#include "filter/leveldb/bloom.h"
 #include "fuzz/cache_local_reference.h"
 #include "fuzz/fuzz_util.h"
 #include "table/rocksdb/rocksdb_bloom_policy.h"

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/cache_local_bloom.h"
-#include "filter/cache_local_simd.h"
+#include "filter/cache_local/bloom.h"
+#include "filter/simd_level.h"
 #include "filter/filter_policy.h"
 #include "fuzz/bits_reader_check.h"
 #include "fuzz/cache_local_reference.h"

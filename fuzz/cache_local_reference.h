@@ -1,5 +1,5 @@
 // A plain second implementation of the cache-local encoding, from its format
-// facts alone (README, DESIGN.md, filter/cache_local_bloom.h): the fuzz
+// facts alone (README, DESIGN.md, filter/cache_local/bloom.h): the fuzz
 // targets judge the library's readers, kernels and builders by it. Slow on
 // purpose: one bit at a time, no SIMD, no fast-range tricks beyond the
 // format's own definition, nothing taken from filter/.

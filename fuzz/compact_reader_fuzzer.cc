@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/cache_local_hash.h"
-#include "filter/compact_filter.h"
+#include "filter/key_hash64.h"
+#include "filter/compact/filter.h"
 #include "fuzz/bits_reader_check.h"
 #include "fuzz/fuzz_util.h"
 
@@ -33,7 +33,7 @@ void PutFixed32(std::string* out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
 }
 
-// Random cells under a fuse trailer the reader accepts (compact_filter.h),
+// Random cells under a fuse trailer the reader accepts (compact/filter.h),
 // unless the length is nudged.
 std::string RandomFuseFilter(FuzzedDataProvider& in) {
   FuseShape s;
@@ -92,7 +92,7 @@ void CheckReaders(std::string_view filter, const std::vector<std::string_view>& 
       const std::string where = absl::StrCat(level_name, " key ", Printable(keys[i]),
                                              " filter ", Printable(filter));
       SSTFILTER_FUZZ_CHECK(single == expected[i], "level differs: ", where);
-      SSTFILTER_FUZZ_CHECK(reader.HashMayMatch(cache_local::HashKey(keys[i])) == single, where);
+      SSTFILTER_FUZZ_CHECK(reader.HashMayMatch(KeyHash64(keys[i])) == single, where);
       SSTFILTER_FUZZ_CHECK(batch[i] == single, "batch: ", where);
     }
   }

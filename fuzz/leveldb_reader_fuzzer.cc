@@ -6,7 +6,7 @@
 // HashMayMatch and MayMatchBatch, LevelDbBloomMayMatch) answers exactly what
 // libleveldb's leveldb::NewBloomFilterPolicy(...)->KeyMayMatch answers: the
 // encoding is LevelDB's, bit for bit, damaged filters included. The
-// reader's state is the documented contract (leveldb_bloom.h): fewer than
+// reader's state is the documented contract (leveldb/bloom.h): fewer than
 // 2 bytes match nothing; k byte 0 or > 30 match everything; else probe.
 // The filter sits in an allocation of exactly its size, so ASan flags any
 // read past it.
@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 #include "fuzz/fuzz_util.h"
 
 namespace sstfilter::fuzz {

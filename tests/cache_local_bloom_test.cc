@@ -1,7 +1,7 @@
 // The cache-local encoding: format (schema bytes, trailer, fail-open reads),
 // no false negatives, FP rate against the blocked-Bloom theory on several
 // key shapes, size arithmetic, and every SIMD level against the scalar one.
-#include "filter/cache_local_bloom.h"
+#include "filter/cache_local/bloom.h"
 
 #include <xxhash.h>  // The library's own (non-inline) XXH3, to cross-check.
 
@@ -18,9 +18,9 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
-#include "filter/cache_local_math.h"
-#include "filter/cache_local_probes.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/cache_local/math.h"
+#include "filter/cache_local/probes.h"
+#include "filter/leveldb/bloom.h"
 #include "gtest/gtest.h"
 #include "tests/filter_test_util.h"
 
@@ -62,7 +62,7 @@ double ModelFp(double lambda, int k) {
   return fp;
 }
 
-// The documented choice of k (cache_local_math.h): the fewest probes, 1..32,
+// The documented choice of k (cache_local/math.h): the fewest probes, 1..32,
 // whose FP rate at lambda = 512 / bits_per_key is within 1% of the best.
 int ModelNumProbes(double bits_per_key) {
   double fp[33], best = 1;
@@ -101,7 +101,7 @@ double ModelBinomialFp(size_t n, uint64_t lines, uint32_t line_bytes, int k) {
   return fp;
 }
 
-// The format of cache_local_bloom.h written out independently: the library's
+// The format of cache_local/bloom.h written out independently: the library's
 // XXH3 (not the inline copy), plain division-free arithmetic spelled out,
 // k chosen by the model above.
 // Narrow lines: probe i is bit (product * line bits) >> 32, which for 512

@@ -3,7 +3,7 @@
 // (empty, duplicate, many sizes, both read paths), FP rate within 5% of the
 // model, the size formula and its inverse, the forced fallback, and
 // damaged or random bytes read without crashing and failing open.
-#include "filter/compact_filter.h"
+#include "filter/compact/filter.h"
 
 #include <algorithm>
 #include <cmath>

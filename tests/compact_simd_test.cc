@@ -1,8 +1,8 @@
-// The compact encoding's batched query kernels (compact_simd.h) answer as
-// the scalar probe (compact_probes.h) does: on random arrays of every shape
+// The compact encoding's batched query kernels (compact/kernels.h) answer as
+// the scalar probe (compact/probes.h) does: on random arrays of every shape
 // the format allows (so a wrong cell, shift or mask shows as a different
 // answer). compact_filter_test runs the reader at every level.
-#include "filter/compact_simd.h"
+#include "filter/compact/kernels.h"
 
 #include <algorithm>
 #include <cstdint>

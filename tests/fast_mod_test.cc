@@ -1,4 +1,4 @@
-#include "filter/fast_mod.h"
+#include "filter/leveldb/fast_mod.h"
 
 #include <cstdint>
 #include <random>

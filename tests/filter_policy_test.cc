@@ -6,7 +6,7 @@
 
 #include "filter/bloom_math.h"
 #include "filter/encodings.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

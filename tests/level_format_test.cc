@@ -7,8 +7,8 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
-#include "filter/cache_local_bloom.h"
-#include "filter/compact_filter.h"
+#include "filter/cache_local/bloom.h"
+#include "filter/compact/filter.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"

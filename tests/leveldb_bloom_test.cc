@@ -1,6 +1,6 @@
 // The LevelDB-compatible encoding: exact bytes, FP rate, no false negatives,
 // the batched path, and the fail-open reading of malformed filters.
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
-#include "filter/leveldb_hash.h"
-#include "filter/leveldb_probes.h"
+#include "filter/leveldb/hash.h"
+#include "filter/leveldb/probes.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
@@ -46,7 +46,7 @@ std::string BuildFilter(const std::vector<std::string>& keys, double bits_per_ke
   return filter;
 }
 
-// The reader contract of leveldb_bloom.h, written out plainly with
+// The reader contract of leveldb/bloom.h, written out plainly with
 // bounds-checked access: the answer every filter, well-formed or not, must get.
 bool ContractMayMatch(const std::string& filter, std::string_view key) {
   if (filter.size() < 2) return false;
@@ -223,8 +223,8 @@ TEST(LevelDbBloomBuilderTest, TinyBitsPerKeyStaysFastAndCorrect) {
 }
 
 TEST(LevelDbBloomKernelsTest, EveryKMatchesTheGenericProbeLoop) {
-  // The per-k kernels (leveldb_kernels.h) against the one generic loop of
-  // leveldb_probes.h, for every k the format allows: same bytes, and the
+  // The per-k kernels (leveldb/kernels.h) against the one generic loop of
+  // leveldb/probes.h, for every k the format allows: same bytes, and the
   // single, hash and batched queries answer as the bits say.
   std::mt19937_64 rng(29);
   for (int k = 1; k <= kLevelDbMaxProbes; ++k) {

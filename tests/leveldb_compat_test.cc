@@ -11,7 +11,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "filter/filter_policy.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"

@@ -6,7 +6,7 @@
 // when bit j of (hash % bits) is set, so one such filter per bit j reads
 // hash % bits out of LevelDB's KeyMayMatch. Two moduli whose least common
 // multiple exceeds 2^32 then give the whole hash (Chinese remainder theorem).
-#include "filter/leveldb_hash.h"
+#include "filter/leveldb/hash.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sstfilter_params --format: the cache-local encoding's fields (values worked
-# out by hand from cache_local_math.h: lines = ceil(n * bits / 512), bytes =
+# out by hand from cache_local/math.h: lines = ceil(n * bits / 512), bytes =
 # 64 * lines + 4 above 8 lines (else narrow lines of ceil(n * bits / (8 *
 # lines)) bytes), FP = sum_L Poisson(L; n / lines) (1 - (1 - 1/512)^(k L))^k),
 # the LevelDB default kept, and a clear error for an unknown format.

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/key_shapes.h"
-#include "filter/cache_local_math.h"
+#include "filter/cache_local/math.h"
 #include "filter/encodings.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
@@ -74,14 +74,14 @@ TEST(SmallFilters, CacheLocalCostsAboutWhatLevelDbDoes) {
 }
 
 // Measured FP rate of many small filters against the encoding's model (the
-// binomial sum of cache_local_math.h) and against LevelDB's own filter
+// binomial sum of cache_local/math.h) and against LevelDB's own filter
 // measured on the same keys: from 20 keys a block on, cache-local filters
 // are as accurate at equal bits/key (within 10%; more accurate below 98
 // keys, where LevelDB's hash and probes fall short of its model). Tolerance:
 // kFpSigmas binomial standard errors (the filters' own variation averages
 // out over 4000 filters). Not at 4 keys: there a line has 24-64 bits and
 // the model's (1 - e^(-kn/m))^k form is ~12% low (it takes the k probes'
-// hits as independent; cache_local_math.h), and LevelDB's 64-bit minimum
+// hits as independent; cache_local/math.h), and LevelDB's 64-bit minimum
 // gives it more bits than asked for.
 TEST(SmallFilters, FpRateMatchesTheModelAndLevelDbs) {
   constexpr size_t kFilters = 4000, kQueriesPerFilter = 100;

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/bloom.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

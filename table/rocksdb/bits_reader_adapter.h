@@ -24,7 +24,7 @@ namespace bits_reader_internal {
 struct ViewAt {
   std::string_view operator()(size_t i) const;
 };
-// Whether R has MayMatchEach(n, key_at, out) (filter/cache_local_bloom.h).
+// Whether R has MayMatchEach(n, key_at, out) (filter/cache_local/bloom.h).
 template <typename R, typename = void>
 struct TakesKeyAccessor : std::false_type {};
 template <typename R>

@@ -1,0 +1,19 @@
+# The one list of the RocksDB plugin's sources is sstfilter_SOURCES in
+# sstfilter.mk (RocksDB's make reads that file; it must stay one line).
+# Every CMake build reads it from there:
+#   SSTFILTER_FILTER_SOURCES   filter/...         the filters (library sstfilter)
+#   SSTFILTER_GLUE_SOURCES     table/rocksdb/...  the RocksDB glue, without the
+#                                                 in-tree registrar
+#   SSTFILTER_PLUGIN_SOURCES   all of them, as RocksDB builds them in its tree
+# Paths are relative to the repository root.
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../sstfilter.mk" _sstfilter_line
+     REGEX "^sstfilter_SOURCES = ")
+string(REPLACE "sstfilter_SOURCES = " "" _sstfilter_line "${_sstfilter_line}")
+separate_arguments(SSTFILTER_PLUGIN_SOURCES UNIX_COMMAND "${_sstfilter_line}")
+set(SSTFILTER_FILTER_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
+list(FILTER SSTFILTER_FILTER_SOURCES INCLUDE REGEX "^filter/")
+set(SSTFILTER_GLUE_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
+list(FILTER SSTFILTER_GLUE_SOURCES INCLUDE REGEX "^table/rocksdb/")
+# The registrar RocksDB calls when the plugin is built into its library;
+# outside a RocksDB tree, programs call EnsureRocksDbFilterPoliciesRegistered.
+list(REMOVE_ITEM SSTFILTER_GLUE_SOURCES table/rocksdb/rocksdb_plugin.cc)

@@ -1,0 +1,122 @@
+#include "filter/cache_local/bloom.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+
+#include "filter/bloom_math.h"
+#include "filter/key_hash64.h"
+#include "filter/cache_local/math.h"
+#include "filter/cache_local/probes.h"
+
+namespace sstfilter {
+
+namespace cl = cache_local;
+
+bool IsCacheLocalBloomFilter(std::string_view filter) {
+  return filter.size() >= kCacheLocalTrailerBytes &&
+         static_cast<unsigned char>(filter.back()) == kCacheLocalTag;
+}
+
+CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel simd)
+    : BuilderBase(bits_per_key, CacheLocalNumProbes(bits_per_key)),
+      simd_(ClampSimdLevel(simd)) {}
+
+CacheLocalBloomBuilder::Hash CacheLocalBloomBuilder::HashKey(std::string_view key) {
+  return KeyHash64(key);
+}
+
+size_t CacheLocalBloomBuilder::FilterSize(size_t num_entries) const {
+  return static_cast<size_t>(CacheLocalFilterShape(num_entries, bits_per_key_).array_bytes()) +
+         kCacheLocalTrailerBytes;
+}
+
+size_t CacheLocalBloomBuilder::MaxEntriesForSize(size_t bytes) const {
+  if (bytes < FilterSize(1)) return 0;
+  const uint64_t lines =
+      std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
+  // FilterSize grows with n (narrow lines up to 64 bytes, then the next
+  // line count). Past kMaxLines the line count stops growing with n; there,
+  // n fits while it does not overfill the capped lines.
+  const double capacity_bits = static_cast<double>(lines) * cl::kLineBits;
+  return LargestFittingEntries([&](size_t n) {
+    return FilterSize(n) <= bytes &&
+           (lines < cl::kMaxLines || static_cast<double>(n) * bits_per_key_ <= capacity_bits);
+  });
+}
+
+size_t CacheLocalBloomBuilder::FittingFilterSize(size_t num_entries, size_t bytes) const {
+  const size_t target = FilterSize(num_entries);
+  if (CacheLocalNumLines(num_entries, bits_per_key_) <= kMaxNarrowLines) {
+    return target <= bytes ? target : 0;
+  }
+  if (bytes < kCacheLocalTrailerBytes) return 0;
+  const uint64_t lines =
+      std::min<uint64_t>((bytes - kCacheLocalTrailerBytes) / cl::kLineBytes, cl::kMaxLines);
+  return lines == 0 ? 0 : static_cast<size_t>(lines * cl::kLineBytes) + kCacheLocalTrailerBytes;
+}
+
+void CacheLocalBloomBuilder::FinishInto(char* out, size_t bytes) {
+  assert(bytes >= kCacheLocalTrailerBytes);
+  const std::optional<CacheLocalShape> array_shape =
+      CacheLocalShapeOfArray(bytes - kCacheLocalTrailerBytes);
+  assert(array_shape.has_value() && array_shape->num_lines <= cl::kMaxLines);
+  // (Should the REQUIRES be broken: the whole lines the bytes hold.)
+  const CacheLocalShape shape = array_shape.value_or(
+      CacheLocalShape{(bytes - kCacheLocalTrailerBytes) / cl::kLineBytes});
+  const uint64_t lines = shape.num_lines;
+  const size_t array_bytes = static_cast<size_t>(shape.array_bytes());
+  std::memset(out, 0, array_bytes);
+  if (lines > 0 && shape.line_bytes != cl::kLineBytes) {
+    hashes_.ForEach([&](Hash h) {
+      cl::NarrowLineAdd(out + cl::NarrowLineOffset(h, static_cast<uint32_t>(lines),
+                                                   shape.line_bytes),
+                        cl::ProbeSeed(h), num_probes_, shape.line_bytes);
+    });
+  } else if (lines > 0) {
+    const CacheLocalKernels& kernels = GetCacheLocalKernels(simd_);
+    hashes_.ForEachBlock([&](const Hash* block, size_t n) {
+      kernels.add(block, n, num_probes_, out, static_cast<uint32_t>(lines));
+    });
+  }
+  char* trailer = out + array_bytes;
+  trailer[0] = static_cast<char>(kCacheLocalHashXxh3);
+  trailer[1] = static_cast<char>(kCacheLocalLayout64);
+  // The empty filter has k = 0: it matches nothing (see the header).
+  trailer[2] = static_cast<char>(lines > 0 ? num_probes_ : 0);
+  trailer[3] = static_cast<char>(kCacheLocalTag);
+  hashes_.Truncate(0);
+}
+
+CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel simd)
+    : simd_(ClampSimdLevel(simd)) {
+  kernels_ = &GetCacheLocalKernels(simd_);
+  may_match_ = kernels_->may_match;
+  // state_ starts as kMatchEverything: every early return fails open.
+  if (!IsCacheLocalBloomFilter(filter)) return;
+  const auto* trailer = reinterpret_cast<const unsigned char*>(
+      filter.data() + filter.size() - kCacheLocalTrailerBytes);
+  const int k = trailer[2];
+  if (trailer[0] != kCacheLocalHashXxh3 || trailer[1] != kCacheLocalLayout64) return;
+  const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
+  if (array_bytes == 0 && k == 0) {
+    state_ = FilterState::kMatchNothing;
+    return;
+  }
+  if (k == 0 || k > cl::kMaxProbes || array_bytes == 0) return;
+  const std::optional<CacheLocalShape> shape = CacheLocalShapeOfArray(array_bytes);
+  if (!shape || shape->num_lines > cl::kMaxLines) return;
+  state_ = FilterState::kProbe;
+  array_ = filter.data();
+  num_lines_ = static_cast<uint32_t>(shape->num_lines);
+  line_bytes_ = shape->line_bytes;
+  num_probes_ = k;
+}
+
+bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
+  return cl::NarrowLineMayMatch(array_ + cl::NarrowLineOffset(h, num_lines_, line_bytes_),
+                                cl::ProbeSeed(h), num_probes_, line_bytes_);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,84 @@
+#include "filter/leveldb/bloom.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "filter/bloom_math.h"
+#include "filter/leveldb/hash.h"
+#include "filter/leveldb/probes.h"
+
+namespace sstfilter {
+
+LevelDbBloomBuilder::LevelDbBloomBuilder(double bits_per_key)
+    : BuilderBase(bits_per_key, LevelDbNumProbes(bits_per_key)) {}
+
+LevelDbBloomBuilder::Hash LevelDbBloomBuilder::HashKey(std::string_view key) {
+  return LevelDbBloomHash(key);
+}
+
+size_t LevelDbBloomBuilder::FilterSize(size_t num_entries) const {
+  return LevelDbFilterBits(num_entries, bits_per_key_) / 8 + 1;
+}
+
+size_t LevelDbBloomBuilder::MaxEntriesForSize(size_t bytes) const {
+  if (bytes < FilterSize(0)) return 0;
+  return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
+}
+
+size_t LevelDbBloomBuilder::FittingFilterSize(size_t /*num_entries*/, size_t bytes) const {
+  return bytes >= FilterSize(0) ? bytes : 0;
+}
+
+void LevelDbBloomBuilder::FinishInto(char* out, size_t bytes) {
+  assert(bytes >= 2);
+  const size_t bits = (bytes - 1) * 8;
+  std::memset(out, 0, bits / 8);
+  out[bits / 8] = static_cast<char>(num_probes_);
+  GetLevelDbKernels(num_probes_).set(hashes_.data(), hashes_.size(), FastMod32(bits), out);
+  hashes_.clear();
+}
+
+void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
+                              double bits_per_key, std::string* dst) {
+  LevelDbBloomBuilder builder(bits_per_key);
+  for (std::string_view key : keys) builder.AddKey(key);
+  builder.Finish(dst);
+}
+
+LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
+  if (filter.size() < 2) {
+    state_ = FilterState::kMatchNothing;
+    return;
+  }
+  const int k = static_cast<unsigned char>(filter.back());
+  if (k == 0 || k > kLevelDbMaxProbes) return;  // kMatchEverything.
+  state_ = FilterState::kProbe;
+  array_ = filter.data();
+  num_probes_ = k;
+  num_bits_ = static_cast<uint64_t>(filter.size() - 1) * 8;
+  bit_divisor_ = FastMod32(num_bits_);
+  kernels_ = &GetLevelDbKernels(k);
+}
+
+bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
+  if (!Probes()) return FixedAnswer();
+  return kernels_->test_hash(h, bit_divisor_, array_);
+}
+
+bool LevelDbBloomReader::MayMatch(std::string_view key) const {
+  if (!Probes()) return FixedAnswer();
+  return kernels_->test_key(key, bit_divisor_, array_);
+}
+
+void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
+                                       bool* out) const {
+  if (!Probes()) return FillFixedAnswer(keys.size(), out);
+  kernels_->test_batch(keys.data(), keys.size(), bit_divisor_, array_, out);
+}
+
+bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key) {
+  return LevelDbBloomReader(filter).MayMatch(key);
+}
+
+}  // namespace sstfilter

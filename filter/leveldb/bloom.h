@@ -1,0 +1,111 @@
+// The LevelDB-compatible Bloom encoding: builder and reader.
+//
+// Format: ceil(max(n * bits_per_key, 64) / 8) bytes of bit array, then one
+// byte holding k. Keys are hashed with LevelDbBloomHash and probed as in
+// leveldb_probes.h. For integral bits_per_key and distinct keys the bytes
+// equal those of LevelDB's NewBloomFilterPolicy(bits_per_key)->CreateFilter.
+//
+// Reader contract (fail open, never a false negative):
+//   - fewer than 2 bytes: matches nothing (LevelDB's "empty filter");
+//   - k byte > 30: reserved for other encodings, matches everything;
+//   - k byte 0 (never written): a filter with no probes matches everything.
+#ifndef SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+#define SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "filter/encoding_info.h"
+#include "filter/builder_base.h"
+#include "filter/leveldb/fast_mod.h"
+#include "filter/leveldb/kernels.h"
+#include "filter/reader_base.h"
+
+namespace sstfilter {
+
+// Collects key hashes, then writes one filter. Call order:
+//   (AddKey | AddHash)* Finish
+// Finish leaves the builder empty, ready for the next filter.
+class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
+ public:
+  // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
+  explicit LevelDbBloomBuilder(double bits_per_key);
+
+  using Hash = uint32_t;
+  static Hash HashKey(std::string_view key);
+
+  void AddKey(std::string_view key) { AddHash(HashKey(key)); }
+  void AddHash(Hash h) { hashes_.push_back(h); }
+  size_t NumEntries() const { return hashes_.size(); }
+  // The hashes added since the last Finish, in order.
+  const std::vector<Hash>& hashes() const { return hashes_; }
+  // Calls visit(hash) for each of them (the interface all our builders share,
+  // used for post-verification).
+  template <typename Visit>
+  void ForEachHash(Visit&& visit) const {
+    for (Hash h : hashes_) visit(h);
+  }
+
+  // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
+  // builder. The bytes need not be initialised.
+  void FinishInto(char* out) { FinishInto(out, FilterSize(NumEntries())); }
+  // The same filter at another size: bytes - 1 bytes of bit array, k as
+  // configured (the format stores k and probes the whole array, so any
+  // length is a LevelDB filter). REQUIRES: bytes == FilterSize(NumEntries())
+  // or FittingFilterSize(NumEntries(), b) for some b, and not 0.
+  void FinishInto(char* out, size_t bytes);
+
+  // Bytes Finish appends for n entries.
+  size_t FilterSize(size_t num_entries) const;
+  // Largest size <= bytes FinishInto(out, size) writes for n entries, 0 if
+  // none: any size from FilterSize(0) (the 64-bit minimum array) on.
+  size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
+  // Largest n with FilterSize(n) <= bytes (0 if there is none), at most
+  // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
+  // their partitions with.
+  size_t MaxEntriesForSize(size_t bytes) const;
+
+ private:
+  std::vector<uint32_t> hashes_;
+};
+
+// One-shot form of the builder, shaped like LevelDB's CreateFilter.
+void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
+                              double bits_per_key, std::string* dst);
+
+// Queries one filter. Parses the trailer once; the filter bytes must outlive
+// the reader. Safe to use from several threads at once.
+class LevelDbBloomReader : public ReaderBase {
+ public:
+  explicit LevelDbBloomReader(std::string_view filter);
+
+  bool MayMatch(std::string_view key) const;
+  bool HashMayMatch(uint32_t h) const;
+
+  // Answers as MayMatch does, for every key; out must hold keys.size()
+  // entries. Hashes and prefetches a batch before probing, which hides
+  // cache misses when the filter is not in cache.
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
+
+  // Bits of the array (0 unless kProbe).
+  uint64_t num_bits() const { return num_bits_; }
+
+ private:
+  uint64_t num_bits_ = 0;
+  FastMod32 bit_divisor_{1};  // Positions are taken modulo num_bits_.
+  const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kProbe.
+};
+
+// One-shot form, shaped like LevelDB's KeyMayMatch.
+bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
+
+// Defined in leveldb_encoding.cc.
+extern const EncodingInfo kLevelDbEncodingInfo;
+using LevelDbEncoding = Encoding<LevelDbBloomBuilder, LevelDbBloomReader, kLevelDbEncodingInfo>;
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_LEVELDB_BLOOM_H_
