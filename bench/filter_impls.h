@@ -26,7 +26,7 @@ struct FilterImpl {
 
 // "sst_leveldb", "sst_cache_local": the name of one of our encodings here.
 std::string OurImplName(std::string_view format_name);
-// Ours, in FilterFormat order: OurImplName of each encoding.
+// Ours, in EncodingId order: OurImplName of each encoding.
 std::vector<std::string> OurImplNames();
 // The peer our encodings' speed and accuracy are held against: RocksDB's
 // FastLocalBloom (format_version 5).
@@ -35,7 +35,7 @@ inline constexpr char kFastLocalBloomImpl[] = "rocksdb_fv5";
 // our compact encoding.
 inline constexpr char kRibbonImpl[] = "ribbon";
 
-// All implementations: ours in FilterFormat order (the reference, LevelDB's, first),
+// All implementations: ours in EncodingId order (the reference, LevelDB's, first),
 // then the peers.
 const std::vector<FilterImpl>& AllFilterImpls();
 

@@ -218,7 +218,7 @@ std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
 // libleveldb build the same bits for integral bits/key, so they must count
 // the same FPs. Returns the number of false negatives.
 size_t PrintCrossChecks(const std::vector<Row>& rows, const std::vector<FilterImpl>& impls) {
-  const std::string leveldb_compatible = OurImplName(FormatName(FilterFormat::kLevelDb));
+  const std::string leveldb_compatible = OurImplName(EncodingName(EncodingId::kLevelDb));
   size_t false_negatives = 0, pairs = 0, equal_pairs = 0;
   std::map<std::string, double> worst;  // impl -> max measured/model.
   for (size_t i = 0; i < rows.size(); ++i) {

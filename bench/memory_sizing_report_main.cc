@@ -28,7 +28,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "table/rocksdb/allocator_usable_size.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 ABSL_FLAG(int, filters, 1000, "filters per policy and mode");
@@ -129,18 +129,18 @@ int Main() {
               AllocatorReportsUsableSize() ? "yes" : "no", AllocatorUsableSize(1001));
   std::printf("%-32s %-4s %9s %9s %9s %8s %8s\n", "policy", "ofm", "disk MB", "memory MB",
               "waste", "FP meas.", "FP model");
-  for (FilterFormat format : AllFormats()) {
-    BloomOptions options;
+  for (EncodingId format : AllEncodingIds()) {
+    FilterOptions options;
     options.bits_per_key = bits;
-    options.format = format;
-    auto policy = NewRocksDbBloomPolicy(options);
+    options.encoding = format;
+    auto policy = NewRocksDbFilterPolicy(options);
     if (!policy.ok()) {
       std::fprintf(stderr, "%s\n", policy.status().ToString().c_str());
       return 1;
     }
     // A fresh policy per mode: each starts with no FP credit.
-    auto again = NewRocksDbBloomPolicy(options);
-    Print(absl::StrFormat("sstfilter.bloom:%g:%s", bits, FormatName(format)),
+    auto again = NewRocksDbFilterPolicy(options);
+    Print(absl::StrFormat("sstfilter.bloom:%g:%s", bits, EncodingName(format)),
           Run(**policy, false, true), Run(**again, true, true), true);
   }
   std::unique_ptr<const rocksdb::FilterPolicy> builtin_off(rocksdb::NewBloomFilterPolicy(bits));

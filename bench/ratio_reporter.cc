@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/filter_impls.h"
-#include "filter/filter_format.h"
+#include "filter/encoding_id.h"
 
 namespace sstfilter::bench {
 namespace {
@@ -31,7 +31,7 @@ struct CaseTarget {
 // memory: in cache 1.2x single and 1.0x batched, out of cache 1.3x single
 // and 1.0x batched, build 2.0x.
 std::vector<CaseTarget> TargetsVersusFastLocalBloom(const std::string& ours) {
-  const bool compact = ours == OurImplName(FormatName(FilterFormat::kCompact));
+  const bool compact = ours == OurImplName(EncodingName(EncodingId::kCompact));
   const double in_cache = compact ? 1.2 : 0.8, in_cache_batched = compact ? 1.0 : 0.8;
   const double out_of_cache = compact ? 1.3 : 1.0, out_of_cache_batched = compact ? 1.0 : 0.8;
   return {{"InCache/present", in_cache},
@@ -278,7 +278,7 @@ void RatioReporter::Finalize() {
   // Our encodings other than the reference, each against FastLocalBloom.
   const std::vector<std::string> ours = OurImplNames();
   for (size_t i = 1; i < ours.size(); ++i) PrintVersusFastLocalBloom(ours[i]);
-  PrintFasterThan(OurImplName(FormatName(FilterFormat::kCompact)), kRibbonImpl);
+  PrintFasterThan(OurImplName(EncodingName(EncodingId::kCompact)), kRibbonImpl);
   std::fflush(stdout);
 }
 

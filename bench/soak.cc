@@ -137,7 +137,7 @@ bool SoakResult::FpFarAboveModel() const {
   return static_cast<double>(false_positives) > bound;
 }
 
-absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<FilterFormat>& formats,
+absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& formats,
                                                  size_t min_keys, size_t max_keys,
                                                  uint64_t total_checks, uint64_t seed) {
   if (min_keys < 1 || min_keys > max_keys) {
@@ -145,7 +145,7 @@ absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<FilterFormat>
         absl::StrFormat("key counts %d..%d are not a range of positive counts", min_keys, max_keys));
   }
   std::vector<SoakConfig> configs;
-  for (FilterFormat format : formats) {
+  for (EncodingId format : formats) {
     std::vector<std::optional<SimdLevel>> levels = {std::nullopt};
     VisitEncoding(format, [&levels](auto encoding) {
       if constexpr (kHasSimdLevels<decltype(encoding)>) {
@@ -156,7 +156,7 @@ absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<FilterFormat>
       for (bool batched : {false, true}) {
         for (size_t n = min_keys; n <= max_keys; n = n > max_keys / 10 ? max_keys + 1 : n * 10) {
           SoakConfig config;
-          config.format = format;
+          config.encoding = format;
           config.simd = simd;
           config.batched = batched;
           config.num_keys = n;
@@ -179,7 +179,7 @@ absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<FilterFormat>
 
 absl::StatusOr<SoakResult> RunSoakConfig(const SoakConfig& config, double bits_per_key,
                                          double absent_ratio) {
-  return VisitEncoding(config.format, [&](auto encoding) {
+  return VisitEncoding(config.encoding, [&](auto encoding) {
     return RunEncoding<decltype(encoding)>(config, bits_per_key, absent_ratio);
   });
 }

@@ -13,12 +13,12 @@
 
 #include "absl/status/statusor.h"
 #include "filter/simd_level.h"
-#include "filter/filter_format.h"
+#include "filter/encoding_id.h"
 
 namespace sstfilter::bench {
 
 struct SoakConfig {
-  FilterFormat format = kDefaultFormat;
+  EncodingId encoding = kDefaultEncoding;
   // The kernel level forced on builder and reader; nullopt for an encoding
   // with no SIMD levels (the LevelDB format picks kernels by k alone,
   // leveldb/kernels.h).
@@ -56,7 +56,7 @@ struct SoakResult {
 // Every (format, level, path, size) configuration, sizes min_keys, 10x, ...
 // up to max_keys, with total_checks spread evenly. InvalidArgument when
 // the figures leave a configuration without checks.
-absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<FilterFormat>& formats,
+absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& formats,
                                                  size_t min_keys, size_t max_keys,
                                                  uint64_t total_checks, uint64_t seed);
 

@@ -12,7 +12,7 @@
 // its model (SoakResult::FpFarAboveModel); 1 otherwise; 2 for bad flags.
 //
 //   sstfilter_soak --checks=1000000000 [--min_keys=1000 --max_keys=10000000]
-//       [--formats=leveldb,cache_local] [--bits_per_key=10] [--absent_ratio=0.25]
+//       [--encodings=leveldb,cache_local] [--bits_per_key=10] [--absent_ratio=0.25]
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -27,14 +27,14 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/soak.h"
-#include "filter/bloom_options.h"
-#include "filter/filter_format.h"
+#include "filter/filter_options.h"
+#include "filter/encoding_id.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(uint64_t, checks, 10000000, "Present-key checks in all (spread over configurations)");
 ABSL_FLAG(uint64_t, min_keys, 1000, "Smallest filter, in keys");
 ABSL_FLAG(uint64_t, max_keys, 10000000, "Largest filter, in keys (sizes go up by 10x)");
-ABSL_FLAG(std::string, formats, "all", "Formats to soak: all, or a list such as leveldb,cache_local");
+ABSL_FLAG(std::string, encodings, "all", "Encodings to soak: all, or a list such as leveldb,cache_local");
 ABSL_FLAG(std::string, bits_per_key, "10", "Bits per key of every filter");
 ABSL_FLAG(double, absent_ratio, 0.25, "Absent keys asked per present-key check (FP rate)");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the key streams");
@@ -50,11 +50,11 @@ int BadFlags(const absl::Status& status) {
   return kExitBadFlags;
 }
 
-absl::StatusOr<std::vector<FilterFormat>> ParseFormats(const std::string& text) {
-  if (text == "all") return AllFormats();
-  std::vector<FilterFormat> formats;
+absl::StatusOr<std::vector<EncodingId>> ParseFormats(const std::string& text) {
+  if (text == "all") return AllEncodingIds();
+  std::vector<EncodingId> formats;
   for (absl::string_view name : absl::StrSplit(text, ',')) {
-    absl::StatusOr<FilterFormat> format = ParseFormatValue(std::string_view(name.data(), name.size()));
+    absl::StatusOr<EncodingId> format = ParseEncodingValue(std::string_view(name.data(), name.size()));
     if (!format.ok()) return format.status();
     formats.push_back(*format);
   }
@@ -67,7 +67,7 @@ double PerSecond(uint64_t count, double seconds) {
 
 void PrintRow(const SoakConfig& c, const SoakResult& r) {
   absl::PrintF("%-11s %-6s %-6s %9d %8d %11d %6d %10.5f%% %9.5f%% %6.3f %9.2f%s\n",
-               FormatName(c.format), c.SimdName(), c.PathName(), c.num_keys, r.filters, r.checks,
+               EncodingName(c.encoding), c.SimdName(), c.PathName(), c.num_keys, r.filters, r.checks,
                r.false_negatives, 100 * r.FpRate(), 100 * r.fp_model,
                r.fp_model > 0 ? r.FpRate() / r.fp_model : 0.0,
                PerSecond(r.checks, r.check_seconds) / 1e6,
@@ -81,7 +81,7 @@ struct PathTotals {
 };
 
 int Run() {
-  absl::StatusOr<std::vector<FilterFormat>> formats = ParseFormats(absl::GetFlag(FLAGS_formats));
+  absl::StatusOr<std::vector<EncodingId>> formats = ParseFormats(absl::GetFlag(FLAGS_encodings));
   if (!formats.ok()) return BadFlags(formats.status());
   absl::StatusOr<double> bits = ParseBitsPerKeyValue(absl::GetFlag(FLAGS_bits_per_key));
   if (!bits.ok()) return BadFlags(bits.status());
@@ -108,7 +108,7 @@ int Run() {
     }
     PrintRow(config, *result);
     PathTotals& totals =
-        by_path[{std::string(FormatName(config.format)), config.SimdName(), config.PathName()}];
+        by_path[{std::string(EncodingName(config.encoding)), config.SimdName(), config.PathName()}];
     totals.checks += result->checks;
     totals.false_negatives += result->false_negatives;
     totals.seconds += result->check_seconds;

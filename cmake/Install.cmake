@@ -25,7 +25,7 @@ install(TARGETS sstfilter sstfilter_rocksdb_glue sstfilter_leveldb EXPORT sstfil
 install(TARGETS sstfilter_rocksdb LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY filter/ DESTINATION ${SSTFILTER_INCLUDE_ROOT}/filter
         FILES_MATCHING PATTERN "*.h")
-install(FILES table/rocksdb/rocksdb_bloom_policy.h table/rocksdb/registration.h
+install(FILES table/rocksdb/rocksdb_filter_policy.h table/rocksdb/registration.h
         DESTINATION ${SSTFILTER_INCLUDE_ROOT}/table/rocksdb)
 install(FILES table/leveldb/leveldb_filter_policy.h
         DESTINATION ${SSTFILTER_INCLUDE_ROOT}/table/leveldb)

@@ -12,37 +12,37 @@ FilterDescription UnrecognisedEncoding::Describe(std::string_view filter) {
                                        static_cast<unsigned char>(filter.back())));
 }
 
-const std::vector<FilterFormat>& AllFormats() {
+const std::vector<EncodingId>& AllEncodingIds() {
   static const auto* formats = [] {
-    auto* all = new std::vector<FilterFormat>();
-    ForEachEncoding([all](auto encoding) { all->push_back(FormatOf<decltype(encoding)>()); });
+    auto* all = new std::vector<EncodingId>();
+    ForEachEncoding([all](auto encoding) { all->push_back(IdOf<decltype(encoding)>()); });
     return all;
   }();
   return *formats;
 }
 
-bool IsKnownFormat(FilterFormat format) {
-  return static_cast<size_t>(format) < kNumFormats;
+bool IsKnownEncoding(EncodingId format) {
+  return static_cast<size_t>(format) < kNumEncodings;
 }
 
-std::string_view FormatName(FilterFormat format) {
+std::string_view EncodingName(EncodingId format) {
   return VisitEncoding(format, [](auto encoding) { return decltype(encoding)::kInfo.name; });
 }
 
-std::optional<FilterFormat> ParseFormatName(std::string_view name) {
-  std::optional<FilterFormat> format;
+std::optional<EncodingId> ParseEncodingName(std::string_view name) {
+  std::optional<EncodingId> format;
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
-    if (name == E::kInfo.name) format = FormatOf<E>();
+    if (name == E::kInfo.name) format = IdOf<E>();
   });
   return format;
 }
 
-std::string FormatNameList() {
+std::string EncodingNameList() {
   std::string list;
   size_t i = 0;
   ForEachEncoding([&](auto encoding) {
-    if (i > 0) list += i + 1 == kNumFormats ? " or " : ", ";
+    if (i > 0) list += i + 1 == kNumEncodings ? " or " : ", ";
     absl::StrAppendFormat(&list, "'%s'", decltype(encoding)::kInfo.name);
     ++i;
   });

@@ -19,8 +19,8 @@
 //   E::kInfo    name, title, how its bytes are recognised, FP model, how
 //               tools describe it (EncodingInfo, encoding_info.h)
 // Adding an encoding: its own files (listed in CMakeLists.txt), one
-// FilterFormat value (filter_format.h), one entry in Encodings and one
-// FormatOf check below. Tests, tools and benchmarks loop over AllFormats()
+// EncodingId value (encoding_id.h), one entry in Encodings and one
+// IdOf check below. Tests, tools and benchmarks loop over AllEncodingIds()
 // and ForEachEncoding, so they cover it without edits.
 #ifndef SSTFILTER_FILTER_ENCODINGS_H_
 #define SSTFILTER_FILTER_ENCODINGS_H_
@@ -38,12 +38,12 @@
 #include "filter/cache_local/bloom.h"
 #include "filter/compact/filter.h"
 #include "filter/encoding_info.h"
-#include "filter/filter_format.h"
+#include "filter/encoding_id.h"
 #include "filter/leveldb/bloom.h"
 
 namespace sstfilter {
 
-// In FilterFormat order (filter_format.h). Encodings tell their bytes apart
+// In EncodingId order (encoding_id.h). Encodings tell their bytes apart
 // by the final byte: LevelDB's k is 1..30; the tags above 30 in use are
 // kCacheLocalTag (67) and kCompactTag (70).
 using Encodings = std::tuple<LevelDbEncoding, CacheLocalEncoding, CompactEncoding>;
@@ -63,35 +63,35 @@ struct UnrecognisedEncoding {
   static FilterDescription Describe(std::string_view filter);
 };
 
-inline constexpr size_t kNumFormats = std::tuple_size_v<Encodings>;
+inline constexpr size_t kNumEncodings = std::tuple_size_v<Encodings>;
 
-// Calls f(E{}) for each encoding E, in FilterFormat order.
+// Calls f(E{}) for each encoding E, in EncodingId order.
 template <typename F>
 void ForEachEncoding(F&& f) {
   std::apply([&f](auto... encoding) { (f(encoding), ...); }, Encodings{});
 }
 
-// The FilterFormat of encoding E.
+// The EncodingId of encoding E.
 template <typename E, size_t I = 0>
-constexpr FilterFormat FormatOf() {
-  static_assert(I < kNumFormats, "not one of Encodings");
+constexpr EncodingId IdOf() {
+  static_assert(I < kNumEncodings, "not one of Encodings");
   if constexpr (std::is_same_v<E, std::tuple_element_t<I, Encodings>>) {
-    return static_cast<FilterFormat>(I);
+    return static_cast<EncodingId>(I);
   } else {
-    return FormatOf<E, I + 1>();
+    return IdOf<E, I + 1>();
   }
 }
-static_assert(FormatOf<LevelDbEncoding>() == FilterFormat::kLevelDb);
-static_assert(FormatOf<CacheLocalEncoding>() == FilterFormat::kCacheLocal);
-static_assert(FormatOf<CompactEncoding>() == FilterFormat::kCompact);
+static_assert(IdOf<LevelDbEncoding>() == EncodingId::kLevelDb);
+static_assert(IdOf<CacheLocalEncoding>() == EncodingId::kCacheLocal);
+static_assert(IdOf<CompactEncoding>() == EncodingId::kCompact);
 
 namespace encodings_internal {
 
 template <size_t I, typename F>
 decltype(auto) VisitEncodingAt(size_t index, F& f) {
   using E = std::tuple_element_t<I, Encodings>;
-  if constexpr (I + 1 == kNumFormats) {
-    assert(index == I && "not a FilterFormat; see IsKnownFormat");
+  if constexpr (I + 1 == kNumEncodings) {
+    assert(index == I && "not a EncodingId; see IsKnownEncoding");
     return f(E{});
   } else {
     if (index == I) return f(E{});
@@ -101,7 +101,7 @@ decltype(auto) VisitEncodingAt(size_t index, F& f) {
 
 template <size_t I, typename F>
 decltype(auto) VisitRecognisingEncoding(std::string_view filter, F& f) {
-  if constexpr (I == kNumFormats) {
+  if constexpr (I == kNumEncodings) {
     return f(UnrecognisedEncoding{});
   } else {
     using E = std::tuple_element_t<I, Encodings>;
@@ -115,7 +115,7 @@ decltype(auto) VisitRecognisingEncoding(std::string_view filter, F& f) {
 // Returns f(E{}) for the encoding E of format. f must return one type for
 // every encoding.
 template <typename F>
-decltype(auto) VisitEncoding(FilterFormat format, F&& f) {
+decltype(auto) VisitEncoding(EncodingId format, F&& f) {
   return encodings_internal::VisitEncodingAt<0>(static_cast<size_t>(format), f);
 }
 

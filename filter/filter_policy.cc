@@ -10,14 +10,14 @@ namespace {
 
 class BloomFilterPolicy final : public FilterPolicy {
  public:
-  // REQUIRES: options resolved (ResolveBloomOptions).
-  explicit BloomFilterPolicy(const BloomOptions& options) : options_(options) {}
+  // REQUIRES: options resolved (ResolveFilterOptions).
+  explicit BloomFilterPolicy(const FilterOptions& options) : options_(options) {}
 
   const char* Name() const override { return kBloomPolicyName; }
 
   void CreateFilter(absl::Span<const std::string_view> keys,
                     std::string* dst) const override {
-    VisitEncoding(options_.format, [&](auto encoding) {
+    VisitEncoding(options_.encoding, [&](auto encoding) {
       typename decltype(encoding)::Builder builder(options_.bits_per_key);
       for (std::string_view key : keys) builder.AddKey(key);
       builder.Finish(dst);
@@ -31,14 +31,14 @@ class BloomFilterPolicy final : public FilterPolicy {
   }
 
  private:
-  const BloomOptions options_;
+  const FilterOptions options_;
 };
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
-    const BloomOptions& options) {
-  absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
+    const FilterOptions& options) {
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   if (!resolved.ok()) return resolved.status();
   if (resolved->compact_from_level.has_value()) {
     // CreateFilter is not told which table, let alone which level, it builds

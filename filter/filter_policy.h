@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 
 namespace sstfilter {
 
@@ -33,11 +33,11 @@ class FilterPolicy {
                            std::string_view filter) const = 0;
 };
 
-// The policy named kBloomPolicyName: writes filters in options.format and
+// The policy named kBloomPolicyName: writes filters in options.encoding and
 // reads filters of every encoding. InvalidArgument names a bad option value,
 // and refuses compact_from_level: this interface has no levels.
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
-    const BloomOptions& options);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
+    const FilterOptions& options);
 
 }  // namespace sstfilter
 

@@ -31,13 +31,13 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/cache_local/bloom.h"
 #include "filter/simd_level.h"
 #include "filter/leveldb/bloom.h"
 #include "fuzz/cache_local_reference.h"
 #include "fuzz/fuzz_util.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter::fuzz {
@@ -142,13 +142,13 @@ void CheckCacheLocal(const std::vector<std::string>& keys, double bpk) {
 }
 
 // Through RocksDB's FilterBitsBuilder / FilterBitsReader, post-verified.
-void CheckRocksDb(const std::vector<std::string>& keys, double bpk, FilterFormat format) {
-  const std::string where = absl::StrCat(std::string(FormatName(format)), " via rocksdb, bpk ", bpk,
+void CheckRocksDb(const std::vector<std::string>& keys, double bpk, EncodingId format) {
+  const std::string where = absl::StrCat(std::string(EncodingName(format)), " via rocksdb, bpk ", bpk,
                                          " keys ", keys.size());
-  BloomOptions options;
+  FilterOptions options;
   options.bits_per_key = bpk;
-  options.format = format;
-  const std::unique_ptr<rocksdb::FilterPolicy> policy = NewRocksDbBloomPolicy(options).value();
+  options.encoding = format;
+  const std::unique_ptr<rocksdb::FilterPolicy> policy = NewRocksDbFilterPolicy(options).value();
   rocksdb::BlockBasedTableOptions table_options;
   table_options.detect_filter_construct_corruption = true;
   const std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
@@ -156,7 +156,7 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk, FilterFormat
   // Entries: keys whose hash differs from the previous key's (the LevelDB
   // hash itself is checked against LevelDB's bytes in CheckLevelDb).
   const auto hash = [format](const std::string& k) -> uint64_t {
-    return format == FilterFormat::kLevelDb ? LevelDbBloomBuilder::HashKey(k)
+    return format == EncodingId::kLevelDb ? LevelDbBloomBuilder::HashKey(k)
                                             : RefCacheLocalHash(k);
   };
   size_t distinct = 0;
@@ -170,7 +170,7 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk, FilterFormat
   const rocksdb::Slice filter = builder->Finish(&buf);
   const rocksdb::Status verified = builder->MaybePostVerify(filter);
   SSTFILTER_FUZZ_CHECK(verified.ok(), where, " ", verified.ToString());
-  const size_t formula = format == FilterFormat::kLevelDb ? LevelDbFormulaBytes(added, bpk)
+  const size_t formula = format == EncodingId::kLevelDb ? LevelDbFormulaBytes(added, bpk)
                                                           : CacheLocalFormulaBytes(added, bpk);
   SSTFILTER_FUZZ_CHECK(filter.size() == formula, where, " size ", filter.size());
   const size_t max_entries = builder->ApproximateNumEntries(filter.size());
@@ -186,12 +186,12 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk, FilterFormat
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sstfilter::fuzz;
-  using sstfilter::FilterFormat;
+  using sstfilter::EncodingId;
   FuzzedDataProvider in(data, size);
-  const FilterFormat format = in.ConsumeBool() ? FilterFormat::kCacheLocal : FilterFormat::kLevelDb;
+  const EncodingId format = in.ConsumeBool() ? EncodingId::kCacheLocal : EncodingId::kLevelDb;
   const double bpk = ConsumeBitsPerKey(in);
   const std::vector<std::string> keys = ConsumeKeys(in, kMaxKeys, kManyKeys);
-  if (format == FilterFormat::kLevelDb) {
+  if (format == EncodingId::kLevelDb) {
     CheckLevelDb(keys, bpk);
   } else {
     CheckCacheLocal(keys, bpk);

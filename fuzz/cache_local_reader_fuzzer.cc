@@ -94,7 +94,7 @@ void CheckCacheLocalReaders(std::string_view filter, const std::vector<std::stri
 // Both policies pick the encoding by the filter's final byte.
 void CheckPolicyDispatch(std::string_view filter, const std::vector<std::string_view>& keys) {
   static const leveldb::FilterPolicy* leveldb_policy = leveldb::NewBloomFilterPolicy(10);
-  static const FilterPolicy* policy = NewBloomFilterPolicy({}).value().release();
+  static const FilterPolicy* policy = NewFilterPolicy({}).value().release();
   const bool cache_local_tag = filter.size() >= 4 && static_cast<unsigned char>(filter.back()) == 67;
   std::vector<bool> expected;
   for (std::string_view key : keys) {

@@ -45,10 +45,10 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "fuzz/fuzz_util.h"
 #include "table/rocksdb/bits_reader_factory.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_format.h"
 #include "table/sst/sst_source.h"
@@ -63,7 +63,7 @@ namespace {
 // build never stands in for a table written differently.
 struct SeedSpec {
   const char* name;
-  FilterFormat format;
+  EncodingId encoding;
   rocksdb::ChecksumType checksum;
   bool partitioned;
   // Partition index keys equal to the partitions' last keys (RocksDB's
@@ -75,11 +75,11 @@ struct SeedSpec {
 };
 
 constexpr SeedSpec kSeedSpecs[] = {
-    {"full_leveldb_crc32c.sst", FilterFormat::kLevelDb, rocksdb::kCRC32c, false, false, 200},
-    {"partitioned_cache_local_xxhash.sst", FilterFormat::kCacheLocal, rocksdb::kxxHash, true,
+    {"full_leveldb_crc32c.sst", EncodingId::kLevelDb, rocksdb::kCRC32c, false, false, 200},
+    {"partitioned_cache_local_xxhash.sst", EncodingId::kCacheLocal, rocksdb::kxxHash, true,
      false, 400},
-    {"full_cache_local_xxh3.sst", FilterFormat::kCacheLocal, rocksdb::kXXH3, false, false, 100},
-    {"partitioned_exact_leveldb_xxhash64.sst", FilterFormat::kLevelDb, rocksdb::kxxHash64, true,
+    {"full_cache_local_xxh3.sst", EncodingId::kCacheLocal, rocksdb::kXXH3, false, false, 100},
+    {"partitioned_exact_leveldb_xxhash64.sst", EncodingId::kLevelDb, rocksdb::kxxHash64, true,
      true, 300},
 };
 
@@ -93,10 +93,10 @@ struct Seed {
 std::string SeedKey(int i) { return absl::StrFormat("key%06d", i * 7); }
 
 void WriteSeed(const SeedSpec& spec, const std::string& path) {
-  BloomOptions bloom;
-  bloom.format = spec.format;
+  FilterOptions bloom;
+  bloom.encoding = spec.encoding;
   rocksdb::BlockBasedTableOptions table;
-  table.filter_policy = NewRocksDbBloomPolicy(bloom).value();
+  table.filter_policy = NewRocksDbFilterPolicy(bloom).value();
   table.checksum = spec.checksum;
   if (spec.partitioned) {
     table.partition_filters = true;

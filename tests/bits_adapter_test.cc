@@ -14,7 +14,7 @@
 #include "filter/encodings.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_adapter.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -28,7 +28,7 @@ static_assert(bits_reader_internal::TakesKeyAccessor<CompactFilterReader>::value
 using testing::AbsentKeys;
 using testing::RandomKeys;
 
-class BitsAdapterTest : public ::testing::TestWithParam<FilterFormat> {
+class BitsAdapterTest : public ::testing::TestWithParam<EncodingId> {
  protected:
   std::unique_ptr<rocksdb::FilterBitsBuilder> NewBuilder(bool post_verify = false) {
     table_.detect_filter_construct_corruption = post_verify;
@@ -53,7 +53,7 @@ class BitsAdapterTest : public ::testing::TestWithParam<FilterFormat> {
   }
 
   std::shared_ptr<const rocksdb::FilterPolicy> policy_ =
-      NewRocksDbBloomPolicy(BloomOptions{10.0, std::nullopt, GetParam(), std::nullopt}).value();
+      NewRocksDbFilterPolicy(FilterOptions{10.0, std::nullopt, GetParam(), std::nullopt}).value();
   rocksdb::BlockBasedTableOptions table_;
 };
 
@@ -234,9 +234,9 @@ TEST_P(BitsAdapterTest, SharedReaderAnswersTheSameFromManyThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,
-                         ::testing::ValuesIn(AllFormats()),
+                         ::testing::ValuesIn(AllEncodingIds()),
                          [](const auto& info) {
-                           return std::string(FormatName(info.param));
+                           return std::string(EncodingName(info.param));
                          });
 
 }  // namespace

@@ -37,7 +37,7 @@ using testing::TempDir;
 using testing::ValueFor;
 
 struct Mode {
-  const char* format;  // As in the policy id; names the test.
+  const char* encoding;  // As in the policy id; names the test.
   const char* policy;  // filter_policy option string.
   bool partitioned;
 };
@@ -49,7 +49,7 @@ void PrintTo(const Mode& mode, std::ostream* os) {
 
 // "leveldb_full", "cache_local_partitioned".
 std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
-  return std::string(info.param.format) + (info.param.partitioned ? "_partitioned" : "_full");
+  return std::string(info.param.encoding) + (info.param.partitioned ? "_partitioned" : "_full");
 }
 
 // Sizes: small enough for a few seconds per case here and well under 20 s

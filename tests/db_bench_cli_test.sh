@@ -112,7 +112,7 @@ expect_error "multireadrandom: LevelDB has no MultiGet" \
 # 64 KB tables without compression held ~550 (0.986x against RocksDB 9.11.2
 # built without compression libraries).
 out="$("$bench" --compare=sstfilter.bloom:10:cache_local,sstfilter.bloom:10:cache_local:compact_from_level:6 \
-       --num=30000 --benchmarks=fillrandom,readmissing --compact=false --compression_type=none \
+       --num=30000 --benchmarks=fillrandom,readmissing --final_compaction=false --compression_type=none \
        --write_buffer_size=262144 --target_file_size_base=262144 --max_bytes_for_level_base=524288 \
        --level_compaction_dynamic_level_bytes=true 2>/dev/null)"
 echo "$out"

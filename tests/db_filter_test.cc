@@ -12,7 +12,7 @@
 #include "rocksdb/slice_transform.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 
 namespace sstfilter {
 namespace {
@@ -27,7 +27,7 @@ using testing::ValueFor;
 enum class PrefixMode { kNone, kPrefixAndWholeKey, kPrefixOnly };
 
 struct DbMode {
-  FilterFormat format;
+  EncodingId encoding;
   bool partitioned;
   PrefixMode prefix;
   bool cache_filter_blocks;
@@ -37,12 +37,12 @@ struct DbMode {
 std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
   const DbMode& m = info.param;
   const char* prefix[] = {"no_prefix", "prefix_and_whole_key", "prefix_only"};
-  return std::string(FormatName(m.format)) + (m.partitioned ? "_partitioned_" : "_full_") +
+  return std::string(EncodingName(m.encoding)) + (m.partitioned ? "_partitioned_" : "_full_") +
          prefix[static_cast<int>(m.prefix)] + (m.cache_filter_blocks ? "_cached" : "_pinned");
 }
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.
-double ExpectedFp(FilterFormat format, size_t n) {
+double ExpectedFp(EncodingId format, size_t n) {
   return VisitEncoding(format, [n](auto encoding) {
     return decltype(encoding)::kInfo.expected_fp_rate(n, 10.0);
   });
@@ -56,11 +56,11 @@ class DbFilterTest : public ::testing::TestWithParam<DbMode> {
 
   rocksdb::Options MakeOptions() {
     const DbMode& mode = GetParam();
-    BloomOptions bloom;
+    FilterOptions bloom;
     bloom.bits_per_key = 10;
-    bloom.format = mode.format;
+    bloom.encoding = mode.encoding;
     rocksdb::BlockBasedTableOptions table;
-    table.filter_policy = NewRocksDbBloomPolicy(bloom).value();
+    table.filter_policy = NewRocksDbFilterPolicy(bloom).value();
     table.cache_index_and_filter_blocks = mode.cache_filter_blocks;
     table.whole_key_filtering = mode.prefix != PrefixMode::kPrefixOnly;
     if (mode.partitioned) {
@@ -158,7 +158,7 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
   const uint64_t useful =
       testing::Ticker(options_, rocksdb::BLOOM_FILTER_USEFUL) +
       testing::Ticker(options_, rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
-  const double expected_fp = ExpectedFp(GetParam().format, keys_.size());
+  const double expected_fp = ExpectedFp(GetParam().encoding, keys_.size());
   const double passed = static_cast<double>(kNumAbsent - useful);
   // Filter positives on absent keys are false positives: near the theory.
   // Upper: the LevelDB scheme runs above the ideal-hash formula (measured
@@ -181,7 +181,7 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
 
 std::vector<DbMode> AllModes() {
   std::vector<DbMode> modes;
-  for (FilterFormat format : AllFormats()) {
+  for (EncodingId format : AllEncodingIds()) {
     for (bool partitioned : {false, true}) {
       for (PrefixMode prefix :
            {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {

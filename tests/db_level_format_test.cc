@@ -31,7 +31,7 @@
 #include "rocksdb/table_properties.h"
 #include "sst_test_util.h"
 #include "table/rocksdb/open_db.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
@@ -142,12 +142,12 @@ std::string KindOf(const LiveTable& t) {
 class DbLevelFormatTest : public ::testing::Test {
  protected:
   rocksdb::Options MakeOptions(bool auto_compactions) {
-    BloomOptions bloom;
-    bloom.format = FilterFormat::kCacheLocal;
+    FilterOptions bloom;
+    bloom.encoding = EncodingId::kCacheLocal;
     bloom.compact_from_level = compact_from_level_;
     rocksdb::BlockBasedTableOptions table;
     table.filter_policy =
-        std::make_shared<RecordingPolicy>(NewRocksDbBloomPolicy(bloom).value());
+        std::make_shared<RecordingPolicy>(NewRocksDbFilterPolicy(bloom).value());
     table.optimize_filters_for_memory = false;
     rocksdb::Options options;
     options.create_if_missing = true;

@@ -32,12 +32,12 @@ using testing::TempDir;
 using testing::ValueFor;
 
 struct Mode {
-  FilterFormat format;
+  EncodingId encoding;
   bool partitioned;
 };
 
 std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
-  return std::string(FormatName(info.param.format)) +
+  return std::string(EncodingName(info.param.encoding)) +
          (info.param.partitioned ? "_partitioned" : "_full");
 }
 
@@ -46,7 +46,7 @@ const size_t kFlushSizes[] = {1500, 2700, 4100, 5300, 6900, 9100};
 
 // The bytes a filter of this format can grow by: a LevelDB filter and a
 // compact (fuse) one any byte, a cache-local one a 64-byte line.
-size_t Granularity(FilterFormat format) { return format == FilterFormat::kCacheLocal ? 64 : 1; }
+size_t Granularity(EncodingId format) { return format == EncodingId::kCacheLocal ? 64 : 1; }
 
 // Bytes of the allocation RocksDB holds a filter block in beyond the block
 // and its trailer.
@@ -64,7 +64,7 @@ class DbMemorySizingTest : public ::testing::TestWithParam<Mode> {
     const Mode& mode = GetParam();
     std::string table_string =
         absl::StrFormat("filter_policy=sstfilter.bloom:10:%s;optimize_filters_for_memory=%s",
-                        FormatName(mode.format), optimize ? "true" : "false");
+                        EncodingName(mode.encoding), optimize ? "true" : "false");
     if (mode.partitioned) {
       table_string +=
           ";partition_filters=true;index_type=kTwoLevelIndexSearch;metadata_block_size=1024";
@@ -184,7 +184,7 @@ TEST_P(DbMemorySizingFullTest, FullFiltersFillTheirAllocation) {
   ASSERT_EQ(on.size(), std::size(kFlushSizes));
   ASSERT_EQ(off.size(), on.size());
 
-  const size_t granularity = Granularity(GetParam().format);
+  const size_t granularity = Granularity(GetParam().encoding);
   bool off_wastes = false, sizes_differ = false;
   for (const auto& [entries, on_bytes] : on) {
     const uint64_t off_bytes = off.at(entries);
@@ -206,17 +206,17 @@ TEST_P(DbMemorySizingFullTest, FullFiltersFillTheirAllocation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingTest,
-                         ::testing::Values(Mode{FilterFormat::kLevelDb, false},
-                                           Mode{FilterFormat::kLevelDb, true},
-                                           Mode{FilterFormat::kCacheLocal, false},
-                                           Mode{FilterFormat::kCacheLocal, true},
-                                           Mode{FilterFormat::kCompact, false},
-                                           Mode{FilterFormat::kCompact, true}),
+                         ::testing::Values(Mode{EncodingId::kLevelDb, false},
+                                           Mode{EncodingId::kLevelDb, true},
+                                           Mode{EncodingId::kCacheLocal, false},
+                                           Mode{EncodingId::kCacheLocal, true},
+                                           Mode{EncodingId::kCompact, false},
+                                           Mode{EncodingId::kCompact, true}),
                          ModeName);
 INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingFullTest,
-                         ::testing::Values(Mode{FilterFormat::kLevelDb, false},
-                                           Mode{FilterFormat::kCacheLocal, false},
-                                           Mode{FilterFormat::kCompact, false}),
+                         ::testing::Values(Mode{EncodingId::kLevelDb, false},
+                                           Mode{EncodingId::kCacheLocal, false},
+                                           Mode{EncodingId::kCompact, false}),
                          ModeName);
 
 }  // namespace

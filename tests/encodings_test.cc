@@ -33,14 +33,14 @@ std::string Build(size_t n, double bits_per_key) {
 TEST(EncodingsTest, NamesRoundTripAndAreListed) {
   ForEachEncoding([](auto encoding) {
     using E = decltype(encoding);
-    EXPECT_EQ(FormatName(FormatOf<E>()), E::kInfo.name);
-    EXPECT_EQ(ParseFormatName(E::kInfo.name), FormatOf<E>());
-    EXPECT_NE(FormatNameList().find("'" + std::string(E::kInfo.name) + "'"), std::string::npos);
+    EXPECT_EQ(EncodingName(IdOf<E>()), E::kInfo.name);
+    EXPECT_EQ(ParseEncodingName(E::kInfo.name), IdOf<E>());
+    EXPECT_NE(EncodingNameList().find("'" + std::string(E::kInfo.name) + "'"), std::string::npos);
   });
-  EXPECT_EQ(FormatNameList(), "'leveldb', 'cache_local' or 'compact'");
-  EXPECT_EQ(ParseFormatName("LevelDB"), std::nullopt);
-  EXPECT_EQ(ParseFormatName(""), std::nullopt);
-  EXPECT_EQ(kDefaultFormat, FilterFormat::kLevelDb);
+  EXPECT_EQ(EncodingNameList(), "'leveldb', 'cache_local' or 'compact'");
+  EXPECT_EQ(ParseEncodingName("LevelDB"), std::nullopt);
+  EXPECT_EQ(ParseEncodingName(""), std::nullopt);
+  EXPECT_EQ(kDefaultEncoding, EncodingId::kLevelDb);
 }
 
 // Each encoding's bytes are recognised as its own, and by no other.
@@ -73,7 +73,7 @@ TEST(EncodingsTest, BytesAreRecognisedByTheirEncodingOnly) {
 TEST(EncodingsTest, VisitEncodingPicksTheFormatsBuilder) {
   ForEachEncoding([](auto encoding) {
     using E = decltype(encoding);
-    const std::string filter = VisitEncoding(FormatOf<E>(), [](auto e) {
+    const std::string filter = VisitEncoding(IdOf<E>(), [](auto e) {
       return Build<decltype(e)>(50, 10);
     });
     EXPECT_EQ(filter, Build<E>(50, 10)) << E::kInfo.name;

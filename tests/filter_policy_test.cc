@@ -12,14 +12,14 @@
 namespace sstfilter {
 namespace {
 
-std::unique_ptr<const FilterPolicy> MakePolicy(const BloomOptions& options) {
-  auto policy = NewBloomFilterPolicy(options);
+std::unique_ptr<const FilterPolicy> MakePolicy(const FilterOptions& options) {
+  auto policy = NewFilterPolicy(options);
   EXPECT_TRUE(policy.ok()) << policy.status();
   return policy.ok() ? std::move(*policy) : nullptr;
 }
 
 TEST(FilterPolicyTest, NameAndRoundTrip) {
-  const auto policy = MakePolicy(BloomOptions());
+  const auto policy = MakePolicy(FilterOptions());
   ASSERT_NE(policy, nullptr);
   EXPECT_STREQ(policy->Name(), "sstfilter.bloom");
   const std::vector<std::string_view> keys = {"apple", "banana", "", "cherry"};
@@ -35,7 +35,7 @@ TEST(FilterPolicyTest, NameAndRoundTrip) {
 }
 
 TEST(FilterPolicyTest, BuildsTheLevelDbEncoding) {
-  BloomOptions options;
+  FilterOptions options;
   options.bits_per_key = 7.5;
   const auto policy = MakePolicy(options);
   ASSERT_NE(policy, nullptr);
@@ -57,8 +57,8 @@ TEST(FilterPolicyTest, WritesAndReadsEveryFormat) {
   const std::vector<std::string_view> keys(storage.begin(), storage.end());
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
-    BloomOptions options;
-    options.format = FormatOf<E>();
+    FilterOptions options;
+    options.encoding = IdOf<E>();
     const auto policy = MakePolicy(options);
     ASSERT_NE(policy, nullptr);
     std::string filter;
@@ -79,7 +79,7 @@ TEST(FilterPolicyTest, WritesAndReadsEveryFormat) {
 }
 
 TEST(FilterPolicyTest, FpRateSizesTheFilter) {
-  BloomOptions options;
+  FilterOptions options;
   options.fp_rate = 0.01;
   const auto policy = MakePolicy(options);
   ASSERT_NE(policy, nullptr);
@@ -94,17 +94,17 @@ TEST(FilterPolicyTest, FpRateSizesTheFilter) {
 }
 
 TEST(FilterPolicyTest, BadOptionsNameTheValue) {
-  BloomOptions bits;
+  FilterOptions bits;
   bits.bits_per_key = -3;
-  auto policy = NewBloomFilterPolicy(bits);
+  auto policy = NewFilterPolicy(bits);
   ASSERT_FALSE(policy.ok());
   EXPECT_EQ(policy.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(policy.status().message().find("bits_per_key=-3"), std::string_view::npos)
       << policy.status();
 
-  BloomOptions fp;
+  FilterOptions fp;
   fp.fp_rate = 2;
-  policy = NewBloomFilterPolicy(fp);
+  policy = NewFilterPolicy(fp);
   ASSERT_FALSE(policy.ok());
   EXPECT_NE(policy.status().message().find("fp_rate=2"), std::string_view::npos)
       << policy.status();

@@ -19,7 +19,7 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" \
   || { cat "$work/install.log"; fail "cmake --install"; finish; }
 for f in lib/cmake/sstfilter/sstfilterConfig.cmake lib/pkgconfig/sstfilter.pc \
          lib/libsstfilter.a lib/libsstfilter_rocksdb_policy.a lib/libsstfilter_rocksdb.so \
-         include/sstfilter/table/rocksdb/registration.h include/sstfilter/filter/bloom_options.h \
+         include/sstfilter/table/rocksdb/registration.h include/sstfilter/filter/filter_options.h \
          lib/libsstfilter_leveldb_policy.a include/sstfilter/table/leveldb/leveldb_filter_policy.h; do
   [ -e "$prefix/$f" ] && pass || fail "not installed: $f"
 done

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
@@ -26,8 +26,8 @@ namespace sstfilter::testing {
 // as the inner policy ("sstfilter.bloom").
 class SstfilterLevelDbPolicy : public leveldb::FilterPolicy {
  public:
-  explicit SstfilterLevelDbPolicy(const BloomOptions& options)
-      : inner_(NewBloomFilterPolicy(options).value()), name_(inner_->Name()) {}
+  explicit SstfilterLevelDbPolicy(const FilterOptions& options)
+      : inner_(NewFilterPolicy(options).value()), name_(inner_->Name()) {}
   const char* Name() const override { return name_.c_str(); }
   void CreateFilter(const leveldb::Slice* keys, int n, std::string* dst) const override {
     std::vector<std::string_view> views;
@@ -58,17 +58,17 @@ struct LdbConfig {
 // kForeign: sstfilter's filter under a name sstfilter does not know.
 class ForeignPolicy : public SstfilterLevelDbPolicy {
  public:
-  ForeignPolicy() : SstfilterLevelDbPolicy(BloomOptions()) {}
+  ForeignPolicy() : SstfilterLevelDbPolicy(FilterOptions()) {}
   const char* Name() const override { return "example.OtherBloom"; }
 };
 
 inline std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter) {
-  BloomOptions options;
+  FilterOptions options;
   switch (filter) {
     case LdbFilter::kBuiltin:
       return std::unique_ptr<const leveldb::FilterPolicy>(leveldb::NewBloomFilterPolicy(10));
     case LdbFilter::kCacheLocal:
-      options.format = FilterFormat::kCacheLocal;
+      options.encoding = EncodingId::kCacheLocal;
       return std::make_unique<SstfilterLevelDbPolicy>(options);
     case LdbFilter::kForeign:
       return std::make_unique<ForeignPolicy>();

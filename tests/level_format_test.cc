@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -69,11 +69,11 @@ void ExpectWritten(const rocksdb::FilterPolicy& policy, const Table& table, Writ
   EXPECT_EQ(WrittenName(WrittenFor(policy, table)), std::string(WrittenName(want))) << table.what;
 }
 
-std::unique_ptr<rocksdb::FilterPolicy> Policy(FilterFormat format, std::optional<int> level) {
-  BloomOptions options;
-  options.format = format;
+std::unique_ptr<rocksdb::FilterPolicy> Policy(EncodingId format, std::optional<int> level) {
+  FilterOptions options;
+  options.encoding = format;
   options.compact_from_level = level;
-  return NewRocksDbBloomPolicy(options).value();
+  return NewRocksDbFilterPolicy(options).value();
 }
 
 constexpr auto kLevel = rocksdb::kCompactionStyleLevel;
@@ -83,7 +83,7 @@ constexpr auto kNoStyle = rocksdb::kCompactionStyleNone;
 
 // The table of level_format.h, for compact_from_level=2 over cache_local.
 TEST(LevelFormatTest, CompactFromLevelTwo) {
-  const auto policy = Policy(FilterFormat::kCacheLocal, 2);
+  const auto policy = Policy(EncodingId::kCacheLocal, 2);
   const struct {
     Table table;
     Written want;
@@ -110,13 +110,13 @@ TEST(LevelFormatTest, CompactFromLevelTwo) {
 
 // Level 0: every table but flushes; a level past the tree: bottommost only.
 TEST(LevelFormatTest, EdgeLevels) {
-  const auto from_zero = Policy(FilterFormat::kLevelDb, 0);
+  const auto from_zero = Policy(EncodingId::kLevelDb, 0);
   ExpectWritten(*from_zero, {"flush", kLevel, Reason::kFlush, 0, false}, Written::kLevelDb);
   ExpectWritten(*from_zero, {"recovery", kLevel, Reason::kRecovery, 0, false},
                 Written::kLevelDb);
   ExpectWritten(*from_zero, {"intra-L0", kLevel, Reason::kCompaction, 0, false},
                 Written::kCompact);
-  const auto past_tree = Policy(FilterFormat::kLevelDb, 100);
+  const auto past_tree = Policy(EncodingId::kLevelDb, 100);
   ExpectWritten(*past_tree, {"L6", kLevel, Reason::kCompaction, 6, false}, Written::kLevelDb);
   ExpectWritten(*past_tree, {"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
                 Written::kCompact);
@@ -124,18 +124,18 @@ TEST(LevelFormatTest, EdgeLevels) {
 
 // Without the option, the format everywhere, bottommost and FIFO included.
 TEST(LevelFormatTest, UnsetMeansOneFormat) {
-  for (FilterFormat format :
-       {FilterFormat::kLevelDb, FilterFormat::kCacheLocal, FilterFormat::kCompact}) {
+  for (EncodingId format :
+       {EncodingId::kLevelDb, EncodingId::kCacheLocal, EncodingId::kCompact}) {
     const auto policy = Policy(format, std::nullopt);
-    const Written want = format == FilterFormat::kLevelDb      ? Written::kLevelDb
-                         : format == FilterFormat::kCacheLocal ? Written::kCacheLocal
+    const Written want = format == EncodingId::kLevelDb      ? Written::kLevelDb
+                         : format == EncodingId::kCacheLocal ? Written::kCacheLocal
                                                                : Written::kCompact;
     for (const Table& table :
          {Table{"flush", kLevel, Reason::kFlush, 0, false},
           Table{"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
           Table{"FIFO flush", kFifo, Reason::kFlush, 0, false},
           Table{"SstFileWriter", kLevel, Reason::kMisc, -1, false}}) {
-      SCOPED_TRACE(FormatName(format));
+      SCOPED_TRACE(EncodingName(format));
       ExpectWritten(*policy, table, want);
     }
   }

@@ -82,9 +82,9 @@ TEST(LevelDbCompatTest, FilterBytesAndAnswersMatchLevelDb) {
     AppendLevelDbBloomFilter(views, bits_per_key, &ours);
     ASSERT_EQ(ours, theirs) << FirstDifference(ours, theirs);
 
-    BloomOptions options;
+    FilterOptions options;
     options.bits_per_key = bits_per_key;
-    auto policy = NewBloomFilterPolicy(options);
+    auto policy = NewFilterPolicy(options);
     ASSERT_TRUE(policy.ok()) << policy.status();
     std::string via_policy = "prefix";
     (*policy)->CreateFilter(views, &via_policy);

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
@@ -298,7 +298,7 @@ TEST(LevelDbPolicyTest, BadOptionStringsNameTheValue) {
     SCOPED_TRACE(bad.id);
     const auto policy = NewLevelDbFilterPolicyFromString(bad.id);
     ASSERT_FALSE(policy.ok());
-    EXPECT_EQ(policy.status(), ParseBloomPolicyId(bad.id).status());
+    EXPECT_EQ(policy.status(), ParsePolicyId(bad.id).status());
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status()));
     EXPECT_NE(policy.status().message().find(bad.named), std::string::npos)
         << policy.status();
@@ -306,20 +306,20 @@ TEST(LevelDbPolicyTest, BadOptionStringsNameTheValue) {
 }
 
 TEST(LevelDbPolicyTest, BadOptionsNameTheValue) {
-  BloomOptions bad_bits;
+  FilterOptions bad_bits;
   bad_bits.bits_per_key = -1;
-  BloomOptions bad_fp;
+  FilterOptions bad_fp;
   bad_fp.fp_rate = 1.5;
-  BloomOptions bad_format;
-  bad_format.format = static_cast<FilterFormat>(7);
-  for (const BloomOptions& options : {bad_bits, bad_fp, bad_format}) {
+  FilterOptions bad_format;
+  bad_format.encoding = static_cast<EncodingId>(7);
+  for (const FilterOptions& options : {bad_bits, bad_fp, bad_format}) {
     const auto policy = NewLevelDbFilterPolicy(options);
     ASSERT_FALSE(policy.ok());
-    EXPECT_EQ(policy.status(), ResolveBloomOptions(options).status());
+    EXPECT_EQ(policy.status(), ResolveFilterOptions(options).status());
   }
   EXPECT_NE(NewLevelDbFilterPolicy(bad_fp).status().message().find("fp_rate=1.5"),
             std::string::npos);
-  BloomOptions by_fp_rate;
+  FilterOptions by_fp_rate;
   by_fp_rate.fp_rate = 0.01;
   EXPECT_TRUE(NewLevelDbFilterPolicy(by_fp_rate).ok());
 }
@@ -330,7 +330,7 @@ TEST(LevelDbPolicyTest, CompactFromLevelIsRefused) {
   for (const char* id : {"sstfilter.bloom:10:cache_local:compact_from_level:2",
                          "sstfilter.bloom:10:compact_from_level:0"}) {
     SCOPED_TRACE(id);
-    ASSERT_TRUE(ParseBloomPolicyId(id).ok());
+    ASSERT_TRUE(ParsePolicyId(id).ok());
     const auto policy = NewLevelDbFilterPolicyFromString(id);
     ASSERT_FALSE(policy.ok());
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status()));

@@ -49,13 +49,13 @@ using UsableFn = size_t (*)(size_t);
 constexpr size_t kOverhead = 5;  // RocksDB's block trailer.
 
 struct Case {
-  FilterFormat format;
+  EncodingId encoding;
   UsableFn usable;
   const char* allocator;
 };
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(FormatName(info.param.format)) + "_" + info.param.allocator;
+  return std::string(EncodingName(info.param.encoding)) + "_" + info.param.allocator;
 }
 
 // The formats whose builders size to the allocator (memory_sizing.h):
@@ -63,9 +63,9 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
 template <typename B>
 constexpr bool kResizable = IsResizableBuilder<B>::value || IsBuiltResizableBuilder<B>::value;
 
-std::vector<FilterFormat> ResizableFormats() {
-  std::vector<FilterFormat> formats;
-  for (FilterFormat format : AllFormats()) {
+std::vector<EncodingId> ResizableFormats() {
+  std::vector<EncodingId> formats;
+  for (EncodingId format : AllEncodingIds()) {
     if (VisitEncoding(format, [](auto encoding) {
           return kResizable<typename decltype(encoding)::Builder>;
         })) {
@@ -81,7 +81,7 @@ std::vector<FilterFormat> ResizableFormats() {
 // FittingBuiltSize and BuiltFpRate, for n random distinct hashes.
 class Sizing {
  public:
-  Sizing(FilterFormat format, size_t n, double bits_per_key) {
+  Sizing(EncodingId format, size_t n, double bits_per_key) {
     VisitEncoding(format, [&](auto encoding) {
       using E = decltype(encoding);
       using B = typename E::Builder;
@@ -128,7 +128,7 @@ const double kCredits[] = {0.0, 1e-4, 1e-3, 5e-3, 0.05, 1.0};
 TEST_P(MemorySizingTest, MeetsItsBounds) {
   const Case& c = GetParam();
   for (size_t n : kCounts) {
-    const Sizing sizing(c.format, n, 10);
+    const Sizing sizing(c.encoding, n, 10);
     const size_t target = sizing.target();
     for (double credit : kCredits) {
       SCOPED_TRACE(::testing::Message() << "n=" << n << " credit=" << credit);
@@ -162,7 +162,7 @@ TEST_P(MemorySizingTest, MeetsItsBounds) {
 TEST_P(MemorySizingTest, PicksTheSmallestAllocationWithinTheFpBound) {
   const Case& c = GetParam();
   for (size_t n : kCounts) {
-    const Sizing sizing(c.format, n, 10);
+    const Sizing sizing(c.encoding, n, 10);
     const size_t target = sizing.target();
     for (double credit : kCredits) {
       SCOPED_TRACE(::testing::Message() << "n=" << n << " credit=" << credit);
@@ -180,21 +180,21 @@ TEST_P(MemorySizingTest, PicksTheSmallestAllocationWithinTheFpBound) {
 
 INSTANTIATE_TEST_SUITE_P(
     Allocators, MemorySizingTest,
-    ::testing::Values(Case{FilterFormat::kLevelDb, JemallocUsable, "jemalloc"},
-                      Case{FilterFormat::kLevelDb, GlibcUsable, "glibc"},
-                      Case{FilterFormat::kLevelDb, ExactUsable, "exact"},
-                      Case{FilterFormat::kCacheLocal, JemallocUsable, "jemalloc"},
-                      Case{FilterFormat::kCacheLocal, GlibcUsable, "glibc"},
-                      Case{FilterFormat::kCacheLocal, ExactUsable, "exact"},
-                      Case{FilterFormat::kCompact, JemallocUsable, "jemalloc"},
-                      Case{FilterFormat::kCompact, GlibcUsable, "glibc"},
-                      Case{FilterFormat::kCompact, ExactUsable, "exact"}),
+    ::testing::Values(Case{EncodingId::kLevelDb, JemallocUsable, "jemalloc"},
+                      Case{EncodingId::kLevelDb, GlibcUsable, "glibc"},
+                      Case{EncodingId::kLevelDb, ExactUsable, "exact"},
+                      Case{EncodingId::kCacheLocal, JemallocUsable, "jemalloc"},
+                      Case{EncodingId::kCacheLocal, GlibcUsable, "glibc"},
+                      Case{EncodingId::kCacheLocal, ExactUsable, "exact"},
+                      Case{EncodingId::kCompact, JemallocUsable, "jemalloc"},
+                      Case{EncodingId::kCompact, GlibcUsable, "glibc"},
+                      Case{EncodingId::kCompact, ExactUsable, "exact"}),
     CaseName);
 
 // Small cache-local filters (narrow lines) keep their size and shape.
 TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
   for (size_t n = 1; n <= 409; n += 17) {
-    const Sizing sizing(FilterFormat::kCacheLocal, n, 10);
+    const Sizing sizing(EncodingId::kCacheLocal, n, 10);
     EXPECT_EQ(sizing.Choose(JemallocUsable, 1.0).filter_bytes, sizing.target()) << n;
   }
 }
@@ -202,8 +202,8 @@ TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
 // A thousand filters under jemalloc's classes, one credit: the summed FP
 // never exceeds the targets' (at every step), and memory drops.
 TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
-  for (FilterFormat format : ResizableFormats()) {
-    SCOPED_TRACE(FormatName(format));
+  for (EncodingId format : ResizableFormats()) {
+    SCOPED_TRACE(EncodingName(format));
     std::mt19937_64 rng(42);
     FpCredit credit;
     double fp_sum = 0, target_fp_sum = 0;
@@ -294,12 +294,12 @@ TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
       testing::ShapedKeys(bench::KeyShape::kRandom16, 1 << 20, 5000);
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_policy(leveldb::NewBloomFilterPolicy(10));
   const std::pair<size_t, size_t> kBudgets[] = {{3, 4}, {7, 8}, {999, 1000}, {1, 1}, {21, 20}};
-  for (FilterFormat format : ResizableFormats()) {
+  for (EncodingId format : ResizableFormats()) {
     VisitEncoding(format, [&](auto encoding) {
       using E = decltype(encoding);
       for (const auto& [num, den] : kBudgets) {
         const SizedFilter filter = BuildSized<E>(keys, num, den);
-        SCOPED_TRACE(::testing::Message() << FormatName(format) << " budget " << num << "/"
+        SCOPED_TRACE(::testing::Message() << EncodingName(format) << " budget " << num << "/"
                                           << den << ", bytes=" << filter.bytes.size());
         const typename E::Reader reader(filter.bytes);
         ASSERT_EQ(reader.state(), FilterState::kProbe);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sstfilter_params --format: the cache-local encoding's fields (values worked
+# sstfilter_params --encoding: the cache-local encoding's fields (values worked
 # out by hand from cache_local/math.h: lines = ceil(n * bits / 512), bytes =
 # 64 * lines + 4 above 8 lines (else narrow lines of ceil(n * bits / (8 *
 # lines)) bytes), FP = sum_L Poisson(L; n / lines) (1 - (1 - 1/512)^(k L))^k),
@@ -11,7 +11,7 @@ tool="$params"
 source "$(dirname "$0")/cli_test_lib.sh"
 
 # 1000 keys at 10 bits/key: 20 lines, 1284 bytes, k = 6, lambda = 50.
-out="$("$params" --keys 1000 --bits_per_key 10 --format cache_local 2>&1)"
+out="$("$params" --keys 1000 --bits_per_key 10 --encoding cache_local 2>&1)"
 expect_line "$out" "encoding           cache_local"
 expect_line "$out" "k (probes)         6"
 expect_line "$out" "lines (64 bytes)   20"
@@ -22,7 +22,7 @@ expect_line "$out" "  standard bloom   0.00760097"
 
 # The whole report, in order: the layout before the size, the FP model's
 # parts after the rate they make up.
-out="$("$params" --keys 1000 --bits_per_key 10 --format cache_local 2>&1)"
+out="$("$params" --keys 1000 --bits_per_key 10 --encoding cache_local 2>&1)"
 want="encoding           cache_local
 keys               1000
 bits/key           10.0000
@@ -36,7 +36,7 @@ if [ "$out" = "$want" ]; then pass; else fail "report differs:"; diff <(echo "$w
 
 # 1M keys at 1%: 9.5851 bits/key as for leveldb, 18721 lines; the blocked
 # layout misses the target at that size (1.14%).
-out="$("$params" --keys=1000000 --fp=0.01 --format=cache_local 2>&1)"
+out="$("$params" --keys=1000000 --fp=0.01 --encoding=cache_local 2>&1)"
 expect_line "$out" "bits/key           9.5851"
 expect_line "$out" "lines (64 bytes)   18721"
 expect_line "$out" "filter bytes       1198148"
@@ -45,24 +45,24 @@ expect_line "$out" "expected fp rate   0.0114041"
 # A small filter (LevelDB's per-block sizes): 20 keys at 10 bits/key need
 # 200 bits, one narrow line of 25 bytes rather than 64, and all 20 keys sit
 # in it: FP = (1 - (1 - 1/200)^(6 * 20))^6.
-out="$("$params" --keys 20 --bits_per_key 10 --format cache_local 2>&1)"
+out="$("$params" --keys 20 --bits_per_key 10 --encoding cache_local 2>&1)"
 expect_line "$out" "lines (25 bytes)   1"
 expect_line "$out" "filter bytes       29"
 expect_line "$out" "expected fp rate   0.00852923"
 
 # 16 bits/key: k = 9.
-out="$("$params" --keys=100000000 --bits_per_key=16 --format=cache_local 2>&1)"
+out="$("$params" --keys=100000000 --bits_per_key=16 --encoding=cache_local 2>&1)"
 expect_line "$out" "k (probes)         9"
 expect_line "$out" "filter bytes       200000004"
 
 # Default and explicit leveldb are the LevelDB encoding.
-for args in "" "--format=leveldb"; do
+for args in "" "--encoding=leveldb"; do
   out="$("$params" --keys 1000 --bits_per_key 10 $args 2>&1)"
   expect_line "$out" "encoding           leveldb"
   expect_line "$out" "filter bytes       1251"
 done
 
 expect_error "format=bogus is unknown; expected 'leveldb', 'cache_local' or 'compact'" \
-  --keys 1000 --bits_per_key 10 --format=bogus
+  --keys 1000 --bits_per_key 10 --encoding=bogus
 
 finish

@@ -42,7 +42,7 @@ if grep -q "^note" <<<"$out"; then fail "note printed for an uncapped filter"; e
 # The cache-local encoding caps a filter at 2^32 - 1 lines of 512 bits (about
 # 2^41 bits): at 2^48 keys and 100 bits/key that is 2^41 / 2^48 = 0.0078
 # bits/key spent, which the tool must say rather than only "100".
-out="$("$params" --keys 281474976710656 --bits_per_key 100 --format cache_local 2>&1)"
+out="$("$params" --keys 281474976710656 --bits_per_key 100 --encoding cache_local 2>&1)"
 expect_line "$out" "bits/key           100.0000"
 expect_line "$out" "bits/key spent     0.0078"
 expect_line "$out" "note               the encoding's size limit caps this filter: 0.0078 bits/key spent of 100.0000 asked"

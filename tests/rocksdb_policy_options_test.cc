@@ -7,9 +7,9 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -248,39 +248,39 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadOption>& info) { return info.param.name; });
 
 TEST(NewRocksDbBloomPolicyTest, RejectsBadOptions) {
-  BloomOptions options;
+  FilterOptions options;
   options.bits_per_key = -2;
-  auto policy = NewRocksDbBloomPolicy(options);
+  auto policy = NewRocksDbFilterPolicy(options);
   ASSERT_FALSE(policy.ok());
   EXPECT_NE(policy.status().message().find("-2"), std::string::npos);
 
-  options = BloomOptions();
+  options = FilterOptions();
   options.fp_rate = 1.5;
-  policy = NewRocksDbBloomPolicy(options);
+  policy = NewRocksDbFilterPolicy(options);
   ASSERT_FALSE(policy.ok());
   EXPECT_NE(policy.status().message().find("1.5"), std::string::npos);
 }
 
 TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
-  BloomOptions options;
+  FilterOptions options;
   options.fp_rate = 0.01;
-  auto policy = NewRocksDbBloomPolicy(options);
+  auto policy = NewRocksDbFilterPolicy(options);
   ASSERT_TRUE(policy.ok());
-  absl::StatusOr<BloomOptions> config = ParseBloomPolicyId((*policy)->GetId());
+  absl::StatusOr<FilterOptions> config = ParsePolicyId((*policy)->GetId());
   ASSERT_TRUE(config.ok());
   EXPECT_NEAR(config->bits_per_key, 9.585, 0.001);
 }
 
 TEST(PolicyIdTest, RoundTrips) {
   for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
-    for (FilterFormat format : AllFormats()) {
+    for (EncodingId format : AllEncodingIds()) {
       for (std::optional<int> level : {std::optional<int>(), std::optional<int>(0),
                                        std::optional<int>(3)}) {
-        if (level.has_value() && format == FilterFormat::kCompact) continue;
-        BloomOptions config{bits, std::nullopt, format, level};
-        absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(config));
-        ASSERT_TRUE(back.ok()) << BloomPolicyId(config);
-        EXPECT_EQ(*back, config) << BloomPolicyId(config);
+        if (level.has_value() && format == EncodingId::kCompact) continue;
+        FilterOptions config{bits, std::nullopt, format, level};
+        absl::StatusOr<FilterOptions> back = ParsePolicyId(FormatPolicyId(config));
+        ASSERT_TRUE(back.ok()) << FormatPolicyId(config);
+        EXPECT_EQ(*back, config) << FormatPolicyId(config);
       }
     }
   }

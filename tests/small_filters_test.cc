@@ -19,7 +19,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "table/rocksdb/bits_reader_factory.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 #include "tests/filter_test_util.h"
 
@@ -118,14 +118,14 @@ TEST(SmallFilters, FpRateMatchesTheModelAndLevelDbs) {
 // filter is read through: the reader (single, batched, by hash), the
 // policy's KeyMayMatch, RocksDB's reader (single and MultiGet batches) and
 // the SST inspector's description. Both encodings.
-class SmallFiltersNoFalseNegatives : public ::testing::TestWithParam<FilterFormat> {};
+class SmallFiltersNoFalseNegatives : public ::testing::TestWithParam<EncodingId> {};
 
 TEST_P(SmallFiltersNoFalseNegatives, EveryPathEveryN) {
   for (double bpk : kBitsPerKey) {
-    const BloomOptions options{bpk, std::nullopt, GetParam(), std::nullopt};
-    const std::unique_ptr<const FilterPolicy> policy = NewBloomFilterPolicy(options).value();
+    const FilterOptions options{bpk, std::nullopt, GetParam(), std::nullopt};
+    const std::unique_ptr<const FilterPolicy> policy = NewFilterPolicy(options).value();
     const std::shared_ptr<const rocksdb::FilterPolicy> rocksdb_policy =
-        NewRocksDbBloomPolicy(options).value();
+        NewRocksDbFilterPolicy(options).value();
     rocksdb::BlockBasedTableOptions table;
     table.detect_filter_construct_corruption = true;  // Post-verifies by hash.
     table.optimize_filters_for_memory = false;  // Default on from RocksDB 9.2: sizes differ.
@@ -179,9 +179,9 @@ TEST_P(SmallFiltersNoFalseNegatives, EveryPathEveryN) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, SmallFiltersNoFalseNegatives,
-                         ::testing::ValuesIn(AllFormats()),
-                         [](const ::testing::TestParamInfo<FilterFormat>& info) {
-                           return std::string(FormatName(info.param));
+                         ::testing::ValuesIn(AllEncodingIds()),
+                         [](const ::testing::TestParamInfo<EncodingId>& info) {
+                           return std::string(EncodingName(info.param));
                          });
 
 }  // namespace

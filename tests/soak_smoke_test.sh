@@ -21,7 +21,7 @@ expect_status2() {  # expect_status2 <text the message must contain> <args...>
   if [ "$st" -eq 2 ] && grep -qF -- "$text" <<<"$msg"; then pass
   else fail "'$*' gave status $st, message: $msg"; fi
 }
-expect_status2 "format=ribbon is unknown" --checks=100 --formats=ribbon
+expect_status2 "format=ribbon is unknown" --checks=100 --encodings=ribbon
 expect_status2 "not a range" --checks=100 --min_keys=10 --max_keys=5
 expect_status2 "without checks" --checks=3
 expect_status2 "is not in [0, 100]" --checks=100 --absent_ratio=-1

@@ -153,7 +153,7 @@ TEST_F(SstCliTest, PartitionedFilter) {
 TEST_F(SstCliTest, CacheLocalFilter) {
   for (bool partitioned : {false, true}) {
     SstConfig config;
-    config.format = FilterFormat::kCacheLocal;
+    config.encoding = EncodingId::kCacheLocal;
     config.partitioned = partitioned;
     const std::string path = Write("cache_local.sst", DecimalKeys(3000), config);
     std::vector<std::string> args = {"--file", path, "--sample_absent", "3000", "--seed", "2"};

@@ -21,7 +21,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
 
@@ -60,7 +60,7 @@ inline void ExpectDataLoss(const std::string& bytes, const std::string& fragment
 
 struct SstConfig {
   TestFilter filter = TestFilter::kOurs;
-  FilterFormat format = FilterFormat::kLevelDb;  // Of kOurs.
+  EncodingId encoding = EncodingId::kLevelDb;  // Of kOurs.
   bool partitioned = false;
   int format_version = 5;
   int index_block_restart_interval = 1;
@@ -88,9 +88,9 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
   if (config.checksum.has_value()) table.checksum = *config.checksum;
   switch (config.filter) {
     case TestFilter::kOurs: {
-      BloomOptions bloom;
-      bloom.format = config.format;
-      table.filter_policy = NewRocksDbBloomPolicy(bloom).value();
+      FilterOptions bloom;
+      bloom.encoding = config.encoding;
+      table.filter_policy = NewRocksDbFilterPolicy(bloom).value();
       break;
     }
     case TestFilter::kBuiltin:

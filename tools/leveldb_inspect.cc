@@ -16,7 +16,7 @@
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "leveldb/table.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/encodings.h"
 #include "table/sst/leveldb_table.h"
 

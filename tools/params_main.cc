@@ -2,7 +2,7 @@
 //
 //   sstfilter_params --keys 1000000 --fp 0.01
 //   sstfilter_params --keys 1000000 --bits_per_key 10
-//   sstfilter_params --keys 1000000 --bits_per_key 10 --format cache_local
+//   sstfilter_params --keys 1000000 --bits_per_key 10 --encoding cache_local
 //
 // Prints bits/key, k, filter bytes and the expected FP rate of the chosen
 // encoding (default: the LevelDB-compatible one) for the given key count.
@@ -17,7 +17,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/encodings.h"
 #include "tools/flags_usage.h"
 
@@ -26,8 +26,8 @@ ABSL_FLAG(std::optional<double>, fp, std::nullopt,
           "target false-positive rate, 0 < fp < 1");
 ABSL_FLAG(std::optional<double>, bits_per_key, std::nullopt,
           "bits of filter per key, in (0, 100]");
-ABSL_FLAG(std::string, format, std::string(sstfilter::FormatName(sstfilter::kDefaultFormat)),
-          "filter encoding: " + sstfilter::FormatNameList());
+ABSL_FLAG(std::string, encoding, std::string(sstfilter::EncodingName(sstfilter::kDefaultEncoding)),
+          "filter encoding: " + sstfilter::EncodingNameList());
 
 namespace {
 
@@ -74,7 +74,7 @@ void PrintSpent(size_t keys, double bits_per_key, size_t filter_bytes, double fp
   }
 }
 
-void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<double> fp,
+void PrintPlan(sstfilter::EncodingId format, int64_t keys, std::optional<double> fp,
                double bits_per_key) {
   const auto n = static_cast<size_t>(keys);
   const auto plan_for = [&](size_t num_keys) {
@@ -83,7 +83,7 @@ void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<doubl
     });
   };
   const sstfilter::FilterPlan plan = plan_for(n);
-  absl::PrintF("%-18s %s\n", "encoding", sstfilter::FormatName(format));
+  absl::PrintF("%-18s %s\n", "encoding", sstfilter::EncodingName(format));
   absl::PrintF("%-18s %d\n", "keys", keys);
   if (fp.has_value()) absl::PrintF("%-18s %.6g\n", "target fp rate", *fp);
   absl::PrintF("%-18s %.4f\n", "bits/key", bits_per_key);
@@ -103,8 +103,8 @@ void PrintPlan(sstfilter::FilterFormat format, int64_t keys, std::optional<doubl
 int main(int argc, char** argv) {
   const std::string usage =
       "Bloom filter sizing.\n"
-      "  sstfilter_params --keys N (--fp P | --bits_per_key B) [--format F]\n"
-      "F is " + sstfilter::FormatNameList() + ".";
+      "  sstfilter_params --keys N (--fp P | --bits_per_key B) [--encoding F]\n"
+      "F is " + sstfilter::EncodingNameList() + ".";
   sstfilter::SetToolUsage("tools/params_main.cc", usage.c_str());
   if (std::optional<std::string> error =
           EmptyValueError(std::vector<std::string_view>(argv, argv + argc))) {
@@ -124,13 +124,13 @@ int main(int argc, char** argv) {
   if (fp.has_value() == bits.has_value()) {
     return Fail("give exactly one of --fp and --bits_per_key");
   }
-  sstfilter::BloomOptions options;
+  sstfilter::FilterOptions options;
   options.fp_rate = fp;
   if (bits.has_value()) options.bits_per_key = *bits;
   absl::StatusOr<double> bits_per_key = sstfilter::ResolveBitsPerKey(options);
   if (!bits_per_key.ok()) return Fail(std::string(bits_per_key.status().message()));
-  absl::StatusOr<sstfilter::FilterFormat> format =
-      sstfilter::ParseFormatValue(absl::GetFlag(FLAGS_format));
+  absl::StatusOr<sstfilter::EncodingId> format =
+      sstfilter::ParseEncodingValue(absl::GetFlag(FLAGS_encoding));
   if (!format.ok()) return Fail(std::string(format.status().message()));
   PrintPlan(*format, keys, fp, *bits_per_key);
   return 0;

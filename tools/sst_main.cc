@@ -29,7 +29,7 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/encodings.h"
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/registration.h"

@@ -50,7 +50,7 @@ ABSL_FLAG(bool, partition_index_and_filters, false,
           "partitioned filters with a two-level index (one filter per partition)");
 ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
-ABSL_FLAG(bool, compact, true,
+ABSL_FLAG(bool, final_compaction, true,
           "compact the DB after fills, so reads see one sorted run; false: reads see a tree "
           "of levels, which fills build without racing the engine's background work "
           "(RocksDB: each write batch waits for the flushes and compactions it triggers)");
@@ -218,7 +218,7 @@ int Main(int argc, char** argv) {
   config.threads = absl::GetFlag(FLAGS_threads);
   config.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
   config.cache_size = absl::GetFlag(FLAGS_cache_size);
-  config.compact_after_fill = absl::GetFlag(FLAGS_compact);
+  config.compact_after_fill = absl::GetFlag(FLAGS_final_compaction);
   config.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
   config.shape.write_buffer_size = absl::GetFlag(FLAGS_write_buffer_size);
   config.shape.target_file_size_base = absl::GetFlag(FLAGS_target_file_size_base);

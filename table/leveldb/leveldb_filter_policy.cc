@@ -18,8 +18,8 @@ std::string_view View(const leveldb::Slice& s) { return {s.data(), s.size()}; }
 class LevelDbFilterPolicy final : public leveldb::FilterPolicy {
  public:
   LevelDbFilterPolicy(std::unique_ptr<const sstfilter::FilterPolicy> filters,
-                      FilterFormat format)
-      : filters_(std::move(filters)), name_(LevelDbFilterPolicyName(format)) {}
+                      EncodingId encoding)
+      : filters_(std::move(filters)), name_(LevelDbFilterPolicyName(encoding)) {}
 
   const char* Name() const override { return name_; }
 
@@ -43,21 +43,21 @@ class LevelDbFilterPolicy final : public leveldb::FilterPolicy {
 
 }  // namespace
 
-const char* LevelDbFilterPolicyName(FilterFormat format) {
-  return format == FilterFormat::kLevelDb ? kLevelDbBuiltinPolicyName : kBloomPolicyName;
+const char* LevelDbFilterPolicyName(EncodingId format) {
+  return format == EncodingId::kLevelDb ? kLevelDbBuiltinPolicyName : kBloomPolicyName;
 }
 
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicy(
-    const BloomOptions& options) {
+    const FilterOptions& options) {
   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> filters =
-      NewBloomFilterPolicy(options);  // Validates the options.
+      NewFilterPolicy(options);  // Validates the options.
   if (!filters.ok()) return filters.status();
-  return std::make_unique<const LevelDbFilterPolicy>(*std::move(filters), options.format);
+  return std::make_unique<const LevelDbFilterPolicy>(*std::move(filters), options.encoding);
 }
 
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicyFromString(
     std::string_view id) {
-  absl::StatusOr<BloomOptions> options = ParseBloomPolicyId(id);
+  absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
   if (!options.ok()) return options.status();
   return NewLevelDbFilterPolicy(*options);
 }

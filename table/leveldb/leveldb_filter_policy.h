@@ -4,8 +4,8 @@
 //   leveldb::Options options;
 //   options.filter_policy = policy.get();  // The policy must outlive the DB.
 //
-// Option strings and BloomOptions are those of the RocksDB policy
-// (filter/bloom_options.h), with the same validation and messages; a bad
+// Option strings and FilterOptions are those of the RocksDB policy
+// (filter/filter_options.h), with the same validation and messages; a bad
 // value is an InvalidArgument naming it, never an abort.
 //
 // LevelDB stores a table's filter block under "filter.<Name()>" and hands a
@@ -28,7 +28,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "leveldb/filter_policy.h"
 
 namespace sstfilter {
@@ -39,7 +39,7 @@ inline constexpr char kLevelDbBuiltinPolicyName[] = "leveldb.BuiltinBloomFilter2
 
 // The policy, or InvalidArgument naming a bad option value.
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicy(
-    const BloomOptions& options);
+    const FilterOptions& options);
 
 // The policy an id ("sstfilter.bloom[:<bits_per_key>[:<format>]]") names,
 // or InvalidArgument naming the bad part.
@@ -47,8 +47,8 @@ absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPol
     std::string_view id);
 
 // The Name() of the policy writing filters in format.
-// REQUIRES: IsKnownFormat(format).
-const char* LevelDbFilterPolicyName(FilterFormat format);
+// REQUIRES: IsKnownEncoding(format).
+const char* LevelDbFilterPolicyName(EncodingId format);
 
 }  // namespace sstfilter
 

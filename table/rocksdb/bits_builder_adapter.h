@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "filter/memory_sizing.h"
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/rocksdb_internal.h"

@@ -28,11 +28,11 @@ bool WantsCompact(int compact_from_level, const rocksdb::FilterBuildingContext& 
 
 }  // namespace
 
-FilterFormat FormatForTable(const BloomOptions& options,
+EncodingId FormatForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context) {
-  if (!options.compact_from_level.has_value()) return options.format;
-  return WantsCompact(*options.compact_from_level, context) ? FilterFormat::kCompact
-                                                            : options.format;
+  if (!options.compact_from_level.has_value()) return options.encoding;
+  return WantsCompact(*options.compact_from_level, context) ? EncodingId::kCompact
+                                                            : options.encoding;
 }
 
 }  // namespace sstfilter

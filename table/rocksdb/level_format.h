@@ -1,5 +1,5 @@
 // Which encoding the RocksDB policy writes a table's filter in, under the
-// compact_from_level option (filter/bloom_options.h): the compact encoding
+// compact_from_level option (filter/filter_options.h): the compact encoding
 // where filters live long and hold most keys (the lower levels), the fast one
 // where they are rebuilt often and read hot (flushes, the upper levels).
 //
@@ -35,14 +35,14 @@
 #ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
 #define SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
 
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
 
 namespace sstfilter {
 
 // The format of the table `context` describes. Without compact_from_level,
-// options.format for every table. REQUIRES: options resolved.
-FilterFormat FormatForTable(const BloomOptions& options,
+// options.encoding for every table. REQUIRES: options resolved.
+EncodingId FormatForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context);
 
 }  // namespace sstfilter

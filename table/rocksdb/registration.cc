@@ -5,8 +5,8 @@
 
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
-#include "filter/bloom_options.h"
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "filter/filter_options.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 
 namespace sstfilter {
 
@@ -15,13 +15,13 @@ int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
   // Name alone (for "{id=sstfilter.bloom;bits_per_key=...}") or followed by
   // ":<anything>", even nothing: every string naming us reaches our parser,
   // which either gives the policy asked for or a rejected one that stops
-  // DB::Open with a message naming the bad value (rocksdb_bloom_policy.h).
+  // DB::Open with a message naming the bad value (rocksdb_filter_policy.h).
   library.AddFactory<const rocksdb::FilterPolicy>(
       rocksdb::ObjectLibrary::PatternEntry(kBloomPolicyName, true)
           .AddSeparator(":", /*at_least_one=*/false),
       [](const std::string& uri, std::unique_ptr<const rocksdb::FilterPolicy>* guard,
          std::string* /*errmsg*/) -> const rocksdb::FilterPolicy* {
-        guard->reset(NewRocksDbBloomPolicyFromId(uri).release());
+        guard->reset(NewRocksDbFilterPolicyFromId(uri).release());
         return guard->get();
       });
   return 1;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
@@ -28,8 +28,8 @@ std::string Key(int i, const char* tag) { return std::string(tag) + std::to_stri
 int main(int argc, char** argv) {
   if (argc != 2) return Fail("usage: consumer <new db dir>");
   // sstfilter::filter on its own: the option parser of the filter library.
-  if (!sstfilter::ParseBloomPolicyId("sstfilter.bloom:10:cache_local").ok()) {
-    return Fail("ParseBloomPolicyId rejected a valid id");
+  if (!sstfilter::ParsePolicyId("sstfilter.bloom:10:cache_local").ok()) {
+    return Fail("ParsePolicyId rejected a valid id");
   }
   sstfilter::EnsureRocksDbFilterPoliciesRegistered();
   rocksdb::ConfigOptions config;

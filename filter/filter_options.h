@@ -1,7 +1,7 @@
 // The options of sstfilter's policy, their validation, and their spelling in
 // option strings. One type and one set of messages for every host: the
 // LevelDB-shaped policy (filter_policy.h), RocksDB's (table/rocksdb/) and
-// the tools all take BloomOptions, and a bad value gets the same message
+// the tools all take FilterOptions, and a bad value gets the same message
 // whichever way it arrives.
 //
 // Option strings ("policy ids"):
@@ -9,19 +9,19 @@
 //   sstfilter.bloom:<bits_per_key>
 //   sstfilter.bloom:<bits_per_key>:<format>
 //   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
-// BloomPolicyId writes one back: ParseBloomPolicyId(BloomPolicyId(o)) == o.
+// FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
 // not survive RocksDB's in-place option parsing.
-#ifndef SSTFILTER_FILTER_BLOOM_OPTIONS_H_
-#define SSTFILTER_FILTER_BLOOM_OPTIONS_H_
+#ifndef SSTFILTER_FILTER_FILTER_OPTIONS_H_
+#define SSTFILTER_FILTER_FILTER_OPTIONS_H_
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "filter/filter_format.h"
+#include "filter/encoding_id.h"
 
 namespace sstfilter {
 
@@ -38,7 +38,7 @@ inline constexpr int kMaxCompactFromLevel = 100;
 // option maps and OPTIONS files).
 inline constexpr char kCompactFromLevelUnset[] = "none";
 
-struct BloomOptions {
+struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
   // (0, kMaxBitsPerKey].
   double bits_per_key = 10.0;
@@ -46,7 +46,7 @@ struct BloomOptions {
   // filter needs for this FP rate (BitsPerKeyForFpRate). Must be in (0, 1).
   std::optional<double> fp_rate;
   // Which encoding new filters are written in. Readers accept every format.
-  FilterFormat format = kDefaultFormat;
+  EncodingId encoding = kDefaultEncoding;
   // RocksDB only (its tables tell the policy their level): tables created at
   // this level or below, and bottommost ones, are written in kCompact;
   // flushes and tables above it in `format` (table/rocksdb/level_format.h
@@ -54,26 +54,26 @@ struct BloomOptions {
   // [0, kMaxCompactFromLevel] and `format` must not be kCompact.
   std::optional<int> compact_from_level;
 
-  bool operator==(const BloomOptions& o) const {
-    return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && format == o.format &&
+  bool operator==(const FilterOptions& o) const {
+    return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
            compact_from_level == o.compact_from_level;
   }
 };
 
 // The bits/key the options ask for, or InvalidArgument naming the bad value.
-absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options);
+absl::StatusOr<double> ResolveBitsPerKey(const FilterOptions& options);
 // The options with fp_rate turned into bits_per_key (and cleared): the form
 // a policy keeps. InvalidArgument names a bad value or combination.
-absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options);
+absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options);
 
 // Parses a policy id (see the top of this file).
-absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id);
+absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id);
 // REQUIRES: options resolved (no fp_rate) and valid.
-std::string BloomPolicyId(const BloomOptions& options);
+std::string FormatPolicyId(const FilterOptions& options);
 
 // Strict parsers for one option value given as text.
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value);
-absl::StatusOr<FilterFormat> ParseFormatValue(std::string_view value);
+absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value);
 // A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
 // kCompactFromLevelUnset (nullopt).
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);
@@ -85,4 +85,4 @@ std::string FormatBitsPerKey(double bits_per_key);
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_OPTIONS_H_
+#endif  // SSTFILTER_FILTER_FILTER_OPTIONS_H_

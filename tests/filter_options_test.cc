@@ -1,4 +1,4 @@
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 
 #include <cctype>
 #include <limits>
@@ -23,23 +23,23 @@ using ::testing::HasSubstr;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-BloomOptions WithBits(double bits_per_key) {
-  BloomOptions options;
+FilterOptions WithBits(double bits_per_key) {
+  FilterOptions options;
   options.bits_per_key = bits_per_key;
   return options;
 }
 
-BloomOptions WithFp(double fp_rate) {
-  BloomOptions options;
+FilterOptions WithFp(double fp_rate) {
+  FilterOptions options;
   options.fp_rate = fp_rate;
   return options;
 }
 
 TEST(BloomOptionsTest, DefaultIsTenBitsPerKey) {
-  absl::StatusOr<double> bits = ResolveBitsPerKey(BloomOptions());
+  absl::StatusOr<double> bits = ResolveBitsPerKey(FilterOptions());
   ASSERT_TRUE(bits.ok()) << bits.status();
   EXPECT_EQ(*bits, 10.0);
-  EXPECT_EQ(BloomOptions().format, FilterFormat::kLevelDb);
+  EXPECT_EQ(FilterOptions().encoding, EncodingId::kLevelDb);
 }
 
 TEST(BloomOptionsTest, AcceptsBitsPerKeyInRange) {
@@ -62,7 +62,7 @@ TEST(BloomOptionsTest, FpRateGivesStandardBloomSizing) {
 }
 
 TEST(BloomOptionsTest, FpRateOverridesBitsPerKey) {
-  BloomOptions options = WithFp(0.01);
+  FilterOptions options = WithFp(0.01);
   options.bits_per_key = 20;
   absl::StatusOr<double> bits = ResolveBitsPerKey(options);
   ASSERT_TRUE(bits.ok());
@@ -129,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
     BadValueName);
 
 // One bad value gets one message whichever way it arrives: as a number in
-// BloomOptions, as text in a value, inside a policy id, or through the
+// FilterOptions, as text in a value, inside a policy id, or through the
 // LevelDB-shaped policy factory.
 TEST(BloomOptionsTest, OneMessagePerBadValue) {
   for (const char* text : {"0", "-1", "101", "nan", "inf"}) {
@@ -139,17 +139,17 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
                              " is out of range; expected a number in (0, 100]";
     EXPECT_EQ(ResolveBitsPerKey(WithBits(value)).status().message(), want);
     EXPECT_EQ(ParseBitsPerKeyValue(text).status().message(), want);
-    EXPECT_EQ(ParseBloomPolicyId(std::string("sstfilter.bloom:") + text).status().message(),
+    EXPECT_EQ(ParsePolicyId(std::string("sstfilter.bloom:") + text).status().message(),
               want);
-    EXPECT_EQ(NewBloomFilterPolicy(WithBits(value)).status().message(), want);
+    EXPECT_EQ(NewFilterPolicy(WithBits(value)).status().message(), want);
   }
   const std::string format = "sstfilter.bloom: format=ribbon is unknown; expected "
                              "'leveldb', 'cache_local' or 'compact'";
-  EXPECT_EQ(ParseFormatValue("ribbon").status().message(), format);
-  EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
+  EXPECT_EQ(ParseEncodingValue("ribbon").status().message(), format);
+  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
   EXPECT_EQ(ParseBitsPerKeyValue("").status().message(),
             "sstfilter.bloom: bits_per_key='' is not a number");
-  EXPECT_EQ(ParseBloomPolicyId("sstfilter.bloom:").status().message(),
+  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:").status().message(),
             "sstfilter.bloom: bits_per_key='' is not a number");
 }
 
@@ -171,28 +171,28 @@ TEST(BloomOptionsTest, BitsPerKeyTextIsPlainDecimal) {
   }
 }
 
-// A cast integer that is no FilterFormat is refused, not taken for one.
+// A cast integer that is no EncodingId is refused, not taken for one.
 TEST(BloomOptionsTest, UnknownFormatValueIsRejected) {
-  BloomOptions options;
-  options.format = static_cast<FilterFormat>(7);
-  EXPECT_EQ(ResolveBloomOptions(options).status().message(),
-            "sstfilter.bloom: format=7 is not a FilterFormat; expected 'leveldb', "
+  FilterOptions options;
+  options.encoding = static_cast<EncodingId>(7);
+  EXPECT_EQ(ResolveFilterOptions(options).status().message(),
+            "sstfilter.bloom: format=7 is not a EncodingId; expected 'leveldb', "
             "'cache_local' or 'compact'");
-  EXPECT_FALSE(NewBloomFilterPolicy(options).ok());
+  EXPECT_FALSE(NewFilterPolicy(options).ok());
 }
 
 TEST(BloomOptionsTest, PolicyIdsParseAndRoundTrip) {
-  absl::StatusOr<BloomOptions> defaults = ParseBloomPolicyId("sstfilter.bloom");
+  absl::StatusOr<FilterOptions> defaults = ParsePolicyId("sstfilter.bloom");
   ASSERT_TRUE(defaults.ok()) << defaults.status();
-  EXPECT_EQ(*defaults, BloomOptions());
-  absl::StatusOr<BloomOptions> cl = ParseBloomPolicyId("sstfilter.bloom:7.5:cache_local");
+  EXPECT_EQ(*defaults, FilterOptions());
+  absl::StatusOr<FilterOptions> cl = ParsePolicyId("sstfilter.bloom:7.5:cache_local");
   ASSERT_TRUE(cl.ok()) << cl.status();
   EXPECT_EQ(cl->bits_per_key, 7.5);
-  EXPECT_EQ(cl->format, FilterFormat::kCacheLocal);
-  EXPECT_EQ(BloomPolicyId(*cl), "sstfilter.bloom:7.5:cache_local");
-  EXPECT_EQ(BloomPolicyId(BloomOptions()), "sstfilter.bloom:10");
+  EXPECT_EQ(cl->encoding, EncodingId::kCacheLocal);
+  EXPECT_EQ(FormatPolicyId(*cl), "sstfilter.bloom:7.5:cache_local");
+  EXPECT_EQ(FormatPolicyId(FilterOptions()), "sstfilter.bloom:10");
   for (const char* bad : {"bloomfilter:10", "sstfilter.bloomx:10", "sstfilter.bloom:10:leveldb:x"}) {
-    EXPECT_FALSE(ParseBloomPolicyId(bad).ok()) << bad;
+    EXPECT_FALSE(ParsePolicyId(bad).ok()) << bad;
   }
 }
 
@@ -202,46 +202,46 @@ TEST(BloomOptionsTest, PolicyIdsParseAndRoundTrip) {
 namespace sstfilter {
 namespace {
 
-BloomOptions WithLevel(FilterFormat format, std::optional<int> level) {
-  BloomOptions options;
-  options.format = format;
+FilterOptions WithLevel(EncodingId format, std::optional<int> level) {
+  FilterOptions options;
+  options.encoding = format;
   options.compact_from_level = level;
   return options;
 }
 
 TEST(CompactFromLevelTest, IdsParseAndRoundTrip) {
-  const std::pair<const char*, BloomOptions> kIds[] = {
+  const std::pair<const char*, FilterOptions> kIds[] = {
       {"sstfilter.bloom:10:cache_local:compact_from_level:2",
-       WithLevel(FilterFormat::kCacheLocal, 2)},
-      {"sstfilter.bloom:10:compact_from_level:0", WithLevel(FilterFormat::kLevelDb, 0)},
+       WithLevel(EncodingId::kCacheLocal, 2)},
+      {"sstfilter.bloom:10:compact_from_level:0", WithLevel(EncodingId::kLevelDb, 0)},
       {"sstfilter.bloom:10:leveldb:compact_from_level:100",
-       WithLevel(FilterFormat::kLevelDb, 100)},
+       WithLevel(EncodingId::kLevelDb, 100)},
       {"sstfilter.bloom:10:cache_local:compact_from_level:007",
-       WithLevel(FilterFormat::kCacheLocal, 7)},
+       WithLevel(EncodingId::kCacheLocal, 7)},
       // "none" is the option map's spelling of "not set"; an id accepts it too.
       {"sstfilter.bloom:10:cache_local:compact_from_level:none",
-       WithLevel(FilterFormat::kCacheLocal, std::nullopt)},
+       WithLevel(EncodingId::kCacheLocal, std::nullopt)},
   };
   for (const auto& [id, want] : kIds) {
-    absl::StatusOr<BloomOptions> parsed = ParseBloomPolicyId(id);
+    absl::StatusOr<FilterOptions> parsed = ParsePolicyId(id);
     ASSERT_TRUE(parsed.ok()) << id << ": " << parsed.status();
     EXPECT_EQ(*parsed, want) << id;
-    absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(*parsed));
-    ASSERT_TRUE(back.ok()) << BloomPolicyId(*parsed) << ": " << back.status();
+    absl::StatusOr<FilterOptions> back = ParsePolicyId(FormatPolicyId(*parsed));
+    ASSERT_TRUE(back.ok()) << FormatPolicyId(*parsed) << ": " << back.status();
     EXPECT_EQ(*back, *parsed) << id;
   }
   // The id written back: the format only when not the default, the level last.
-  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kCacheLocal, 2)),
+  EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kCacheLocal, 2)),
             "sstfilter.bloom:10:cache_local:compact_from_level:2");
-  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kLevelDb, 0)),
+  EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, 0)),
             "sstfilter.bloom:10:compact_from_level:0");
-  EXPECT_EQ(BloomPolicyId(WithLevel(FilterFormat::kLevelDb, std::nullopt)), "sstfilter.bloom:10");
+  EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, std::nullopt)), "sstfilter.bloom:10");
   // Every level and fast format round-trips.
   for (int level = 0; level <= kMaxCompactFromLevel; ++level) {
-    for (FilterFormat format : {FilterFormat::kLevelDb, FilterFormat::kCacheLocal}) {
-      const BloomOptions options = WithLevel(format, level);
-      absl::StatusOr<BloomOptions> back = ParseBloomPolicyId(BloomPolicyId(options));
-      ASSERT_TRUE(back.ok()) << BloomPolicyId(options);
+    for (EncodingId format : {EncodingId::kLevelDb, EncodingId::kCacheLocal}) {
+      const FilterOptions options = WithLevel(format, level);
+      absl::StatusOr<FilterOptions> back = ParsePolicyId(FormatPolicyId(options));
+      ASSERT_TRUE(back.ok()) << FormatPolicyId(options);
       EXPECT_EQ(*back, options);
     }
   }
@@ -271,7 +271,7 @@ class BadCompactFromLevelTest : public ::testing::TestWithParam<BadLevelText> {}
 TEST_P(BadCompactFromLevelTest, IsRejectedNamingTheValue) {
   EXPECT_EQ(ParseCompactFromLevelValue(GetParam().text).status().message(), GetParam().message);
   const std::string id = "sstfilter.bloom:10:cache_local:compact_from_level:" + GetParam().text;
-  EXPECT_EQ(ParseBloomPolicyId(id).status().message(), GetParam().message) << id;
+  EXPECT_EQ(ParsePolicyId(id).status().message(), GetParam().message) << id;
 }
 
 const char kNotALevel[] = " is not a level; expected an integer in [0, 100] or none";
@@ -328,34 +328,34 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
        "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
   };
   for (const auto& [id, message] : kBad) {
-    EXPECT_EQ(ParseBloomPolicyId(id).status().message(), message) << id;
+    EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;
   }
 }
 
 // Set directly in C++: the same range and combination rules.
 TEST(CompactFromLevelTest, ResolveChecksRangeAndFormat) {
-  EXPECT_TRUE(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, 0)).ok());
-  EXPECT_TRUE(ResolveBloomOptions(WithLevel(FilterFormat::kLevelDb, 100)).ok());
-  EXPECT_EQ(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, -3)).status().message(),
+  EXPECT_TRUE(ResolveFilterOptions(WithLevel(EncodingId::kCacheLocal, 0)).ok());
+  EXPECT_TRUE(ResolveFilterOptions(WithLevel(EncodingId::kLevelDb, 100)).ok());
+  EXPECT_EQ(ResolveFilterOptions(WithLevel(EncodingId::kCacheLocal, -3)).status().message(),
             std::string("sstfilter.bloom: compact_from_level=-3") + kOutOfRange +
                 " (flushes always get the fast format)");
-  EXPECT_EQ(ResolveBloomOptions(WithLevel(FilterFormat::kCacheLocal, 101)).status().message(),
+  EXPECT_EQ(ResolveFilterOptions(WithLevel(EncodingId::kCacheLocal, 101)).status().message(),
             std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange);
   EXPECT_THAT(std::string(
-                  ResolveBloomOptions(WithLevel(FilterFormat::kCompact, 1)).status().message()),
+                  ResolveFilterOptions(WithLevel(EncodingId::kCompact, 1)).status().message()),
               HasSubstr("compact_from_level=1 with format=compact"));
 }
 
 // The LevelDB-shaped policy builds filters with no table, so no level.
 TEST(CompactFromLevelTest, LevelFreePolicyRefusesIt) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewBloomFilterPolicy(WithLevel(FilterFormat::kCacheLocal, 2));
+      NewFilterPolicy(WithLevel(EncodingId::kCacheLocal, 2));
   ASSERT_FALSE(policy.ok());
   EXPECT_EQ(policy.status().message(),
             "sstfilter.bloom: compact_from_level=2 needs a host that tells the policy each "
             "table's level (RocksDB); this policy (and LevelDB's) writes one format for every "
             "table: drop compact_from_level, or choose format=compact for all");
-  EXPECT_TRUE(NewBloomFilterPolicy(WithLevel(FilterFormat::kCacheLocal, std::nullopt)).ok());
+  EXPECT_TRUE(NewFilterPolicy(WithLevel(EncodingId::kCacheLocal, std::nullopt)).ok());
 }
 
 }  // namespace

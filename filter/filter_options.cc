@@ -1,4 +1,4 @@
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 
 #include <cmath>
 #include <vector>
@@ -81,14 +81,14 @@ absl::Status CompactFromLevelOutOfRange(std::string_view shown) {
                                   negative ? " (flushes always get the fast format)" : ""));
 }
 
-// The combination rules of ResolveBloomOptions for compact_from_level.
-absl::Status CheckCompactFromLevel(const BloomOptions& options) {
+// The combination rules of ResolveFilterOptions for compact_from_level.
+absl::Status CheckCompactFromLevel(const FilterOptions& options) {
   if (!options.compact_from_level.has_value()) return absl::OkStatus();
   const int level = *options.compact_from_level;
   if (level < 0 || level > kMaxCompactFromLevel) {
     return CompactFromLevelOutOfRange(std::to_string(level));
   }
-  if (options.format == FilterFormat::kCompact) {
+  if (options.encoding == EncodingId::kCompact) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %s=%d with format=compact: every table is compact already; %s chooses "
         "compact below a fast format (leveldb or cache_local)",
@@ -105,7 +105,7 @@ absl::Status BadId(std::string_view id, std::string_view problem) {
 
 }  // namespace
 
-absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options) {
+absl::StatusOr<double> ResolveBitsPerKey(const FilterOptions& options) {
   if (!options.fp_rate.has_value()) {
     if (!BitsPerKeyInRange(options.bits_per_key)) {
       return BitsPerKeyOutOfRange(FormatBitsPerKey(options.bits_per_key));
@@ -126,15 +126,15 @@ absl::StatusOr<double> ResolveBitsPerKey(const BloomOptions& options) {
   return bits_per_key;
 }
 
-absl::StatusOr<BloomOptions> ResolveBloomOptions(const BloomOptions& options) {
-  if (!IsKnownFormat(options.format)) {
-    return BadValue("format", std::to_string(static_cast<int>(options.format)),
-                    "is not a FilterFormat; expected " + FormatNameList());
+absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options) {
+  if (!IsKnownEncoding(options.encoding)) {
+    return BadValue("format", std::to_string(static_cast<int>(options.encoding)),
+                    "is not a EncodingId; expected " + EncodingNameList());
   }
   absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
   if (!bits_per_key.ok()) return bits_per_key.status();
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
-  BloomOptions resolved = options;
+  FilterOptions resolved = options;
   resolved.bits_per_key = *bits_per_key;
   resolved.fp_rate.reset();
   return resolved;
@@ -149,10 +149,10 @@ absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value) {
   return bits_per_key;
 }
 
-absl::StatusOr<FilterFormat> ParseFormatValue(std::string_view value) {
-  std::optional<FilterFormat> format = ParseFormatName(value);
+absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value) {
+  std::optional<EncodingId> format = ParseEncodingName(value);
   if (!format.has_value()) {
-    return BadValue("format", value, "is unknown; expected " + FormatNameList());
+    return BadValue("format", value, "is unknown; expected " + EncodingNameList());
   }
   return *format;
 }
@@ -182,7 +182,7 @@ std::string FormatCompactFromLevel(const std::optional<int>& level) {
 
 // The fields after the name: <bits_per_key>, then an optional <format>,
 // then optional named fields (compact_from_level:<level>), each at most once.
-absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
+absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   std::vector<absl::string_view> parts = absl::StrSplit(AbslView(id), ':');
   if (parts[0] != kBloomPolicyName) return BadId(id, "");
   for (absl::string_view part : parts) {
@@ -193,7 +193,7 @@ absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
                            StdView(part), kCompactFromLevelName));
     }
   }
-  BloomOptions options;
+  FilterOptions options;
   if (parts.size() >= 2) {
     absl::StatusOr<double> bits = ParseBitsPerKeyValue(StdView(parts[1]));
     if (!bits.ok()) return bits.status();
@@ -201,9 +201,9 @@ absl::StatusOr<BloomOptions> ParseBloomPolicyId(std::string_view id) {
   }
   size_t i = 2;
   if (i < parts.size() && parts[i] != kCompactFromLevelName) {
-    absl::StatusOr<FilterFormat> format = ParseFormatValue(StdView(parts[i]));
+    absl::StatusOr<EncodingId> format = ParseEncodingValue(StdView(parts[i]));
     if (!format.ok()) return format.status();
-    options.format = *format;
+    options.encoding = *format;
     ++i;
   }
   bool level_given = false;
@@ -239,11 +239,11 @@ std::string FormatBitsPerKey(double bits_per_key) {
   return absl::StrFormat("%.17g", bits_per_key);
 }
 
-std::string BloomPolicyId(const BloomOptions& options) {
+std::string FormatPolicyId(const FilterOptions& options) {
   std::string id =
       absl::StrCat(kBloomPolicyName, ":", FormatBitsPerKey(options.bits_per_key));
-  if (options.format != kDefaultFormat) {
-    absl::StrAppend(&id, ":", AbslView(FormatName(options.format)));
+  if (options.encoding != kDefaultEncoding) {
+    absl::StrAppend(&id, ":", AbslView(EncodingName(options.encoding)));
   }
   if (options.compact_from_level.has_value()) {
     absl::StrAppend(&id, ":", kCompactFromLevelName, ":", *options.compact_from_level);

@@ -1,7 +1,7 @@
 // sstfilter's Bloom policy for RocksDB's block-based table.
 //
 //   rocksdb::BlockBasedTableOptions table_options;
-//   table_options.filter_policy = sstfilter::NewRocksDbBloomPolicy({}).value();
+//   table_options.filter_policy = sstfilter::NewRocksDbFilterPolicy({}).value();
 //
 // or, after EnsureRocksDbFilterPoliciesRegistered() (table/rocksdb/registration.h),
 // through option strings: "filter_policy=sstfilter.bloom:10" or
@@ -20,21 +20,21 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "filter/bloom_options.h"
+#include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
 
 namespace sstfilter {
 
 // The policy, or InvalidArgument naming a bad option value.
-absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
-    const BloomOptions& options);
+absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbFilterPolicy(
+    const FilterOptions& options);
 
-// The policy an id (filter/bloom_options.h) names.
+// The policy an id (filter/filter_options.h) names.
 // A bad id still gives a policy, one that fails PrepareOptions and
 // ValidateOptions (so DB::Open) with a message naming the bad value and
 // builds no filter: RocksDB's default option parsing drops a factory's
 // error and would silently run without the filter.
-std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicyFromId(const std::string& id);
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbFilterPolicyFromId(const std::string& id);
 
 }  // namespace sstfilter
 

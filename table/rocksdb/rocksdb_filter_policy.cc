@@ -1,4 +1,4 @@
-#include "table/rocksdb/rocksdb_bloom_policy.h"
+#include "table/rocksdb/rocksdb_filter_policy.h"
 
 #include <cstddef>
 #include <optional>
@@ -53,23 +53,23 @@ rocksdb::OptionTypeInfo StrictOption(int offset,
 }
 
 std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bits_per_key); }
-std::string FormatFormat(const FilterFormat& format) {
-  return std::string(FormatName(format));
+std::string FormatEncodingValue(const EncodingId& format) {
+  return std::string(EncodingName(format));
 }
 
 // RegisterOptions addresses the fields by offset.
-static_assert(std::is_standard_layout_v<BloomOptions>, "offsetof needs a standard layout");
+static_assert(std::is_standard_layout_v<FilterOptions>, "offsetof needs a standard layout");
 
 // bits_per_key, format and compact_from_level ("none" when unset: RocksDB
 // writes every option out), the options of "{id=sstfilter.bloom;...}".
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
-      {"bits_per_key", StrictOption<double>(offsetof(BloomOptions, bits_per_key),
+      {"bits_per_key", StrictOption<double>(offsetof(FilterOptions, bits_per_key),
                                             ParseBitsPerKeyValue, FormatBits)},
-      {"format", StrictOption<FilterFormat>(offsetof(BloomOptions, format),
-                                            ParseFormatValue, FormatFormat)},
+      {"format", StrictOption<EncodingId>(offsetof(FilterOptions, encoding),
+                                            ParseEncodingValue, FormatEncodingValue)},
       {kCompactFromLevelName,
-       StrictOption<std::optional<int>>(offsetof(BloomOptions, compact_from_level),
+       StrictOption<std::optional<int>>(offsetof(FilterOptions, compact_from_level),
                                         ParseCompactFromLevelValue, FormatCompactFromLevel)},
   };
   return *kInfo;
@@ -82,16 +82,16 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
 // and fails PrepareOptions and ValidateOptions, which RocksDB does report
 // (at parse time when it prepares objects, and at DB::Open), so the DB
 // refuses to open with a message naming the bad value.
-class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
+class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
  public:
-  // REQUIRES: options resolved (ResolveBloomOptions). The options object
+  // REQUIRES: options resolved (ResolveFilterOptions). The options object
   // RocksDB configures ("{id=...;bits_per_key=...}") is options_ itself.
-  explicit RocksDbBloomPolicy(const BloomOptions& options) : options_(options) {
-    RegisterOptions("BloomOptions", &options_, &OptionInfo());
+  explicit RocksDbFilterPolicy(const FilterOptions& options) : options_(options) {
+    RegisterOptions("FilterOptions", &options_, &OptionInfo());
   }
   // A policy rejected from its id: `id` as written, `why` names the value.
-  RocksDbBloomPolicy(std::string id, const absl::Status& why)
-      : RocksDbBloomPolicy(BloomOptions()) {
+  RocksDbFilterPolicy(std::string id, const absl::Status& why)
+      : RocksDbFilterPolicy(FilterOptions()) {
     rejected_id_ = std::move(id);
     id_error_ = Rejection(rejected_id_, ToRocksDb(why));
   }
@@ -103,7 +103,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
   // Derived from the options, so a saved OPTIONS file reloads to this policy
   // (a rejected one keeps the id it was given).
   std::string GetId() const override {
-    return id_error_.ok() ? BloomPolicyId(options_) : rejected_id_;
+    return id_error_.ok() ? FormatPolicyId(options_) : rejected_id_;
   }
 
   rocksdb::Status PrepareOptions(const rocksdb::ConfigOptions& config_options) override {
@@ -181,10 +181,10 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     return rocksdb::Status::OK();
   }
 
-  // The options' combination rules (ResolveBloomOptions): each option map
+  // The options' combination rules (ResolveFilterOptions): each option map
   // entry is checked alone as it is set.
   rocksdb::Status Combination() const {
-    absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options_);
+    absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options_);
     return resolved.ok() ? rocksdb::Status::OK() : ToRocksDb(resolved.status());
   }
 
@@ -195,7 +195,7 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
     return s.ok() ? s : Rejection(GetId(), s);
   }
 
-  BloomOptions options_;
+  FilterOptions options_;
   // The FP credit of optimize_filters_for_memory, shared by every builder
   // of this policy (filter/memory_sizing.h), as RocksDB's built-in policies
   // share theirs.
@@ -207,18 +207,18 @@ class RocksDbBloomPolicy final : public rocksdb::FilterPolicy {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbBloomPolicy(
-    const BloomOptions& options) {
-  absl::StatusOr<BloomOptions> resolved = ResolveBloomOptions(options);
+absl::StatusOr<std::unique_ptr<rocksdb::FilterPolicy>> NewRocksDbFilterPolicy(
+    const FilterOptions& options) {
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   if (!resolved.ok()) return resolved.status();
-  return std::make_unique<RocksDbBloomPolicy>(*resolved);
+  return std::make_unique<RocksDbFilterPolicy>(*resolved);
 }
 
-std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbBloomPolicyFromId(const std::string& id) {
-  absl::StatusOr<BloomOptions> options = ParseBloomPolicyId(id);
-  if (options.ok()) options = ResolveBloomOptions(*options);
-  if (!options.ok()) return std::make_unique<RocksDbBloomPolicy>(id, options.status());
-  return std::make_unique<RocksDbBloomPolicy>(*options);
+std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbFilterPolicyFromId(const std::string& id) {
+  absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+  if (options.ok()) options = ResolveFilterOptions(*options);
+  if (!options.ok()) return std::make_unique<RocksDbFilterPolicy>(id, options.status());
+  return std::make_unique<RocksDbFilterPolicy>(*options);
 }
 
 }  // namespace sstfilter
