@@ -1,6 +1,7 @@
-// Which encoding new filters are written in (the `format` option), and its
-// spelling in option strings and flags. The encodings themselves are listed
-// in encodings.h; this header stays small for the options that name them.
+// Which encoding new filters are written in (FilterOptions::encoding; the
+// key `format` in RocksDB's OPTIONS files), and its spelling in option
+// strings and flags. The encodings themselves are listed in encodings.h;
+// this header stays small for the options that name them.
 #ifndef SSTFILTER_FILTER_ENCODING_ID_H_
 #define SSTFILTER_FILTER_ENCODING_ID_H_
 
@@ -19,16 +20,16 @@ enum class EncodingId {
 };
 inline constexpr EncodingId kDefaultEncoding = EncodingId::kLevelDb;
 
-// Every format, in order.
+// Every encoding, in order.
 const std::vector<EncodingId>& AllEncodingIds();
-// Whether format is one of AllEncodingIds() (a cast integer may not be).
+// Whether `format` is one of AllEncodingIds() (a cast integer may not be).
 bool IsKnownEncoding(EncodingId format);
 
 // "leveldb", "cache_local", "compact": the spelling in option strings and flags.
 // REQUIRES: IsKnownEncoding(format).
 std::string_view EncodingName(EncodingId format);
 std::optional<EncodingId> ParseEncodingName(std::string_view name);
-// "'leveldb' or 'cache_local'": the names, for messages.
+// "'leveldb', 'cache_local' or 'compact'": the names, for messages.
 std::string EncodingNameList();
 
 }  // namespace sstfilter

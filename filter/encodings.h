@@ -1,27 +1,21 @@
 // The one list of sstfilter's encodings. Everything that handles more than
-// one encoding (the policies, the reader dispatch, the tools, the
-// benchmarks) takes them from here.
+// one encoding (the policies, the reader dispatch, the tools, the tests, the
+// fuzz targets and the benchmarks) takes them from here.
 //
-// An encoding is one Encoding<Builder, Reader, info> (encoding_info.h),
-// declared beside its builder and reader (LevelDbEncoding in leveldb/bloom.h,
-// CacheLocalEncoding in cache_local/bloom.h, CompactEncoding in
-// compact/filter.h), its info in <name>_encoding.cc:
-//   E::Builder  (double bits_per_key); (AddKey | AddHash)* Finish; Hash,
-//               static HashKey(key), NumEntries(), ForEachHash(f),
-//               Finish(std::string*), FinishSize() then FinishInto(char*)
-//               (FinishSize builds the filter when its size depends on it:
-//               compact), num_probes(), the size formula FilterSize(n) and
-//               its inverse MaxEntriesForSize; for sizing to the allocator
-//               (memory_sizing.h), leveldb and cache_local also have
-//               FittingFilterSize(n, bytes) and FinishInto(char*, bytes)
-//   E::Reader   (string_view filter); MayMatch(key), HashMayMatch(hash),
-//               MayMatchBatch(keys, out), state(); fails open
-//   E::kInfo    name, title, how its bytes are recognised, FP model, how
-//               tools describe it (EncodingInfo, encoding_info.h)
-// Adding an encoding: its own files (listed in CMakeLists.txt), one
-// EncodingId value (encoding_id.h), one entry in Encodings and one
-// IdOf check below. Tests, tools and benchmarks loop over AllEncodingIds()
-// and ForEachEncoding, so they cover it without edits.
+// An encoding is one Encoding<Builder, Reader, kInfo> (encoding_info.h)
+// meeting the contract of encoding_contract.h, which is checked below for
+// every entry: a missing part does not compile.
+//
+// A new encoding touches exactly:
+//   - its folder, filter/<name>/: format description, builder, reader, probe
+//     math, kernels, and <name>/encoding.cc defining its EncodingInfo;
+//   - its sources in sstfilter_SOURCES (sstfilter.mk, the one source list
+//     every build reads);
+//   - one EncodingId value (encoding_id.h);
+//   - one entry in Encodings below, the include of its header, and the
+//     IdOf check that its EncodingId value is its position.
+// Tests, fuzz targets, tools and benchmarks loop over AllEncodingIds() and
+// ForEachEncoding, so they cover it without edits.
 #ifndef SSTFILTER_FILTER_ENCODINGS_H_
 #define SSTFILTER_FILTER_ENCODINGS_H_
 
@@ -37,6 +31,7 @@
 #include "absl/types/span.h"
 #include "filter/cache_local/bloom.h"
 #include "filter/compact/filter.h"
+#include "filter/encoding_contract.h"
 #include "filter/encoding_info.h"
 #include "filter/encoding_id.h"
 #include "filter/leveldb/bloom.h"
@@ -56,7 +51,11 @@ struct UnrecognisedEncoding {
     explicit Reader(std::string_view /*filter*/) {}
     bool MayMatch(std::string_view /*key*/) const { return true; }
     void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const {
-      for (size_t i = 0; i < keys.size(); ++i) out[i] = true;
+      MayMatchEach(keys.size(), nullptr, out);
+    }
+    template <typename KeyAt>
+    void MayMatchEach(size_t n, KeyAt /*key_at*/, bool* out) const {
+      for (size_t i = 0; i < n; ++i) out[i] = true;
     }
     FilterState state() const { return FilterState::kMatchEverything; }
   };
@@ -81,6 +80,13 @@ constexpr EncodingId IdOf() {
     return IdOf<E, I + 1>();
   }
 }
+namespace encodings_internal {
+template <typename... Es>
+constexpr bool CheckContracts(std::tuple<Es...>*) {
+  return (CheckEncodingContract<Es>() && ...);
+}
+}  // namespace encodings_internal
+static_assert(encodings_internal::CheckContracts(static_cast<Encodings*>(nullptr)));
 static_assert(IdOf<LevelDbEncoding>() == EncodingId::kLevelDb);
 static_assert(IdOf<CacheLocalEncoding>() == EncodingId::kCacheLocal);
 static_assert(IdOf<CompactEncoding>() == EncodingId::kCompact);

@@ -28,8 +28,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <type_traits>
-#include <utility>
 
 #include "absl/functional/function_ref.h"
 
@@ -42,10 +40,10 @@ using UsableSizeFn = absl::FunctionRef<size_t(size_t)>;
 
 // The sizes an encoding can write for one filter (n entries fixed).
 struct FilterSizeOptions {
-  // The size the encoding writes for n without sizing (Builder::FilterSize).
+  // The size the encoding writes without sizing (Builder::FinishSize).
   size_t target_bytes = 0;
   // The largest size <= bytes the encoding can write for these entries, 0 if
-  // none (Builder::FittingFilterSize). Non-decreasing in bytes, and
+  // none (Builder::FittingBuiltSize). Non-decreasing in bytes, and
   // fitting(target_bytes) == target_bytes.
   absl::FunctionRef<size_t(size_t)> fitting;
   // The expected FP rate of the filter at a size `fitting` gave or the
@@ -109,44 +107,11 @@ class FpCredit {
 SizeChoice ChooseFilterSizeWithCredit(const FilterSizeOptions& sizes, UsableSizeFn usable,
                                       size_t overhead, FpCredit& credit);
 
-// Whether an encoding's builder writes filters of a size it is given, and
-// when it knows the sizes it can write:
-//   - before building, from the entry count (FittingFilterSize(n, bytes),
-//     FinishInto(out, bytes)): leveldb and cache_local;
-//   - once built (FinishSize, then FittingBuiltSize(bytes),
-//     BuiltFpRate(bytes), FinishInto(out, bytes)): compact, whose filter
-//     may turn out a Bloom filter or hold fewer (de-duplicated) entries.
-template <typename B, typename = void>
-struct IsResizableBuilder : std::false_type {};
-template <typename B>
-struct IsResizableBuilder<B, std::void_t<decltype(std::declval<const B&>().FittingFilterSize(
-                                 size_t{}, size_t{}))>> : std::true_type {};
-template <typename B, typename = void>
-struct IsBuiltResizableBuilder : std::false_type {};
-template <typename B>
-struct IsBuiltResizableBuilder<
-    B, std::void_t<decltype(std::declval<B&>().FittingBuiltSize(size_t{}))>> : std::true_type {};
-
-// Sizes the filter E's builder holds the entries of (the sizes of its
-// FittingFilterSize, its encoding's FP model) with the whole credit; the
-// caller allocates allocation_bytes and calls FinishInto(out, filter_bytes).
-
-// REQUIRES: IsResizableBuilder<typename E::Builder>.
-template <typename E>
-SizeChoice ChooseEncodingFilterSize(const typename E::Builder& builder, UsableSizeFn usable,
-                                    size_t overhead, FpCredit& credit) {
-  const size_t n = builder.NumEntries();
-  const auto fitting = [&builder, n](size_t bytes) { return builder.FittingFilterSize(n, bytes); };
-  const auto fp_rate = [&builder, n](size_t bytes) {
-    return E::kInfo.sized_fp_rate(n, bytes, builder.bits_per_key());
-  };
-  return ChooseFilterSizeWithCredit({builder.FilterSize(n), fitting, fp_rate}, usable, overhead,
-                                    credit);
-}
-
-// The same for a builder that sizes what it built: builds the filter
-// (FinishSize), then sizes it by its FittingBuiltSize and BuiltFpRate.
-// REQUIRES: IsBuiltResizableBuilder<B>.
+// Sizes the filter an encoding's builder holds (filter/encoding_contract.h):
+// FinishSize() (which builds it, where its size depends on it) is the
+// target; FittingBuiltSize gives the other sizes and BuiltFpRate their FP
+// model. The caller allocates allocation_bytes and calls
+// FinishInto(out, filter_bytes).
 template <typename B>
 SizeChoice ChooseBuiltFilterSize(B& builder, UsableSizeFn usable, size_t overhead,
                                  FpCredit& credit) {

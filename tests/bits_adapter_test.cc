@@ -20,11 +20,6 @@
 namespace sstfilter {
 namespace {
 
-// MultiGet reads keys where RocksDB holds them (no copy into views) for the
-// encodings whose readers take a key accessor.
-static_assert(bits_reader_internal::TakesKeyAccessor<CacheLocalBloomReader>::value);
-static_assert(bits_reader_internal::TakesKeyAccessor<CompactFilterReader>::value);
-
 using testing::AbsentKeys;
 using testing::RandomKeys;
 

@@ -58,49 +58,21 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   return std::string(EncodingName(info.param.encoding)) + "_" + info.param.allocator;
 }
 
-// The formats whose builders size to the allocator (memory_sizing.h):
-// every one, before building or once built.
-template <typename B>
-constexpr bool kResizable = IsResizableBuilder<B>::value || IsBuiltResizableBuilder<B>::value;
-
-std::vector<EncodingId> ResizableFormats() {
-  std::vector<EncodingId> formats;
-  for (EncodingId format : AllEncodingIds()) {
-    if (VisitEncoding(format, [](auto encoding) {
-          return kResizable<typename decltype(encoding)::Builder>;
-        })) {
-      formats.push_back(format);
-    }
-  }
-  return formats;
-}
-
-// The sizing problem of a builder holding n entries: the sizes it can
-// write and their FP rates. Before building, its FittingFilterSize and its
-// encoding's FP model; once built (compact), the built filter's
-// FittingBuiltSize and BuiltFpRate, for n random distinct hashes.
+// The sizing problem of a builder holding n entries (n random distinct
+// hashes): the sizes it can write and their FP rates, as every encoding's
+// builder gives them once FinishSize has built the filter
+// (filter/encoding_contract.h).
 class Sizing {
  public:
   Sizing(EncodingId format, size_t n, double bits_per_key) {
     VisitEncoding(format, [&](auto encoding) {
-      using E = decltype(encoding);
-      using B = typename E::Builder;
+      using B = typename decltype(encoding)::Builder;
       auto builder = std::make_shared<B>(bits_per_key);
-      if constexpr (IsResizableBuilder<B>::value) {
-        target_ = builder->FilterSize(n);
-        fitting_ = [builder, n](size_t bytes) { return builder->FittingFilterSize(n, bytes); };
-        fp_ = [n, bits_per_key](size_t bytes) {
-          return E::kInfo.sized_fp_rate(n, bytes, bits_per_key);
-        };
-      } else if constexpr (IsBuiltResizableBuilder<B>::value) {
-        std::mt19937_64 rng(n);
-        for (size_t i = 0; i < n; ++i) builder->AddHash(rng());
-        target_ = builder->FinishSize();
-        fitting_ = [builder](size_t bytes) { return builder->FittingBuiltSize(bytes); };
-        fp_ = [builder](size_t bytes) { return builder->BuiltFpRate(bytes); };
-      } else {
-        ADD_FAILURE() << "not resizable: " << E::kInfo.name;
-      }
+      std::mt19937_64 rng(n);
+      for (size_t i = 0; i < n; ++i) builder->AddHash(static_cast<typename B::Hash>(rng()));
+      target_ = builder->FinishSize();
+      fitting_ = [builder](size_t bytes) { return builder->FittingBuiltSize(bytes); };
+      fp_ = [builder](size_t bytes) { return builder->BuiltFpRate(bytes); };
     });
   }
 
@@ -202,7 +174,7 @@ TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
 // A thousand filters under jemalloc's classes, one credit: the summed FP
 // never exceeds the targets' (at every step), and memory drops.
 TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
-  for (EncodingId format : ResizableFormats()) {
+  for (EncodingId format : AllEncodingIds()) {
     SCOPED_TRACE(EncodingName(format));
     std::mt19937_64 rng(42);
     FpCredit credit;
@@ -243,7 +215,7 @@ TEST(FpCreditTest, ConcurrentSizingNeverOverspends) {
         const size_t n = 100 + rng() % 5000;
         for (size_t k = 0; k < n; ++k) builder.AddHash(static_cast<uint32_t>(rng()));
         const SizeChoice c =
-            ChooseEncodingFilterSize<LevelDbEncoding>(builder, JemallocUsable, kOverhead, credit);
+            ChooseBuiltFilterSize(builder, JemallocUsable, kOverhead, credit);
         EXPECT_GE(credit.Peek(), 0.0);
         gains[t] += c.target_fp_rate - c.fp_rate;
       }
@@ -269,16 +241,9 @@ SizedFilter BuildSized(const std::vector<std::string>& keys, size_t num, size_t 
   B builder(10);
   for (const std::string& k : keys) builder.AddKey(k);
   SizedFilter out;
-  size_t bytes = 0;
-  if constexpr (IsResizableBuilder<B>::value) {
-    const size_t target = builder.FilterSize(keys.size());
-    bytes = builder.FittingFilterSize(keys.size(), target * num / den);
-    out.model_fp = E::kInfo.sized_fp_rate(keys.size(), bytes, 10);
-  } else {
-    const size_t target = builder.FinishSize();
-    bytes = builder.FittingBuiltSize(target * num / den);
-    out.model_fp = builder.BuiltFpRate(bytes);
-  }
+  const size_t target = builder.FinishSize();
+  const size_t bytes = builder.FittingBuiltSize(target * num / den);
+  out.model_fp = builder.BuiltFpRate(bytes);
   EXPECT_NE(bytes, 0u);
   if (bytes == 0) return out;
   out.bytes.assign(bytes, '\xff');  // FinishInto must write every byte.
@@ -294,7 +259,7 @@ TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
       testing::ShapedKeys(bench::KeyShape::kRandom16, 1 << 20, 5000);
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_policy(leveldb::NewBloomFilterPolicy(10));
   const std::pair<size_t, size_t> kBudgets[] = {{3, 4}, {7, 8}, {999, 1000}, {1, 1}, {21, 20}};
-  for (EncodingId format : ResizableFormats()) {
+  for (EncodingId format : AllEncodingIds()) {
     VisitEncoding(format, [&](auto encoding) {
       using E = decltype(encoding);
       for (const auto& [num, den] : kBudgets) {

@@ -57,6 +57,10 @@ size_t CacheLocalBloomBuilder::FittingFilterSize(size_t num_entries, size_t byte
   return lines == 0 ? 0 : static_cast<size_t>(lines * cl::kLineBytes) + kCacheLocalTrailerBytes;
 }
 
+double CacheLocalBloomBuilder::BuiltFpRate(size_t bytes) const {
+  return kCacheLocalEncodingInfo.sized_fp_rate(NumEntries(), bytes, bits_per_key());
+}
+
 void CacheLocalBloomBuilder::FinishInto(char* out, size_t bytes) {
   assert(bytes >= kCacheLocalTrailerBytes);
   const std::optional<CacheLocalShape> array_shape =

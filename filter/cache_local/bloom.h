@@ -99,6 +99,11 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   // kMaxLines); small filters (narrow lines, CacheLocalFilterShape) and the
   // empty one keep their one size, as their shape follows from n.
   size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
+  // The sizes of the added entries' filter, as every encoding's builder
+  // gives them (filter/memory_sizing.h): FittingFilterSize for
+  // NumEntries(), and the FP model of the filter written at such a size.
+  size_t FittingBuiltSize(size_t bytes) const { return FittingFilterSize(NumEntries(), bytes); }
+  double BuiltFpRate(size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
   // inverse RocksDB's partitioned filters size their partitions with; at
   // most kMaxFilterEntries. Past 2^32 - 1 lines (256 GiB) lines stop

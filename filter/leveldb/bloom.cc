@@ -30,6 +30,10 @@ size_t LevelDbBloomBuilder::FittingFilterSize(size_t /*num_entries*/, size_t byt
   return bytes >= FilterSize(0) ? bytes : 0;
 }
 
+double LevelDbBloomBuilder::BuiltFpRate(size_t bytes) const {
+  return kLevelDbEncodingInfo.sized_fp_rate(NumEntries(), bytes, bits_per_key());
+}
+
 void LevelDbBloomBuilder::FinishInto(char* out, size_t bytes) {
   assert(bytes >= 2);
   const size_t bits = (bytes - 1) * 8;
@@ -69,12 +73,6 @@ bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {
 bool LevelDbBloomReader::MayMatch(std::string_view key) const {
   if (!Probes()) return FixedAnswer();
   return kernels_->test_key(key, bit_divisor_, array_);
-}
-
-void LevelDbBloomReader::MayMatchBatch(absl::Span<const std::string_view> keys,
-                                       bool* out) const {
-  if (!Probes()) return FillFixedAnswer(keys.size(), out);
-  kernels_->test_batch(keys.data(), keys.size(), bit_divisor_, array_, out);
 }
 
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key) {

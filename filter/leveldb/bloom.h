@@ -12,6 +12,8 @@
 #ifndef SSTFILTER_FILTER_LEVELDB_BLOOM_H_
 #define SSTFILTER_FILTER_LEVELDB_BLOOM_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +23,7 @@
 #include "filter/encoding_info.h"
 #include "filter/builder_base.h"
 #include "filter/leveldb/fast_mod.h"
+#include "filter/leveldb/hash.h"
 #include "filter/leveldb/kernels.h"
 #include "filter/reader_base.h"
 
@@ -63,6 +66,11 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
   // Largest size <= bytes FinishInto(out, size) writes for n entries, 0 if
   // none: any size from FilterSize(0) (the 64-bit minimum array) on.
   size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
+  // The sizes of the added entries' filter, as every encoding's builder
+  // gives them (filter/memory_sizing.h): FittingFilterSize for
+  // NumEntries(), and the FP model of the filter written at such a size.
+  size_t FittingBuiltSize(size_t bytes) const { return FittingFilterSize(NumEntries(), bytes); }
+  double BuiltFpRate(size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none), at most
   // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
   // their partitions with.
@@ -88,7 +96,13 @@ class LevelDbBloomReader : public ReaderBase {
   // Answers as MayMatch does, for every key; out must hold keys.size()
   // entries. Hashes and prefetches a batch before probing, which hides
   // cache misses when the filter is not in cache.
-  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const;
+  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const {
+    MayMatchEach(keys.size(), [keys](size_t i) { return keys[i]; }, out);
+  }
+  // The same for the n keys key_at(0..n-1) (string_view key_at(size_t)),
+  // read where the caller holds them (RocksDB's MultiGet).
+  template <typename KeyAt>
+  void MayMatchEach(size_t n, KeyAt key_at, bool* out) const;
 
   // Bits of the array (0 unless kProbe).
   uint64_t num_bits() const { return num_bits_; }
@@ -98,6 +112,18 @@ class LevelDbBloomReader : public ReaderBase {
   FastMod32 bit_divisor_{1};  // Positions are taken modulo num_bits_.
   const LevelDbKernels* kernels_ = nullptr;  // For num_probes_; set when kProbe.
 };
+
+template <typename KeyAt>
+void LevelDbBloomReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
+  if (!Probes()) return FillFixedAnswer(n, out);
+  constexpr size_t kChunk = 32;  // A MultiGet batch.
+  uint32_t hashes[kChunk];
+  for (size_t base = 0; base < n; base += kChunk) {
+    const size_t chunk = std::min(kChunk, n - base);
+    for (size_t i = 0; i < chunk; ++i) hashes[i] = LevelDbBloomHash(key_at(base + i));
+    kernels_->test_batch(hashes, chunk, bit_divisor_, array_, out + base);
+  }
+}
 
 // One-shot form, shaped like LevelDB's KeyMayMatch.
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);

@@ -34,10 +34,10 @@ bool TestKey(std::string_view key, const FastMod32& bit_divisor, const char* arr
 }
 
 template <int K>
-void TestBatch(const std::string_view* keys, size_t n, const FastMod32& bit_divisor,
+void TestBatch(const uint32_t* hashes, size_t n, const FastMod32& bit_divisor,
                const char* array, bool* out) {
-  // Chunks of up to kChunk keys: hash each key, compute and prefetch all of
-  // its probe positions, then test them. The prefetches overlap the cache
+  // Chunks of up to kChunk hashes: compute and prefetch all probe
+  // positions of each, then test them. The prefetches overlap the cache
   // misses that single queries take one after another; the positions are
   // kept (kChunk * K * 4 bytes on the stack) so they are computed once.
   constexpr size_t kChunk = 32;
@@ -46,7 +46,7 @@ void TestBatch(const std::string_view* keys, size_t n, const FastMod32& bit_divi
     const size_t count = std::min(kChunk, n - base);
     for (size_t i = 0; i < count; ++i) {
       uint32_t* pos = positions[i];
-      leveldb_probes::ForEachProbeFixed<K>(LevelDbBloomHash(keys[base + i]), bit_divisor,
+      leveldb_probes::ForEachProbeFixed<K>(hashes[base + i], bit_divisor,
                                            [array, &pos](uint32_t p) {
                                              __builtin_prefetch(array + (p >> 3));
                                              *pos++ = p;

@@ -27,9 +27,10 @@ struct LevelDbKernels {
   bool (*test_hash)(uint32_t h, const FastMod32& bit_divisor, const char* array);
   // Whether all k probes of the key's hash are set.
   bool (*test_key)(std::string_view key, const FastMod32& bit_divisor, const char* array);
-  // out[i] = test_key(keys[i]) for i < n, prefetching each key's probe
-  // bytes before testing any (hides cache misses out of cache).
-  void (*test_batch)(const std::string_view* keys, size_t n, const FastMod32& bit_divisor,
+  // out[i] = test_hash(hashes[i]) for i < n, prefetching the probe bytes
+  // of a group of hashes before testing any (hides cache misses out of
+  // cache).
+  void (*test_batch)(const uint32_t* hashes, size_t n, const FastMod32& bit_divisor,
                      const char* array, bool* out);
 };
 

@@ -88,11 +88,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     const Sizes sizes = ChooseSizes();
     std::unique_ptr<char[]> bytes(new char[sizes.allocation]);
     // Writes the filter's bytes; also resets the builder for the next partition.
-    if (sizes.resized) {
-      FinishResized(bytes.get(), sizes.filter);
-    } else {
-      builder_.FinishInto(bytes.get());
-    }
+    builder_.FinishInto(bytes.get(), sizes.filter);
     prev_key_.Clear();
     prev_alt_.Clear();
     rocksdb::Slice result(bytes.get(), sizes.filter);
@@ -136,36 +132,20 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   struct Sizes {
     size_t filter;      // Bytes of the filter.
     size_t allocation;  // Bytes to allocate for it.
-    bool resized;       // Written by FinishInto(out, filter).
   };
-  static constexpr bool kResizable = IsResizableBuilder<FormatBuilder>::value;
-  static constexpr bool kBuiltResizable = IsBuiltResizableBuilder<FormatBuilder>::value;
 
   // The encoding's size; or, optimising for memory, a size that fills the
   // allocation RocksDB will hold the block in (filter/memory_sizing.h), and
   // a buffer of exactly that size class, so that this buffer too costs what
   // it holds (RocksDB's built-ins allocate theirs the same way).
   Sizes ChooseSizes() {
-    const size_t n = builder_.NumEntries();
-    if (memory_credit_ != nullptr && n > 0) {
-      if constexpr (kResizable) {
-        const SizeChoice choice = ChooseEncodingFilterSize<E>(
-            builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
-        return {choice.filter_bytes, choice.allocation_bytes,
-                choice.filter_bytes != builder_.FilterSize(n)};
-      }
-      if constexpr (kBuiltResizable) {  // Builds the filter first.
-        const SizeChoice choice = ChooseBuiltFilterSize(
-            builder_, AllocatorUsableSize, kRocksDbBlockTrailerBytes, *memory_credit_);
-        return {choice.filter_bytes, choice.allocation_bytes, true};
-      }
+    if (memory_credit_ != nullptr && builder_.NumEntries() > 0) {
+      const SizeChoice choice = ChooseBuiltFilterSize(builder_, AllocatorUsableSize,
+                                                      kRocksDbBlockTrailerBytes, *memory_credit_);
+      return {choice.filter_bytes, choice.allocation_bytes};
     }
     const size_t size = builder_.FinishSize();  // Builds a compact filter; may fall back.
-    return {size, size, false};
-  }
-
-  void FinishResized([[maybe_unused]] char* out, [[maybe_unused]] size_t bytes) {
-    if constexpr (kResizable || kBuiltResizable) builder_.FinishInto(out, bytes);
+    return {size, size};
   }
 
   static Hash HashOf(const rocksdb::Slice& s) {
