@@ -1,14 +1,21 @@
-// The one list of encodings (filter/encodings.h): names, dispatch by format
-// and by bytes, and what DescribeFilter reports, with the FP models checked
-// against formulas computed here independently (closed form for LevelDB's,
-// a direct Poisson sum for the cache-local one).
+// The one list of encodings (filter/encodings.h): ids and names, dispatch
+// by format and by bytes, and what DescribeFilter reports. Every check that
+// holds for all encodings loops over the list (ForEachEncoding), so a new
+// encoding is covered without edits; then each encoding's own description,
+// its FP model checked against formulas computed here independently (closed
+// form for LevelDB's, a direct Poisson sum for the cache-local one, the
+// trailer's fields for compact's fuse filter).
 #include "filter/encodings.h"
 
+#include <cctype>
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "filter/bloom_math.h"
 #include "gtest/gtest.h"
 
@@ -22,23 +29,67 @@ std::vector<std::string> Keys(size_t n) {
 }
 
 template <typename E>
-std::string Build(size_t n, double bits_per_key) {
+std::string BuildFrom(const std::vector<std::string>& keys, double bits_per_key) {
   typename E::Builder builder(bits_per_key);
-  for (const std::string& key : Keys(n)) builder.AddKey(key);
+  for (const std::string& key : keys) builder.AddKey(key);
   std::string filter;
   builder.Finish(&filter);
   return filter;
 }
 
+template <typename E>
+std::string Build(size_t n, double bits_per_key) {
+  return BuildFrom<E>(Keys(n), bits_per_key);
+}
+
+// The list itself: AllEncodingIds() is the Encodings tuple's positions, in
+// order; names and titles are unique, spelled so they fit in an option
+// string (policy ids split on ':', option maps on ';' and '=', compare lists
+// on ','; db_bench reads "*" as "every encoding").
+TEST(EncodingsTest, IdsAndNamesComeFromTheList) {
+  ASSERT_EQ(AllEncodingIds().size(), kNumEncodings);
+  std::set<std::string_view> names, titles;
+  size_t position = 0;
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    SCOPED_TRACE(E::kInfo.name);
+    EXPECT_EQ(static_cast<size_t>(IdOf<E>()), position);
+    EXPECT_EQ(AllEncodingIds()[position], IdOf<E>());
+    EXPECT_TRUE(IsKnownEncoding(IdOf<E>()));
+    EXPECT_TRUE(names.insert(E::kInfo.name).second) << "name used twice";
+    EXPECT_TRUE(titles.insert(E::kInfo.title).second) << "title used twice";
+    EXPECT_FALSE(E::kInfo.name.empty());
+    for (char c : E::kInfo.name) {
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')
+          << "'" << c << "' in the name";
+    }
+    EXPECT_FALSE(E::kInfo.title.empty());
+    ++position;
+  });
+  EXPECT_EQ(position, kNumEncodings);
+  EXPECT_FALSE(IsKnownEncoding(static_cast<EncodingId>(kNumEncodings)));
+}
+
 TEST(EncodingsTest, NamesRoundTripAndAreListed) {
+  // "'a', 'b' or 'c'": every name once, in EncodingId order.
+  std::string want;
+  for (size_t i = 0; i < kNumEncodings; ++i) {
+    if (i > 0) want += i + 1 == kNumEncodings ? " or " : ", ";
+    want += "'" + std::string(EncodingName(AllEncodingIds()[i])) + "'";
+  }
+  EXPECT_EQ(EncodingNameList(), want);
   ForEachEncoding([](auto encoding) {
     using E = decltype(encoding);
     EXPECT_EQ(EncodingName(IdOf<E>()), E::kInfo.name);
     EXPECT_EQ(ParseEncodingName(E::kInfo.name), IdOf<E>());
-    EXPECT_NE(EncodingNameList().find("'" + std::string(E::kInfo.name) + "'"), std::string::npos);
+    // Names are matched exactly: no prefix, no other case.
+    EXPECT_EQ(ParseEncodingName(E::kInfo.name.substr(0, E::kInfo.name.size() - 1)),
+              std::nullopt);
+    EXPECT_EQ(ParseEncodingName(std::string(E::kInfo.name) + "x"), std::nullopt);
+    std::string upper(E::kInfo.name);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(ParseEncodingName(upper), std::nullopt);
   });
-  EXPECT_EQ(EncodingNameList(), "'leveldb', 'cache_local' or 'compact'");
-  EXPECT_EQ(ParseEncodingName("LevelDB"), std::nullopt);
   EXPECT_EQ(ParseEncodingName(""), std::nullopt);
   EXPECT_EQ(kDefaultEncoding, EncodingId::kLevelDb);
 }
@@ -152,6 +203,129 @@ TEST(DescribeFilterTest, CacheLocalFilter) {
   damaged.back() = static_cast<char>(kCacheLocalTag);
   const FilterDescription d = DescribeFilter(damaged);
   EXPECT_EQ(d.state, FilterState::kMatchEverything);
+  EXPECT_NE(d.name.find("damaged"), std::string::npos) << d.name;
+  EXPECT_EQ(d.ExpectedFpRate(100), 1.0);
+}
+
+// Whether text holds number as a whole number ("k=6" and "fuse4" hold 6
+// and 4; "k=16" does not hold 6).
+bool HoldsNumber(std::string_view text, int number) {
+  const std::string digits = std::to_string(number);
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t at = text.find(digits); at != std::string_view::npos;
+       at = text.find(digits, at + 1)) {
+    const size_t end = at + digits.size();
+    if ((at == 0 || !is_digit(text[at - 1])) && (end == text.size() || !is_digit(text[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// What each encoding of the list says of a filter it built, checked the same
+// way for all: the description names the encoding and its probe count (k, or
+// the fuse filter's arity), counts as probed bits the filter's bytes less a
+// trailer of at most 32 bytes, carries the encoding's FP model for these keys
+// and bits/key, and that model predicts the FP rate the encoding's reader
+// shows on absent keys. Filters of one encoding at one bits/key describe
+// equally whatever their keys and key count (so the inspector can group
+// partitions by it); two encodings never share a description.
+TEST(DescribeFilterTest, EveryEncodingDescribesItsFilters) {
+  std::map<std::string, std::string_view> encoding_of;  // Description -> encoding.
+  constexpr size_t kProbes = 20000;
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    for (double bits_per_key : {6.0, 10.0, 16.0}) {
+      const int k = typename E::Builder(bits_per_key).num_probes();
+      std::string first_name;  // Of the first key count.
+      for (size_t n : {1000, 20000}) {
+        SCOPED_TRACE(absl::StrFormat("%s, %d keys, %g bits/key", E::kInfo.name, n, bits_per_key));
+        const std::string filter = Build<E>(n, bits_per_key);
+        const FilterDescription d = DescribeFilter(filter);
+        ASSERT_EQ(d.state, FilterState::kProbe) << d.name;
+        EXPECT_EQ(d.name.rfind(std::string(E::kInfo.name) + " ", 0), 0u) << d.name;
+        EXPECT_EQ(d.num_probes, k);
+        EXPECT_TRUE(HoldsNumber(d.name, k)) << d.name << " does not say " << k;
+        const double bytes = static_cast<double>(filter.size());
+        EXPECT_LE(d.num_bits, 8 * bytes);
+        EXPECT_GE(d.num_bits, 8 * (bytes - 32));
+        const double model = d.ExpectedFpRate(static_cast<double>(n));
+        EXPECT_NEAR(model, E::kInfo.expected_fp_rate(n, bits_per_key), 1e-9 * model);
+        const typename E::Reader reader(filter);
+        size_t hits = 0;
+        for (size_t i = 0; i < kProbes; ++i) hits += reader.MayMatch("absent" + std::to_string(i));
+        const double seen = static_cast<double>(hits) / kProbes;
+        EXPECT_NEAR(seen, model, 5 * std::sqrt(model / kProbes) + 0.1 * model);
+        std::vector<std::string> other_keys;
+        for (size_t i = 0; i < n; ++i) other_keys.push_back("other" + std::to_string(i));
+        EXPECT_EQ(DescribeFilter(BuildFrom<E>(other_keys, bits_per_key)).name, d.name);
+        if (first_name.empty()) first_name = d.name;
+        EXPECT_EQ(d.name, first_name) << "another key count, another description";
+        const auto [it, first] = encoding_of.emplace(d.name, E::kInfo.name);
+        EXPECT_EQ(it->second, E::kInfo.name) << "'" << d.name << "' describes both";
+      }
+    }
+  });
+}
+
+uint32_t Fixed32At(std::string_view bytes, size_t pos) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[pos + i]);
+  return v;
+}
+
+// A compact filter's description read against its trailer (the format in
+// compact/filter.h): a fuse body is "compact fuse<arity> r=<r>", its bits
+// and FP rate those of its cells (a window start narrow, r - 1 bits, with
+// probability narrow_cells / (S 2^lg)); a Bloom body is the cache-local
+// filter it holds, so labelled; a trailer the reader refuses reads as
+// may-match.
+TEST(DescribeFilterTest, CompactFilter) {
+  for (size_t n : {1000, 20000}) {
+    const std::string filter = Build<CompactEncoding>(n, 10.0);
+    const size_t t = filter.size() - kCompactFuseTrailerBytes;
+    ASSERT_EQ(filter[filter.size() - 2], static_cast<char>(kCompactBodyFuse));
+    const uint64_t segments = Fixed32At(filter, t), narrow = Fixed32At(filter, t + 4);
+    const int lg = filter[t + 12], r = filter[t + 13], arity = filter[t + 14];
+    const FilterDescription d = DescribeFilter(filter);
+    ASSERT_EQ(d.state, FilterState::kProbe) << d.name;
+    EXPECT_EQ(d.name, absl::StrFormat("compact fuse%d r=%d", arity, r));
+    EXPECT_EQ(d.num_probes, arity);
+    EXPECT_EQ(d.num_bits, static_cast<double>(((segments + arity - 1) << lg) * r - narrow));
+    const double narrow_share = static_cast<double>(narrow) / static_cast<double>(segments << lg);
+    const double want = narrow_share * std::ldexp(1, 1 - r) + (1 - narrow_share) * std::ldexp(1, -r);
+    EXPECT_NEAR(d.ExpectedFpRate(static_cast<double>(n)), want, 1e-12) << n;
+  }
+  // Few keys: a Bloom body, planned (small) or, with no seed allowed, fallen back to.
+  const auto bloom_body = [](const std::string& filter, const std::string& label) {
+    const FilterDescription d = DescribeFilter(filter);
+    const FilterDescription inner =
+        DescribeFilter(filter.substr(0, filter.size() - kCompactBloomTrailerBytes));
+    ASSERT_EQ(inner.state, FilterState::kProbe) << inner.name;
+    EXPECT_EQ(d.state, FilterState::kProbe);
+    EXPECT_EQ(d.name, "compact (" + label + ") " + inner.name);
+    EXPECT_EQ(d.num_probes, inner.num_probes);
+    EXPECT_EQ(d.num_bits, inner.num_bits);
+    EXPECT_EQ(d.ExpectedFpRate(20), inner.ExpectedFpRate(20));
+  };
+  bloom_body(Build<CompactEncoding>(20, 10.0), "small");
+  CompactBuildOptions no_seeds;
+  no_seeds.max_seeds = 0;
+  CompactFilterBuilder builder(10.0, no_seeds);
+  for (const std::string& key : Keys(1000)) builder.AddKey(key);
+  std::string fallback;
+  builder.Finish(&fallback);
+  bloom_body(fallback, "fallback");
+  // The empty filter: a small body holding cache-local's empty filter.
+  const FilterDescription empty = DescribeFilter(Build<CompactEncoding>(0, 10.0));
+  EXPECT_EQ(empty.state, FilterState::kMatchNothing) << empty.name;
+  EXPECT_EQ(empty.ExpectedFpRate(5), 0.0);
+  // A hash kind no reader knows (1, an earlier cell mapping): may-match, and said so.
+  std::string damaged = Build<CompactEncoding>(1000, 10.0);
+  damaged[damaged.size() - 3] = 1;
+  const FilterDescription d = DescribeFilter(damaged);
+  EXPECT_EQ(d.state, FilterState::kMatchEverything);
+  EXPECT_EQ(d.name.rfind("compact", 0), 0u) << d.name;
   EXPECT_NE(d.name.find("damaged"), std::string::npos) << d.name;
   EXPECT_EQ(d.ExpectedFpRate(100), 1.0);
 }
