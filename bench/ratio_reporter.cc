@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/filter_impls.h"
+#include "bench/speed_targets.h"
 #include "filter/encoding_id.h"
 
 namespace sstfilter::bench {
@@ -18,32 +19,6 @@ namespace {
 std::string Ratio(double other, double reference) {
   if (other <= 0 || reference <= 0) return "-";
   return absl::StrFormat("%.2fx", other / reference);
-}
-
-// Most time / FastLocalBloom's one encoding of ours may take in one case.
-struct CaseTarget {
-  const char* case_name;
-  double max_ratio;
-};
-
-// The cache-local encoding's targets (faster than FastLocalBloom
-// everywhere); compact's are issue 12's, for a filter that spends ~25% less
-// memory: in cache 1.2x single and 1.0x batched, out of cache 1.3x single
-// and 1.0x batched, build 2.0x.
-std::vector<CaseTarget> TargetsVersusFastLocalBloom(const std::string& ours) {
-  const bool compact = ours == OurImplName(EncodingName(EncodingId::kCompact));
-  const double in_cache = compact ? 1.2 : 0.8, in_cache_batched = compact ? 1.0 : 0.8;
-  const double out_of_cache = compact ? 1.3 : 1.0, out_of_cache_batched = compact ? 1.0 : 0.8;
-  return {{"InCache/present", in_cache},
-          {"InCache/absent", in_cache},
-          {"InCache/batch8/batched", in_cache_batched},
-          {"InCache/batch32/batched", in_cache_batched},
-          {"OutOfCache/present", out_of_cache},
-          {"OutOfCache/absent", out_of_cache},
-          {"OutOfCache/batch8/batched", out_of_cache_batched},
-          {"OutOfCache/batch16/batched", out_of_cache_batched},
-          {"OutOfCache/batch32/batched", out_of_cache_batched},
-          {"Build", compact ? 2.0 : 1.0}};
 }
 
 struct PairedRatios {
@@ -216,11 +191,14 @@ void RatioReporter::PrintTargets() const {
   std::fputs(out.c_str(), stdout);
 }
 
-void RatioReporter::PrintVersusFastLocalBloom(const std::string& ours) const {
+void RatioReporter::PrintVersusFastLocalBloom(const std::string& ours,
+                                              const SpeedTargets* targets) const {
   // Time as a fraction of RocksDB's FastLocalBloom on the same keys; lower is
-  // better.
+  // better. target 0: none declared.
   const std::string peer = kFastLocalBloomImpl;
-  std::string out = absl::StrFormat("\nTargets for %s (time / %s):\n", ours, peer);
+  std::string out = absl::StrFormat("\nTargets for %s (time / %s)%s:\n", ours, peer,
+                                    targets == nullptr ? ": none declared (bench/speed_targets.cc)"
+                                                       : "");
   auto line = [&](const std::string& case_name, double target) {
     const double ns = NsPerKey(case_name, ours);
     const double peer_ns = NsPerKey(case_name, peer);
@@ -232,22 +210,42 @@ void RatioReporter::PrintVersusFastLocalBloom(const std::string& ours) const {
     const std::optional<PairedRatios> paired =
         PairRuns(Runs(case_name, ours), Runs(case_name, peer));
     const double ratio = paired ? paired->median : fastest_ratio;
-    out += absl::StrFormat("  %-62s %5.2fx (target <= %.1fx) %s", case_name, ratio, target,
-                           ratio <= target ? "MET" : "MISSED");
+    if (target > 0) {
+      out += absl::StrFormat("  %-62s %5.2fx (target <= %.1fx) %s", case_name, ratio, target,
+                             ratio <= target ? "MET" : "MISSED");
+    } else {
+      out += absl::StrFormat("  %-62s %5.2fx (no target)", case_name, ratio);
+    }
     if (paired) {
       out += absl::StrFormat("  [median of %d paired runs, range %.2f-%.2fx; fastest %.2fx]",
                              paired->count, paired->low, paired->high, fastest_ratio);
     }
     out += "\n";
   };
-  for (const CaseTarget& t : TargetsVersusFastLocalBloom(ours)) line(t.case_name, t.max_ratio);
-  // Through RocksDB's reader (via_rocksdb_cases.h), where this encoding ran:
-  // the same targets by shape.
+  if (targets != nullptr) {
+    for (const CaseTarget& t : targets->versus_fast_local_bloom) line(t.case_name, t.max_ratio);
+  }
+  // Every other case both ran (all of them without targets), the ViaRocksDB
+  // ones (through RocksDB's reader, via_rocksdb_cases.h) at their targets by
+  // shape.
   for (const std::string& c : cases_) {
-    if (c.rfind(kViaRocksDbPrefix, 0) != 0 || NsPerKey(c, ours) <= 0) continue;
-    const bool single_out_of_cache = c.find("/OutOfCache/") != std::string::npos &&
-                                     c.find("/batch") == std::string::npos;
-    line(c, single_out_of_cache ? 1.0 : 0.8);
+    if (NsPerKey(c, ours) <= 0 || NsPerKey(c, peer) <= 0) continue;
+    const bool declared =
+        targets != nullptr &&
+        std::any_of(targets->versus_fast_local_bloom.begin(),
+                    targets->versus_fast_local_bloom.end(),
+                    [&c](const CaseTarget& t) { return c == t.case_name; });
+    if (declared) continue;
+    const bool via_rocksdb = c.rfind(kViaRocksDbPrefix, 0) == 0;
+    if (!via_rocksdb && targets != nullptr) continue;  // Cases it has no target for.
+    double target = 0;
+    if (via_rocksdb && targets != nullptr) {
+      const bool single_out_of_cache = c.find("/OutOfCache/") != std::string::npos &&
+                                       c.find("/batch") == std::string::npos;
+      target = single_out_of_cache ? targets->via_rocksdb_out_of_cache_single
+                                   : targets->via_rocksdb_other;
+    }
+    line(c, target);
   }
   std::fputs(out.c_str(), stdout);
 }
@@ -275,10 +273,15 @@ void RatioReporter::Finalize() {
   PrintTable();
   PrintRatiosTo(kFastLocalBloomImpl);
   PrintTargets();
-  // Our encodings other than the reference, each against FastLocalBloom.
-  const std::vector<std::string> ours = OurImplNames();
-  for (size_t i = 1; i < ours.size(); ++i) PrintVersusFastLocalBloom(ours[i]);
-  PrintFasterThan(OurImplName(EncodingName(EncodingId::kCompact)), kRibbonImpl);
+  // Our encodings other than the reference, each against FastLocalBloom
+  // and, where declared, Ribbon: the targets declared for it, or none.
+  for (EncodingId encoding : AllEncodingIds()) {
+    const std::string ours = OurImplName(EncodingName(encoding));
+    if (ours == impls_.front()) continue;  // Its targets: PrintTargets.
+    const SpeedTargets* targets = SpeedTargetsFor(encoding);
+    PrintVersusFastLocalBloom(ours, targets);
+    if (targets != nullptr && targets->faster_than_ribbon) PrintFasterThan(ours, kRibbonImpl);
+  }
   std::fflush(stdout);
 }
 

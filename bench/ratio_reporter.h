@@ -3,7 +3,8 @@
 // to the reference implementation; the same cases as time / RocksDB's
 // FastLocalBloom for every implementation (Ribbon's cost beside it); and the
 // speed targets read off those numbers (the reference's, then each other
-// encoding of ours against FastLocalBloom, and compact against Ribbon).
+// encoding of ours against FastLocalBloom and, where declared, Ribbon: the
+// targets speed_targets.h declares for that encoding, or "no target").
 //
 // Benchmarks are named "<case>/<implementation>"; the reporter groups on that.
 // A case run more than once (interleaved rounds, --benchmark_repetitions)
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/speed_targets.h"
 #include "benchmark/benchmark.h"
 
 namespace sstfilter::bench {
@@ -52,7 +54,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void PrintTable() const;
   void PrintRatiosTo(const std::string& peer) const;
   void PrintTargets() const;
-  void PrintVersusFastLocalBloom(const std::string& ours) const;
+  // targets: those declared for ours (speed_targets.h), or nullptr: none.
+  void PrintVersusFastLocalBloom(const std::string& ours, const SpeedTargets* targets) const;
   void PrintFasterThan(const std::string& ours, const std::string& peer) const;
 
   std::vector<std::string> impls_;

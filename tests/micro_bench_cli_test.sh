@@ -107,6 +107,19 @@ for c in Build InCache/absent OutOfCache/batch8/batched; do
 done
 check "compact's build target against FastLocalBloom" \
   grep -qE '^  Build +[0-9.]+x \(target <= 2\.0x\) (MET|MISSED)$' <<<"$out"
+# Each of our encodings but the reference (the summary's first column) has
+# its targets against FastLocalBloom, every line with a verdict: its own
+# (bench/speed_targets.cc) or "no target", never another encoding's.
+reference="$(grep -m1 -E '^case +sst_' <<<"$out" | awk '{print $2}')"
+ours="$(sed -nE 's#^Build/(sst_[a-z0-9_]+)/min_time:.*#\1#p' <<<"$listed" | sort -u)"
+check "our encodings listed ($(wc -w <<<"$ours"))" test "$(wc -w <<<"$ours")" -ge 3
+for kind in $ours; do
+  [ "$kind" = "$reference" ] && continue
+  section="$(sed -n "/^Targets for $kind (time \/ rocksdb_fv5)/,/^\$/p" <<<"$out")"
+  check "$kind: targets against FastLocalBloom" test -n "$section"
+  check "$kind: a verdict on every line" \
+    test -z "$(tail -n +2 <<<"$section" | grep -vE '(MET|MISSED|\(no target\)|not measured in this run)( |$)' | grep -v '^$')"
+done
 against_ribbon="$(sed -n '/^Targets for sst_compact (time \/ ribbon/,$p' <<<"$out")"
 check "compact against Ribbon: the 3 cases run, each with a verdict" \
   test "$(grep -cE '^  [A-Za-z0-9/]+ +[0-9.]+x \(target < 1\.0x\) (MET|MISSED)$' \
