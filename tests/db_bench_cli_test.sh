@@ -48,29 +48,37 @@ done
 # LevelDB, no block cache: every data block a Get needs is read from the
 # file, so an absent Get reads one without a filter and ~1% of the time
 # with one. leveldb:10 and sstfilter.bloom:10 write the same filter bytes,
-# so they must read exactly the same blocks.
-filters=leveldb:10,sstfilter.bloom:10,sstfilter.bloom:10:cache_local,none
-out="$("$bench" --engine=leveldb --compare="$filters" --num=20000 --cache_size=0 \
-       --benchmarks=fillrandom,readrandom,readmissing 2>/dev/null)"
+# so they must read exactly the same blocks. sstfilter.bloom:10:* is each
+# of our encodings (sstfilter.bloom:10 first, as the policy writes its id).
+out="$("$bench" --engine=leveldb --compare='leveldb:10,sstfilter.bloom:10:*,none' --num=20000 \
+       --cache_size=0 --benchmarks=fillrandom,readrandom,readmissing 2>/dev/null)"
 check "leveldb: engine named" grep -qx 'engine       : leveldb' <<<"$out"
-check "leveldb: compare table header" \
-  grep -qE '^benchmark +\| leveldb:10 +\| sstfilter.bloom:10 +\| sstfilter.bloom:10:cache_local +\| none' <<<"$out"
+labels=($(grep -m1 -E '^benchmark +\|' <<<"$out" | sed -E 's/^benchmark//; s/\|/ /g'))
+runs=${#labels[@]}
+check "leveldb: compare table: leveldb:10, then * as ours, then none (${labels[*]})" \
+  test "$runs" -ge 5 -a "${labels[0]-}" = leveldb:10 -a "${labels[1]-}" = sstfilter.bloom:10 \
+       -a "${labels[runs - 1]}" = none
+for ((i = 2; i < runs - 1; i++)); do
+  check "leveldb: * gave ${labels[i]}" grep -qxE 'sstfilter\.bloom:10:[a-z0-9_]+' <<<"${labels[i]}"
+done
+check "leveldb: * gave compact" grep -qx 'sstfilter.bloom:10:compact' < <(printf '%s\n' "${labels[@]}")
+check "leveldb: each label once" test "$(printf '%s\n' "${labels[@]}" | sort -u | wc -l)" = "$runs"
 found="$(grep -cE '^readrandom   : .* \(20000 of 20000 found\)$' <<<"$out")"
-check "leveldb: every written key found, for each filter ($found of 4 runs)" test "$found" = 4
+check "leveldb: every written key found, for each filter ($found of $runs runs)" test "$found" = "$runs"
 reads=($(sed -nE '/^readmissing  :/{n;s/.*, ([0-9.]+) data-block reads\/op.*/\1/p}' <<<"$out"))
 echo "leveldb readmissing data-block reads/op: ${reads[*]}"
-check "leveldb: four readmissing runs" test "${#reads[@]}" = 4
+check "leveldb: $runs readmissing runs" test "${#reads[@]}" = "$runs"
 check "leveldb: built-in and ours read the same blocks (${reads[0]} vs ${reads[1]})" \
   test "${reads[0]}" = "${reads[1]}"
-for i in 0 1 2; do
-  check "leveldb: filter ${i} skips data reads (${reads[$i]}/op)" \
-    awk -v r="${reads[$i]}" 'BEGIN { exit !(r != "" && r < 0.03) }'
+for ((i = 0; i < runs - 1; i++)); do
+  check "leveldb: ${labels[i]} skips data reads (${reads[i]-}/op)" \
+    awk -v r="${reads[i]-}" 'BEGIN { exit !(r != "" && r < 0.03) }'
 done
-check "leveldb: no filter reads a block per absent Get (${reads[3]}/op)" \
-  awk -v r="${reads[3]}" 'BEGIN { exit !(r > 0.9 && r < 1.1) }'
+check "leveldb: no filter reads a block per absent Get (${reads[runs - 1]-}/op)" \
+  awk -v r="${reads[runs - 1]-}" 'BEGIN { exit !(r > 0.9 && r < 1.1) }'
 # One sorted run: a present key's Get asks one filter, a true positive.
 tp="$(sed -nE '/^readrandom   :/{n;p}' <<<"$out" | grep -c '(0 absent-key checks)')"
-check "leveldb: present keys' filter checks are true positives ($tp of 4 runs)" test "$tp" = 4
+check "leveldb: present keys' filter checks are true positives ($tp of $runs runs)" test "$tp" = "$runs"
 fp="$(sed -nE '/^readmissing  :/{n;s/.*filter fp ([0-9.]+)% .*/\1/p}' <<<"$out" | head -n1)"
 check "leveldb: filter checks counted (fp $fp%)" awk -v fp="$fp" 'BEGIN { exit !(fp != "" && fp > 0.1 && fp < 5) }'
 out="$("$bench" --engine=leveldb --num=2000 2>/dev/null)"
@@ -142,6 +150,7 @@ expect_error "compact_from_level=2 needs a host that tells the policy each table
 expect_error "did not resolve" --filter=nosuchfilter:10 --num=10
 expect_error "bits_per_key=-1 is out of range" --filter=sstfilter.bloom:-1 --num=10
 expect_error "did not resolve" --compare=sstfilter.bloom:10,bogus --num=10
+expect_error "--compare: 'bloomfilter:10:*': " --compare=bloomfilter:10:* --num=10
 expect_error "--num=0" --num=0
 expect_error "--key_size=4" --key_size=4
 expect_error "unknown benchmark 'readsometimes'" --benchmarks=readsometimes

@@ -3,6 +3,7 @@
 //
 //   sstfilter_db_bench --filter=sstfilter.bloom:10 --benchmarks=fillrandom,readmissing
 //   sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000
+//   sstfilter_db_bench --compare='sstfilter.bloom:10:*,bloomfilter:10'  (* : each encoding)
 //   sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/rocksdb_engine.h"
 #include "bench/db_bench/workload.h"
@@ -39,7 +41,8 @@ ABSL_FLAG(std::string, filter, "sstfilter.bloom:10",
           "sstfilter.bloom:10[:cache_local], none");
 ABSL_FLAG(std::string, compare, "",
           "comma-separated filter strings: run the same workload for each, in one "
-          "process, and print a side-by-side table (overrides --filter)");
+          "process, and print a side-by-side table (overrides --filter); "
+          "sstfilter.bloom:10:* stands for sstfilter.bloom:10 in each encoding");
 ABSL_FLAG(int64_t, num, 1000000, "number of keys written by fill benchmarks");
 ABSL_FLAG(int64_t, reads, -1, "reads per read benchmark (-1: --num)");
 ABSL_FLAG(int32_t, key_size, 16, "key bytes (>= 8; db_bench's big-endian number + '0' padding)");
@@ -81,25 +84,6 @@ namespace {
 int Fail(const std::string& message) {
   std::fprintf(stderr, "sstfilter_db_bench: %s\n", message.c_str());
   return 2;
-}
-
-// Splits on commas outside braces ("{id=a;b=1},none" is two filters).
-std::vector<std::string> SplitTopLevel(const std::string& list) {
-  std::vector<std::string> parts;
-  std::string current;
-  int depth = 0;
-  for (char ch : list) {
-    if (ch == '{') ++depth;
-    if (ch == '}') --depth;
-    if (ch == ',' && depth == 0) {
-      parts.push_back(current);
-      current.clear();
-    } else {
-      current += ch;
-    }
-  }
-  if (!current.empty()) parts.push_back(current);
-  return parts;
 }
 
 absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>& benchmarks) {
@@ -237,16 +221,17 @@ int Main(int argc, char** argv) {
     return Fail(std::string(s.message()));
   }
   const bool comparing = !absl::GetFlag(FLAGS_compare).empty();
-  const std::vector<std::string> filters =
-      comparing ? SplitTopLevel(absl::GetFlag(FLAGS_compare))
-                : std::vector<std::string>{absl::GetFlag(FLAGS_filter)};
+  const absl::StatusOr<std::vector<std::string>> filters =
+      comparing ? ExpandCompareList(absl::GetFlag(FLAGS_compare))
+                : absl::StatusOr<std::vector<std::string>>({absl::GetFlag(FLAGS_filter)});
+  if (!filters.ok()) return Fail(std::string(filters.status().message()));
 
   std::vector<FilterRun> runs;
-  for (size_t i = 0; i < filters.size(); ++i) {
+  for (size_t i = 0; i < filters->size(); ++i) {
     bool temporary = false;
     const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), i, &temporary);
     if (path.empty()) return Fail("cannot create a temporary directory");
-    absl::StatusOr<FilterRun> run = RunFilter(filters[i], path, config, benchmarks,
+    absl::StatusOr<FilterRun> run = RunFilter((*filters)[i], path, config, benchmarks,
                                               absl::GetFlag(FLAGS_statistics));
     if (temporary) {
       std::error_code ignored;
