@@ -1,40 +1,51 @@
 // Fuzz target: builder -> reader round trips with adversarial keys and
-// options, in both formats.
+// options, in every encoding of the list (filter/encodings.h): the input
+// picks one.
 //
 // Keys: duplicates (adjacent, as RocksDB hands them), empty, long, "key" +
 // decimal, and up to 20,000 generated keys. bits_per_key: anywhere in its
-// valid range (0, 100], fractions and subnormals included. For each build:
-//   - no false negative: every key may match, in every reader (single,
-//     hashed, batched; each SIMD level), and the filter is probed (or, with
-//     no keys, the empty cache-local filter matches nothing);
-//   - the size is the format's formula for n entries, written out here
-//     (LevelDB: max(n * bpk, 64) bits rounded to bytes, + 1; cache-local:
-//     lines = ceil(n * bpk / 512), lines * 64 + 4 above 8 lines, else
-//     lines * ceil(n * bpk / (8 * lines)) + 4), n counted here (LevelDB keeps every
-//     key, cache-local drops a key whose hash equals the previous one's),
-//     and MaxEntriesForSize inverts it exactly;
-//   - independent bytes: LevelDB's own CreateFilter at an integral bits/key,
-//     the reference cache-local builder (cache_local_reference.h), the same
-//     bytes from every SIMD level;
+// valid range (0, 100], fractions and subnormals included. For each build,
+// whatever the encoding (CheckEncoding):
+//   - no false negative: every key may match, single and batched, and the
+//     filter is probed (with no keys, nothing matches);
+//   - the bytes are recognised by their encoding and by no other, and
+//     described as the reader reads them;
+//   - FinishSize is the size written, and for n entries FilterSize(n),
+//     which MaxEntriesForSize inverts exactly (bar a compact fallback);
 //   - through RocksDB's interface (the policy's FilterBitsBuilder with
 //     detect_filter_construct_corruption): MaybePostVerify accepts the
-//     filter, EstimateEntriesAdded and the size count keys de-duplicated
-//     against the previous key, ApproximateNumEntries inverts the size, and
-//     the policy's reader finds every key.
+//     filter, EstimateEntriesAdded counts keys de-duplicated against the
+//     previous key, the bytes are those the encoding's builder writes for
+//     those entries, ApproximateNumEntries inverts the size, and the
+//     policy's reader finds every key.
+// Then each encoding's own account, written here independently
+// (CheckIndependently: an encoding added to the list does not compile here
+// until it has one):
+//   - sizes by the format's formula for n entries (LevelDB: max(n * bpk,
+//     64) bits rounded to bytes, + 1; cache-local: lines = ceil(n * bpk /
+//     512), lines * 64 + 4 above 8 lines, else lines * ceil(n * bpk / (8 *
+//     lines)) + 4; compact: a fuse filter's array from its trailer's
+//     fields, + 18), n counted here (LevelDB keeps every key, the others
+//     drop a key whose hash equals the previous one's);
+//   - independent bytes: LevelDB's own CreateFilter at an integral
+//     bits/key, the reference cache-local builder (cache_local_reference.h)
+//     for cache-local filters and compact's Bloom bodies, the same bytes from
+//     every SIMD level, every level's reader finding every key.
 #include <leveldb/filter_policy.h>
 #include <leveldb/slice.h>
 #include <rocksdb/table.h>
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "filter/encodings.h"
 #include "filter/filter_options.h"
-#include "filter/cache_local/bloom.h"
 #include "filter/simd_level.h"
-#include "filter/leveldb/bloom.h"
 #include "fuzz/cache_local_reference.h"
 #include "fuzz/fuzz_util.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
@@ -141,28 +152,187 @@ void CheckCacheLocal(const std::vector<std::string>& keys, double bpk) {
   }
 }
 
+uint32_t Fixed32At(std::string_view bytes, size_t pos) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[pos + i]);
+  return v;
+}
+
+// The compact encoding from its format (compact/filter.h): final byte 'F',
+// the body kind before it. A fuse body's array is ceil(((S + 3) 2^lg r -
+// narrow) / 8) bytes by its trailer's fields, arity 4, XXH3 hashes, one of
+// the first 10 seeds; a Bloom body is the reference cache-local filter of
+// the keys' hashes, adjacent duplicates dropped (or every duplicate, once a
+// failed fuse construction removed them).
+void CheckCompact(const std::vector<std::string>& keys, double bpk) {
+  const std::string where = absl::StrCat("compact bpk ", bpk, " keys ", keys.size());
+  std::vector<uint64_t> hashes;  // Adjacent equal hashes count once.
+  for (const std::string& k : keys) {
+    const uint64_t h = RefCacheLocalHash(k);
+    if (hashes.empty() || hashes.back() != h) hashes.push_back(h);
+  }
+  std::vector<uint64_t> distinct;  // Each hash once, first occurrences in order.
+  {
+    std::vector<uint64_t> sorted = hashes;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<bool> kept(sorted.size(), false);
+    for (uint64_t h : hashes) {
+      const size_t i = std::lower_bound(sorted.begin(), sorted.end(), h) - sorted.begin();
+      if (!kept[i]) distinct.push_back(h);
+      kept[i] = true;
+    }
+  }
+  CompactFilterBuilder builder(bpk);
+  for (const std::string& k : keys) builder.AddKey(k);
+  SSTFILTER_FUZZ_CHECK(builder.NumEntries() == hashes.size(), where);
+  std::string filter;
+  builder.Finish(&filter);
+  SSTFILTER_FUZZ_CHECK(filter.size() >= 2 && filter.back() == 'F', where);
+  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
+  if (body == 1) {
+    SSTFILTER_FUZZ_CHECK(filter.size() >= 18, where);
+    const size_t t = filter.size() - 18;
+    const uint64_t segments = Fixed32At(filter, t), narrow = Fixed32At(filter, t + 4);
+    const uint32_t seed = Fixed32At(filter, t + 8);
+    const int lg = filter[t + 12], r = filter[t + 13];
+    SSTFILTER_FUZZ_CHECK(filter[t + 14] == 4 && filter[t + 15] == 2, where);
+    SSTFILTER_FUZZ_CHECK(seed < 10 && lg >= 0 && lg <= 18 && r >= 1 && r <= 32 && segments > 0 &&
+                             narrow <= segments << lg,
+                         where, " seed ", seed, " lg ", lg, " r ", r);
+    SSTFILTER_FUZZ_CHECK(t == ((((segments + 3) << lg) * r - narrow) + 7) / 8, where, " array ", t);
+    SSTFILTER_FUZZ_CHECK(filter.size() == builder.FilterSize(hashes.size()) ||
+                             filter.size() == builder.FilterSize(distinct.size()),
+                         where, " size ", filter.size());
+    SSTFILTER_FUZZ_CHECK(builder.num_fallbacks() == 0, where);
+  } else {
+    SSTFILTER_FUZZ_CHECK(body == 2 || body == 3, where, " body ", body);
+    const int k = CacheLocalBloomBuilder(bpk).num_probes();
+    const std::string bloom = filter.substr(0, filter.size() - 2);
+    const std::vector<uint64_t>* held = nullptr;
+    for (const std::vector<uint64_t>* h : {&hashes, &distinct}) {
+      if (held == nullptr && bloom == RefBuild(*h, RefFilterShape(h->size(), bpk), k)) held = h;
+    }
+    SSTFILTER_FUZZ_CHECK(held != nullptr, "Bloom body differs from the reference's: ", where);
+    SSTFILTER_FUZZ_CHECK(filter.size() == CacheLocalFormulaBytes(held->size(), bpk) + 2, where,
+                         " size ", filter.size());
+    // Small: planned, the Bloom filter the smaller; fallen back (every
+    // seed failed): where a fuse filter was planned.
+    SSTFILTER_FUZZ_CHECK(builder.UsesFuse(held->size()) == (body == 3), where, " body ", body);
+  }
+  // The size formula, inverted (a fallback is larger than planned).
+  for (size_t n : {hashes.size(), distinct.size()}) {
+    if (body != 3 && filter.size() == builder.FilterSize(n)) {
+      CheckInverse(filter.size(), builder.MaxEntriesForSize(filter.size()), n,
+                   [&builder](size_t m) { return builder.FilterSize(m); }, where);
+    }
+  }
+  // Every SIMD level's reader (the query kernels; a Bloom body's too).
+  const ExactBytes exact(filter);
+  for (SimdLevel level : SupportedSimdLevels()) {
+    const CompactFilterReader reader(exact.view(), level);
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::unique_ptr<bool[]> batch(new bool[keys.size()]);
+    reader.MayMatchBatch(views, batch.get());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ",
+                           Printable(keys[i]));
+    }
+  }
+}
+
+// Each encoding's independent account. An encoding added to the list needs
+// one here: until then this does not compile.
+template <typename E>
+void CheckIndependently(const std::vector<std::string>& keys, double bpk) {
+  if constexpr (std::is_same_v<E, LevelDbEncoding>) {
+    CheckLevelDb(keys, bpk);
+  } else if constexpr (std::is_same_v<E, CacheLocalEncoding>) {
+    CheckCacheLocal(keys, bpk);
+  } else if constexpr (std::is_same_v<E, CompactEncoding>) {
+    CheckCompact(keys, bpk);
+  } else {
+    static_assert(sizeof(E) == 0, "build_roundtrip_fuzzer: no independent check of this encoding");
+  }
+}
+
+// The name of the encoding whose bytes filter holds, as the list recognises them.
+std::string_view RecognisedAs(std::string_view filter) {
+  return VisitEncodingOf(filter, [](auto e) -> std::string_view {
+    if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
+      return "unrecognised";
+    } else {
+      return decltype(e)::kInfo.name;
+    }
+  });
+}
+
+// What holds for every encoding of the list, by its own builder and reader.
+template <typename E>
+void CheckEncoding(const std::vector<std::string>& keys, double bpk) {
+  const std::string where = absl::StrCat(std::string(E::kInfo.name), " bpk ", bpk, " keys ", keys.size());
+  typename E::Builder builder(bpk);
+  for (const std::string& k : keys) builder.AddKey(k);
+  SSTFILTER_FUZZ_CHECK(builder.NumEntries() <= keys.size(), where);
+  const size_t planned = builder.FinishSize();
+  // The entries the filter holds (compact may drop duplicate hashes while
+  // building): a filter of this size can hold as many.
+  const size_t entries = builder.NumEntries();
+  SSTFILTER_FUZZ_CHECK(builder.MaxEntriesForSize(planned) >= entries, where, " size ", planned);
+  std::string filter;
+  builder.Finish(&filter);
+  SSTFILTER_FUZZ_CHECK(filter.size() == planned, where, " size ", filter.size(), " planned ", planned);
+  SSTFILTER_FUZZ_CHECK(RecognisedAs(filter) == E::kInfo.name, where, " read as ",
+                       std::string(RecognisedAs(filter)));
+  ForEachEncoding([&](auto other) {
+    using Other = decltype(other);
+    constexpr bool kSame = std::is_same_v<Other, E>;
+    SSTFILTER_FUZZ_CHECK(Other::kInfo.recognises(filter) == kSame, where, " recognised by ",
+                         std::string(Other::kInfo.name));
+  });
+  const ExactBytes exact(filter);
+  const typename E::Reader reader(exact.view());
+  // Probed; with no entries, the empty filter (or, in LevelDB's format,
+  // bits all clear): nothing matches.
+  SSTFILTER_FUZZ_CHECK(reader.state() == FilterState::kProbe ||
+                           (entries == 0 && reader.state() == FilterState::kMatchNothing),
+                       where);
+  SSTFILTER_FUZZ_CHECK(DescribeFilter(filter).state == reader.state(), where, " ",
+                       DescribeFilter(filter).name);
+  for (int i = 0; entries == 0 && i < 16; ++i) {
+    SSTFILTER_FUZZ_CHECK(!reader.MayMatch(absl::StrCat("absent", i)), where);
+  }
+  std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::unique_ptr<bool[]> batch(new bool[keys.size()]);
+  reader.MayMatchBatch(views, batch.get());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ", Printable(keys[i]));
+  }
+}
+
 // Through RocksDB's FilterBitsBuilder / FilterBitsReader, post-verified.
-void CheckRocksDb(const std::vector<std::string>& keys, double bpk, EncodingId format) {
-  const std::string where = absl::StrCat(std::string(EncodingName(format)), " via rocksdb, bpk ", bpk,
-                                         " keys ", keys.size());
+template <typename E>
+void CheckRocksDb(const std::vector<std::string>& keys, double bpk) {
+  const std::string where =
+      absl::StrCat(std::string(E::kInfo.name), " via rocksdb, bpk ", bpk, " keys ", keys.size());
   FilterOptions options;
   options.bits_per_key = bpk;
-  options.encoding = format;
+  options.encoding = IdOf<E>();
   const std::unique_ptr<rocksdb::FilterPolicy> policy = NewRocksDbFilterPolicy(options).value();
   rocksdb::BlockBasedTableOptions table_options;
   table_options.detect_filter_construct_corruption = true;
   const std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
       policy->GetBuilderWithContext(rocksdb::FilterBuildingContext(table_options)));
-  // Entries: keys whose hash differs from the previous key's (the LevelDB
-  // hash itself is checked against LevelDB's bytes in CheckLevelDb).
-  const auto hash = [format](const std::string& k) -> uint64_t {
-    return format == EncodingId::kLevelDb ? LevelDbBloomBuilder::HashKey(k)
-                                            : RefCacheLocalHash(k);
-  };
+  // Entries: keys whose hash differs from the previous key's (each
+  // encoding's hash is checked against independent bytes in
+  // CheckIndependently); the encoding's builder given just those.
+  typename E::Builder direct(bpk);
   size_t distinct = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     builder->AddKey(keys[i]);
-    if (i == 0 || hash(keys[i]) != hash(keys[i - 1])) ++distinct;
+    if (i == 0 || E::Builder::HashKey(keys[i]) != E::Builder::HashKey(keys[i - 1])) {
+      ++distinct;
+      direct.AddKey(keys[i]);
+    }
   }
   const size_t added = builder->EstimateEntriesAdded();
   SSTFILTER_FUZZ_CHECK(added == distinct, where, " added ", added, " expected ", distinct);
@@ -170,11 +340,14 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk, EncodingId f
   const rocksdb::Slice filter = builder->Finish(&buf);
   const rocksdb::Status verified = builder->MaybePostVerify(filter);
   SSTFILTER_FUZZ_CHECK(verified.ok(), where, " ", verified.ToString());
-  const size_t formula = format == EncodingId::kLevelDb ? LevelDbFormulaBytes(added, bpk)
-                                                          : CacheLocalFormulaBytes(added, bpk);
-  SSTFILTER_FUZZ_CHECK(filter.size() == formula, where, " size ", filter.size());
+  direct.FinishSize();
+  const size_t held = direct.NumEntries();  // Compact may drop duplicate hashes.
+  std::string expected;
+  direct.Finish(&expected);
+  SSTFILTER_FUZZ_CHECK(filter.ToString() == expected, where, " size ", filter.size(),
+                       ", the encoding's builder ", expected.size());
   const size_t max_entries = builder->ApproximateNumEntries(filter.size());
-  SSTFILTER_FUZZ_CHECK(max_entries >= added, where, " max ", max_entries);
+  SSTFILTER_FUZZ_CHECK(max_entries >= held, where, " max ", max_entries, " held ", held);
   const std::unique_ptr<rocksdb::FilterBitsReader> reader(policy->GetFilterBitsReader(filter));
   for (const std::string& k : keys) {
     SSTFILTER_FUZZ_CHECK(reader->MayMatch(k), where, " key ", Printable(k));
@@ -185,17 +358,17 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk, EncodingId f
 }  // namespace sstfilter::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace sstfilter;
   using namespace sstfilter::fuzz;
-  using sstfilter::EncodingId;
   FuzzedDataProvider in(data, size);
-  const EncodingId format = in.ConsumeBool() ? EncodingId::kCacheLocal : EncodingId::kLevelDb;
+  const size_t encoding = in.ConsumeIntegralInRange<size_t>(0, kNumEncodings - 1);
   const double bpk = ConsumeBitsPerKey(in);
   const std::vector<std::string> keys = ConsumeKeys(in, kMaxKeys, kManyKeys);
-  if (format == EncodingId::kLevelDb) {
-    CheckLevelDb(keys, bpk);
-  } else {
-    CheckCacheLocal(keys, bpk);
-  }
-  CheckRocksDb(keys, bpk, format);
+  VisitEncoding(AllEncodingIds()[encoding], [&](auto e) {
+    using E = decltype(e);
+    CheckEncoding<E>(keys, bpk);
+    CheckIndependently<E>(keys, bpk);
+    CheckRocksDb<E>(keys, bpk);
+  });
   return 0;
 }
