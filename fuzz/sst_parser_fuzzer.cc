@@ -3,10 +3,11 @@
 // structure checks of sst_structure.h) on mutated real tables.
 //
 // Seeds: LLVMFuzzerInitialize writes small tables with RocksDB's
-// SstFileWriter and the sstfilter policy (full and partitioned filters, both
-// formats, all four checksum types) into $SSTFILTER_FUZZ_SEED_DIR (a temp
-// dir if unset), once: pass that dir to the fuzzer as a corpus so it mutates
-// exactly these bytes. Nothing binary is committed.
+// SstFileWriter and the sstfilter policy (full and partitioned filters in
+// every encoding of the list, all four checksum types) into
+// $SSTFILTER_FUZZ_SEED_DIR (a temp dir if unset), once: pass that dir to the
+// fuzzer as a corpus so it mutates exactly these bytes. Nothing binary is
+// committed.
 //
 // On every input, parsed with each index format, checksums verified or not:
 //   - the parser returns a Status and never crashes (ASan/UBSan watch);
@@ -38,6 +39,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -45,6 +47,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/encoding_id.h"
 #include "filter/filter_options.h"
 #include "fuzz/fuzz_util.h"
 #include "table/rocksdb/bits_reader_factory.h"
@@ -62,7 +65,7 @@ namespace {
 // A seed table's name says how it is written: a seed dir kept from an older
 // build never stands in for a table written differently.
 struct SeedSpec {
-  const char* name;
+  std::string name;
   EncodingId encoding;
   rocksdb::ChecksumType checksum;
   bool partitioned;
@@ -74,14 +77,36 @@ struct SeedSpec {
   int num_keys;
 };
 
-constexpr SeedSpec kSeedSpecs[] = {
-    {"full_leveldb_crc32c.sst", EncodingId::kLevelDb, rocksdb::kCRC32c, false, false, 200},
-    {"partitioned_cache_local_xxhash.sst", EncodingId::kCacheLocal, rocksdb::kxxHash, true,
-     false, 400},
-    {"full_cache_local_xxh3.sst", EncodingId::kCacheLocal, rocksdb::kXXH3, false, false, 100},
-    {"partitioned_exact_leveldb_xxhash64.sst", EncodingId::kLevelDb, rocksdb::kxxHash64, true,
-     true, 300},
-};
+// For every encoding of the list (filter/encodings.h): a full filter, a
+// partitioned one, and a partitioned one with exact index keys; the
+// checksum types taken in turn, so every type is used.
+std::vector<SeedSpec> SeedSpecs() {
+  const struct {
+    const char* name;
+    bool partitioned, exact_index_keys;
+    int num_keys;
+  } kLayouts[] = {{"full", false, false, 600},  // Enough keys for a compact fuse body.
+                  {"partitioned", true, false, 400},
+                  {"partitioned_exact", true, true, 300}};
+  const struct {
+    const char* name;
+    rocksdb::ChecksumType type;
+  } kChecksums[] = {{"crc32c", rocksdb::kCRC32c},
+                    {"xxhash", rocksdb::kxxHash},
+                    {"xxhash64", rocksdb::kxxHash64},
+                    {"xxh3", rocksdb::kXXH3}};
+  std::vector<SeedSpec> specs;
+  for (EncodingId encoding : AllEncodingIds()) {
+    for (const auto& layout : kLayouts) {
+      const auto& checksum = kChecksums[specs.size() % std::size(kChecksums)];
+      specs.push_back({absl::StrFormat("%s_%s_%s_%d.sst", layout.name, EncodingName(encoding),
+                                       checksum.name, layout.num_keys),
+                       encoding, checksum.type, layout.partitioned, layout.exact_index_keys,
+                       layout.num_keys});
+    }
+  }
+  return specs;
+}
 
 struct Seed {
   std::string bytes;
@@ -331,7 +356,7 @@ std::string SeedDir() {
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   using namespace sstfilter::fuzz;
   const std::string dir = SeedDir();
-  for (const SeedSpec& spec : kSeedSpecs) {
+  for (const SeedSpec& spec : SeedSpecs()) {
     const std::string path = dir + "/" + spec.name;
     if (std::ifstream(path).good() == false) WriteSeed(spec, path);
     Seeds().push_back(LoadSeed(spec, path));
