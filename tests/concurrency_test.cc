@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
@@ -37,10 +39,24 @@ using testing::TempDir;
 using testing::ValueFor;
 
 struct Mode {
-  const char* encoding;  // As in the policy id; names the test.
-  const char* policy;  // filter_policy option string.
+  std::string encoding;  // Its name; names the test.
+  std::string policy;    // filter_policy option string.
   bool partitioned;
 };
+
+// Every encoding of the list (filter/encodings.h) at 10 bits/key, full and
+// partitioned.
+std::vector<Mode> AllModes() {
+  std::vector<Mode> modes;
+  for (EncodingId encoding : AllEncodingIds()) {
+    FilterOptions options;
+    options.encoding = encoding;
+    for (bool partitioned : {false, true}) {
+      modes.push_back({std::string(EncodingName(encoding)), FormatPolicyId(options), partitioned});
+    }
+  }
+  return modes;
+}
 
 // Failure messages name the mode, not its bytes.
 void PrintTo(const Mode& mode, std::ostream* os) {
@@ -49,7 +65,7 @@ void PrintTo(const Mode& mode, std::ostream* os) {
 
 // "leveldb_full", "cache_local_partitioned".
 std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
-  return std::string(info.param.encoding) + (info.param.partitioned ? "_partitioned" : "_full");
+  return info.param.encoding + (info.param.partitioned ? "_partitioned" : "_full");
 }
 
 // Sizes: small enough for a few seconds per case here and well under 20 s
@@ -257,12 +273,7 @@ TEST_P(ConcurrencyTest, ReadersSeeEveryKeyWhileTablesAreBuilt) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, ConcurrencyTest,
-                         ::testing::Values(Mode{"leveldb", "sstfilter.bloom:10", false},
-                                           Mode{"leveldb", "sstfilter.bloom:10", true},
-                                           Mode{"cache_local", "sstfilter.bloom:10:cache_local", false},
-                                           Mode{"cache_local", "sstfilter.bloom:10:cache_local", true}),
-                         ModeName);
+INSTANTIATE_TEST_SUITE_P(Modes, ConcurrencyTest, ::testing::ValuesIn(AllModes()), ModeName);
 
 }  // namespace
 }  // namespace sstfilter

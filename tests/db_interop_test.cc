@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
@@ -140,8 +142,21 @@ TEST(ColumnFamiliesTest, EachFamilyUsesItsOwnPolicy) {
   for (auto* handle : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(handle).ok());
 }
 
+// Each encoding of the list, at whole and fractional bits/key.
+std::vector<std::string> PoliciesOfEveryEncoding() {
+  std::vector<std::string> ids;
+  for (EncodingId encoding : AllEncodingIds()) {
+    FilterOptions options;
+    options.encoding = encoding;
+    options.bits_per_key = 10 + 2.5 * static_cast<double>(ids.size());
+    ids.push_back(FormatPolicyId(options));
+  }
+  return ids;
+}
+
 TEST(OptionsFileTest, SavedOptionsReloadToSamePolicy) {
-  for (const std::string policy : {"sstfilter.bloom:10", "sstfilter.bloom:12.5:cache_local"}) {
+  for (const std::string& policy : PoliciesOfEveryEncoding()) {
+    SCOPED_TRACE(policy);
     TempDir dir;
     const std::vector<std::string> keys = RandomKeys(kNumKeys, 11);
     {

@@ -2,7 +2,8 @@
 // from the file by the SST inspector's parser, is in the encoding the level
 // rule (table/rocksdb/level_format.h) gives for how RocksDB created that
 // table, no key is lost through flushes, compactions and reopen, and the
-// filters keep absent keys away from data blocks.
+// filters keep absent keys away from data blocks. It runs over every fast
+// encoding of the list (all but compact) as the policy's format.
 //
 // How a table was created is recorded by RocksDB's own calls, not guessed:
 // a wrapper policy notes the FilterBuildingContext RocksDB passes when it
@@ -13,15 +14,16 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "db_test_util.h"
-#include "filter/cache_local/bloom.h"
-#include "filter/compact/filter.h"
+#include "filter/encodings.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
@@ -113,15 +115,31 @@ class ContextCollectorFactory final : public rocksdb::TablePropertiesCollectorFa
   const char* Name() const override { return "sstfilter_test.context"; }
 };
 
-enum class Written { kFast, kCompact, kOther };
+// The encoding of a table's filter as the list (filter/encodings.h)
+// recognises its bytes; nullopt for none (or no full filter).
+using Written = std::optional<EncodingId>;
 
-// The rule of level_format.h, for level compaction and a fast format.
-Written Expected(const CreationContext& c, int compact_from_level) {
+// The rule of level_format.h, for level compaction over the fast format.
+EncodingId Expected(const CreationContext& c, int compact_from_level, EncodingId fast) {
   const bool flush = c.reason == rocksdb::TableFileCreationReason::kFlush ||
                      c.reason == rocksdb::TableFileCreationReason::kRecovery;
-  if (flush) return Written::kFast;
-  return c.level >= compact_from_level || c.bottommost || c.level < 0 ? Written::kCompact
-                                                                      : Written::kFast;
+  if (flush) return fast;
+  return c.level >= compact_from_level || c.bottommost || c.level < 0 ? EncodingId::kCompact
+                                                                      : fast;
+}
+
+std::string NameOf(const Written& w) {
+  return w ? std::string(EncodingName(*w)) : std::string("unrecognised");
+}
+
+// The encodings of the list compact_from_level goes with: every one but
+// compact (format=compact with the option is refused).
+std::vector<EncodingId> FastEncodings() {
+  std::vector<EncodingId> fast;
+  for (EncodingId encoding : AllEncodingIds()) {
+    if (encoding != EncodingId::kCompact) fast.push_back(encoding);
+  }
+  return fast;
 }
 
 // One live table as found on disk.
@@ -129,7 +147,7 @@ struct LiveTable {
   std::string name;
   int level = -1;  // Where it sits now.
   CreationContext created;
-  Written written = Written::kOther;
+  Written written;
 };
 
 // The kinds of table the rule tells apart, for the coverage check.
@@ -139,11 +157,12 @@ std::string KindOf(const LiveTable& t) {
   return absl::StrCat("L", t.created.level, t.created.bottommost ? " bottommost" : "");
 }
 
-class DbLevelFormatTest : public ::testing::Test {
+// Over each fast encoding of the list (the test's parameter).
+class DbLevelFormatTest : public ::testing::TestWithParam<EncodingId> {
  protected:
   rocksdb::Options MakeOptions(bool auto_compactions) {
     FilterOptions bloom;
-    bloom.encoding = EncodingId::kCacheLocal;
+    bloom.encoding = GetParam();
     bloom.compact_from_level = compact_from_level_;
     rocksdb::BlockBasedTableOptions table;
     table.filter_policy =
@@ -249,20 +268,23 @@ class DbLevelFormatTest : public ::testing::Test {
     return tables;
   }
 
-  // The encoding of the table's filter, by its final byte.
+  // The encoding of the table's filter, as the list recognises its bytes.
   static Written WrittenIn(const std::string& path) {
     absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
     EXPECT_TRUE(source.ok()) << source.status();
-    if (!source.ok()) return Written::kOther;
+    if (!source.ok()) return std::nullopt;
     absl::StatusOr<SstFilter> filter = ReadSstFilter(**source, testing::IndexFormatOf(path));
     EXPECT_TRUE(filter.ok()) << path << ": " << filter.status();
-    if (!filter.ok() || filter->layout != SstFilterLayout::kFull) return Written::kOther;
+    if (!filter.ok() || filter->layout != SstFilterLayout::kFull) return std::nullopt;
     const std::string& bytes = filter->partitions.at(0).contents;
-    if (bytes.empty()) return Written::kOther;
-    const auto tag = static_cast<unsigned char>(bytes.back());
-    if (tag == kCacheLocalTag) return Written::kFast;
-    if (tag == kCompactTag) return Written::kCompact;
-    return Written::kOther;
+    if (DescribeFilter(bytes).state != FilterState::kProbe) return std::nullopt;
+    return VisitEncodingOf(bytes, [](auto e) -> Written {
+      if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
+        return std::nullopt;
+      } else {
+        return IdOf<decltype(e)>();
+      }
+    });
   }
 
   // Every live table's filter against the rule; the kinds seen are added
@@ -274,15 +296,14 @@ class DbLevelFormatTest : public ::testing::Test {
       SCOPED_TRACE(absl::StrCat(stage, ": ", t.name, " in L", t.level, ", created as ",
                                 KindOf(t)));
       ASSERT_TRUE(t.created.set) << "no creation context recorded";
-      EXPECT_EQ(static_cast<int>(t.written),
-                static_cast<int>(Expected(t.created, compact_from_level_)))
-          << "(0 fast, 1 compact, 2 neither)";
+      EXPECT_EQ(NameOf(t.written),
+                EncodingName(Expected(t.created, compact_from_level_, GetParam())));
       if (created_where_it_sits) {
         EXPECT_EQ(t.level, t.created.reason == rocksdb::TableFileCreationReason::kCompaction
                                ? t.created.level
                                : 0);
       }
-      kinds_seen_[KindOf(t) + (t.written == Written::kCompact ? " -> compact" : " -> fast")]++;
+      kinds_seen_[KindOf(t) + (t.written == EncodingId::kCompact ? " -> compact" : " -> fast")]++;
     }
   }
 
@@ -350,7 +371,7 @@ class DbLevelFormatTest : public ::testing::Test {
 // rule occurs: flushes, an L1 that is bottommost (nothing below yet), an L1
 // above data, an L2 above data, the bottom L3. Tables sit where they were
 // created (CompactFiles never moves a table without rewriting it).
-TEST_F(DbLevelFormatTest, EveryKindOfTableByHand) {
+TEST_P(DbLevelFormatTest, EveryKindOfTableByHand) {
   Open(/*auto_compactions=*/false);
   Write(0, 2000);
   Flush();
@@ -388,7 +409,7 @@ TEST_F(DbLevelFormatTest, EveryKindOfTableByHand) {
 // RocksDB choosing its own compactions: 60000 keys through small buffers
 // reach L3. Trivial moves may leave a table below the level it was created
 // at, so only how it was created is checked.
-TEST_F(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
+TEST_P(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
   Open(/*auto_compactions=*/true);
   for (size_t begin = 0; begin < keys_.size(); begin += 5000) {
     Write(begin, std::min(begin + 5000, keys_.size()));
@@ -423,7 +444,7 @@ TEST_F(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
   ASSERT_TRUE(db_->CompactRange(full, nullptr, nullptr).ok());
   for (const LiveTable& t : LiveTables()) {
     EXPECT_EQ(t.level, kNumLevels - 1) << t.name;
-    EXPECT_EQ(t.written, Written::kCompact) << t.name;
+    EXPECT_EQ(NameOf(t.written), EncodingName(EncodingId::kCompact)) << t.name;
   }
   ExpectAllFound("fully compacted");
   ExpectFiltersUseful("fully compacted");
@@ -431,7 +452,7 @@ TEST_F(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
 
 // compact_from_level=0: every table RocksDB writes is compact except the
 // memtable's, whether flushed or, after a restart, recovered from the WAL.
-TEST_F(DbLevelFormatTest, FromLevelZeroOnlyFlushesAreFast) {
+TEST_P(DbLevelFormatTest, FromLevelZeroOnlyFlushesAreFast) {
   compact_from_level_ = 0;
   Open(/*auto_compactions=*/true);
   Write(0, 20000);
@@ -446,6 +467,11 @@ TEST_F(DbLevelFormatTest, FromLevelZeroOnlyFlushesAreFast) {
   ExpectAllFound("reopened");
   ExpectFiltersUseful("reopened");
 }
+
+INSTANTIATE_TEST_SUITE_P(Fast, DbLevelFormatTest, ::testing::ValuesIn(FastEncodings()),
+                         [](const ::testing::TestParamInfo<EncodingId>& info) {
+                           return std::string(EncodingName(info.param));
+                         });
 
 }  // namespace
 }  // namespace sstfilter

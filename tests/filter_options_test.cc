@@ -236,9 +236,11 @@ TEST(CompactFromLevelTest, IdsParseAndRoundTrip) {
   EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, 0)),
             "sstfilter.bloom:10:compact_from_level:0");
   EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, std::nullopt)), "sstfilter.bloom:10");
-  // Every level and fast format round-trips.
+  // Every level and fast format (every encoding of the list but compact,
+  // refused with the option) round-trips.
   for (int level = 0; level <= kMaxCompactFromLevel; ++level) {
-    for (EncodingId format : {EncodingId::kLevelDb, EncodingId::kCacheLocal}) {
+    for (EncodingId format : AllEncodingIds()) {
+      if (format == EncodingId::kCompact) continue;
       const FilterOptions options = WithLevel(format, level);
       absl::StatusOr<FilterOptions> back = ParsePolicyId(FormatPolicyId(options));
       ASSERT_TRUE(back.ok()) << FormatPolicyId(options);

@@ -2,7 +2,8 @@
 // 1.23) in a temporary directory: no false negatives through writes,
 // compaction and reopen; absent-key Gets skip data-block reads (counted by
 // LevelDbCountingEnv, with the block cache off); databases written with
-// LevelDB's built-in policy and with ours open with the other.
+// LevelDB's built-in policy and with ours open with the other. Ours runs in
+// every encoding of the list (filter/encodings.h).
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -49,6 +52,17 @@ std::string TestName(std::string spec) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return spec;
+}
+
+// Our policy at 10 bits/key in each encoding of the list (filter/encodings.h).
+std::vector<std::string> OurPolicies() {
+  std::vector<std::string> ids;
+  for (EncodingId encoding : AllEncodingIds()) {
+    FilterOptions options;
+    options.encoding = encoding;
+    ids.push_back(FormatPolicyId(options));
+  }
+  return ids;
 }
 
 std::string ValueOf(const std::string& key) {
@@ -161,9 +175,7 @@ TEST_P(LevelDbDbEncodingTest, NoFalseNegativesAfterWritesCompactionAndReopen) {
   EXPECT_LT(absent_reads, kMaxFilteredReadsPerAbsentGet);
 }
 
-INSTANTIATE_TEST_SUITE_P(Encodings, LevelDbDbEncodingTest,
-                         ::testing::Values("sstfilter.bloom:10",
-                                           "sstfilter.bloom:10:cache_local"),
+INSTANTIATE_TEST_SUITE_P(Encodings, LevelDbDbEncodingTest, ::testing::ValuesIn(OurPolicies()),
                          [](const auto& info) { return TestName(info.param); });
 
 // ---- Absent-key Gets skip data blocks ----
@@ -197,11 +209,15 @@ TEST_P(LevelDbDbReadsTest, AbsentGetsSkipDataBlockReads) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, LevelDbDbReadsTest,
-                         ::testing::Values(ReadsCase{"leveldb:10", true},
-                                           ReadsCase{"sstfilter.bloom:10", true},
-                                           ReadsCase{"sstfilter.bloom:10:cache_local", true},
-                                           ReadsCase{"none", false}),
+// LevelDB's built-in, ours in each encoding, and no filter.
+std::vector<ReadsCase> ReadsCases() {
+  std::vector<ReadsCase> cases = {{"leveldb:10", true}};
+  for (const std::string& ours : OurPolicies()) cases.push_back({ours, true});
+  cases.push_back({"none", false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, LevelDbDbReadsTest, ::testing::ValuesIn(ReadsCases()),
                          [](const auto& info) { return TestName(info.param.policy); });
 
 // ---- Written with one policy, opened with the other ----
@@ -243,12 +259,25 @@ TEST_P(LevelDbDbCrossTest, OpensWithTheOtherPolicy) {
   }
 }
 
+// Each of our encodings against LevelDB's built-in, both ways. Only the
+// LevelDB encoding's policy takes the built-in's name (its filters are the
+// built-in's bytes); the others' name is sstfilter.bloom, whose filters
+// LevelDB's policy never reads (table/leveldb/leveldb_filter_policy.h).
+std::vector<CrossCase> CrossCases() {
+  std::vector<CrossCase> cases;
+  for (EncodingId encoding : AllEncodingIds()) {
+    FilterOptions options;
+    options.encoding = encoding;
+    const std::string ours = FormatPolicyId(options);
+    const bool same_name = encoding == EncodingId::kLevelDb;
+    cases.push_back({"leveldb:10", ours, same_name});
+    cases.push_back({ours, "leveldb:10", same_name});
+  }
+  return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    Pairs, LevelDbDbCrossTest,
-    ::testing::Values(CrossCase{"leveldb:10", "sstfilter.bloom:10", true},
-                      CrossCase{"sstfilter.bloom:10", "leveldb:10", true},
-                      CrossCase{"sstfilter.bloom:10:cache_local", "leveldb:10", false},
-                      CrossCase{"leveldb:10", "sstfilter.bloom:10:cache_local", false}),
+    Pairs, LevelDbDbCrossTest, ::testing::ValuesIn(CrossCases()),
     [](const auto& info) {
       return TestName(info.param.writer) + "_read_by_" + TestName(info.param.reader);
     });

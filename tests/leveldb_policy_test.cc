@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "filter/encoding_id.h"
 #include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
@@ -115,22 +116,34 @@ TEST(LevelDbPolicyTest, FractionalBitsDifferFromTheBuiltinButReadThere) {
   EXPECT_LT(false_positives, 2000 / 5);  // A working filter, not "always true".
 }
 
-// Whatever the policy writes, it reads both encodings (by the final byte).
+// Whatever the policy writes, it reads every encoding of the list (by the
+// final byte): a policy per encoding reads the filters of all of them, and
+// LevelDB's own.
 TEST(LevelDbPolicyTest, ReadsEveryEncoding) {
   std::mt19937_64 rng(13);
   const std::vector<std::string> keys = KeysWithDuplicates(500, rng);
   const std::vector<std::string> absent = AbsentKeys(2000, rng);
-  const Policy leveldb_writer = Ours("sstfilter.bloom:10");
-  const Policy cache_local_writer = Ours("sstfilter.bloom:10:cache_local");
-  const std::string builtin_filter = Filter(*Builtin(10), keys);
-  const std::string cache_local_filter = Filter(*cache_local_writer, keys);
-  ASSERT_NE(builtin_filter.back(), cache_local_filter.back());
-  for (const Policy* reader : {&leveldb_writer, &cache_local_writer}) {
-    SCOPED_TRACE((*reader)->Name());
-    for (const std::string* filter : {&builtin_filter, &cache_local_filter}) {
-      for (const std::string& key : keys) ASSERT_TRUE(Matches(**reader, key, *filter));
+  std::vector<Policy> policies;
+  std::vector<std::string> filters = {Filter(*Builtin(10), keys)};
+  for (EncodingId encoding : AllEncodingIds()) {
+    FilterOptions options;
+    options.encoding = encoding;
+    policies.push_back(Ours(FormatPolicyId(options)));
+    filters.push_back(Filter(*policies.back(), keys));
+  }
+  ASSERT_EQ(filters[0], filters[1 + static_cast<size_t>(EncodingId::kLevelDb)])
+      << "the LevelDB encoding writes LevelDB's bytes";
+  for (size_t i = 1; i < filters.size(); ++i) {
+    for (size_t j = 1; j < i; ++j) {
+      EXPECT_NE(filters[i].back(), filters[j].back()) << "encodings " << i << " and " << j;
+    }
+  }
+  for (const Policy& reader : policies) {
+    SCOPED_TRACE(reader->Name());
+    for (const std::string& filter : filters) {
+      for (const std::string& key : keys) ASSERT_TRUE(Matches(*reader, key, filter));
       int false_positives = 0;
-      for (const std::string& key : absent) false_positives += Matches(**reader, key, *filter);
+      for (const std::string& key : absent) false_positives += Matches(*reader, key, filter);
       EXPECT_LT(false_positives, 2000 * 3 / 100);  // Probed: ~1% at 10 bits/key.
     }
   }
