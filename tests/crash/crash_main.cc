@@ -6,6 +6,10 @@
 //       reopens and checks the DB (crash_verify.h); prints one line
 //       "verify: key=value ..." and exits 1 if any invariant failed
 //
+//   sstfilter_crash --mode=encodings
+//       prints the name of each encoding of the list (filter/encodings.h), one a
+//       line: the formats crash_test.sh picks from
+//
 // OPTS is a RocksDB block-based table option string, e.g.
 // "filter_policy=sstfilter.bloom:10:cache_local;partition_filters=true;
 //  index_type=kTwoLevelIndexSearch;metadata_block_size=512".
@@ -16,11 +20,12 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
+#include "filter/encoding_id.h"
 #include "tests/crash/crash_verify.h"
 #include "tests/crash/crash_write.h"
 #include "tools/flags_usage.h"
 
-ABSL_FLAG(std::string, mode, "", "write or verify");
+ABSL_FLAG(std::string, mode, "", "write, verify or encodings");
 ABSL_FLAG(std::string, db, "", "DB directory");
 ABSL_FLAG(std::string, progress, "", "File holding the writer's acknowledged step count");
 ABSL_FLAG(std::string, table_options, "filter_policy=sstfilter.bloom:10",
@@ -69,14 +74,18 @@ int Verify() {
 }
 
 int Run() {
+  const std::string mode = absl::GetFlag(FLAGS_mode);
+  if (mode == "encodings") {  // For crash_test.sh: one name a line.
+    for (EncodingId encoding : AllEncodingIds()) absl::PrintF("%s\n", EncodingName(encoding));
+    return 0;
+  }
   if (absl::GetFlag(FLAGS_db).empty() || absl::GetFlag(FLAGS_progress).empty()) {
     return Error(absl::InvalidArgumentError("--db and --progress are required"));
   }
-  const std::string mode = absl::GetFlag(FLAGS_mode);
   if (mode == "write") return Write();
   if (mode == "verify") return Verify();
   return Error(absl::InvalidArgumentError(
-      absl::StrFormat("--mode='%s' is unknown; expected 'write' or 'verify'", mode)));
+      absl::StrFormat("--mode='%s' is unknown; expected 'write', 'verify' or 'encodings'", mode)));
 }
 
 }  // namespace

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Crash test driver (issue 10): runs N cycles on one DB directory of
 #   1. sstfilter_crash --mode=write with a random table configuration
-#      (format leveldb or cache_local; full filter, or partitioned filters
-#      with a two-level index), synced writes, flushes and compactions;
+#      (any encoding of the list, as sstfilter_crash --mode=encodings names
+#      them; full filter, or partitioned filters with a two-level index),
+#      synced writes, flushes and compactions;
 #   2. kill -9 after a random 0.05-1.5 s (inside a write, a flush, a
 #      compaction, or still inside the open's recovery);
 #   3. sstfilter_crash --mode=verify with another random configuration:
 #      reopens (recovery), checks every acknowledged key by Get and MultiGet,
 #      that no hole is found, and that the filters answered.
-# The DB keeps its files across cycles, so files of both formats and both
+# The DB keeps its files across cycles, so files of every format and both
 # filter layouts live side by side, as after a real configuration change.
 #
 #   crash_test.sh SSTFILTER_CRASH_BINARY [CYCLES (default 20)] [WORK_DIR]
@@ -27,10 +28,13 @@ else work="$(mktemp -d "${TMPDIR:-/tmp}/sstfilter_crash_XXXXXX")"; own_work=yes;
 seed="${CRASH_SEED:-$(( $(date +%s%N) % 32768 ))}"
 RANDOM="$seed"
 
+# The encodings of the list (filter/encodings.h), as the binary names them.
+mapfile -t encodings < <("$bin" --mode=encodings)
+[ ${#encodings[@]} -gt 0 ] || { echo "crash_test: '$bin --mode=encodings' named none" >&2; exit 2; }
+
 # A random table configuration as a RocksDB option string; sets $config_name.
 random_table_options() {
-  local format=leveldb policy
-  (( RANDOM % 2 )) && format=cache_local
+  local format="${encodings[RANDOM % ${#encodings[@]}]}" policy
   policy="filter_policy=sstfilter.bloom:10:$format"
   if (( RANDOM % 2 )); then
     config_name="$format/partitioned"
