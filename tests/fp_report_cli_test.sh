@@ -30,7 +30,11 @@ holds() {
   check "$1" awk -v a="${3-}" -v b="${4-}" -v c="${5-}" "BEGIN { exit !($2) }"
 }
 
-kinds=(sst_leveldb sst_cache_local sst_compact libleveldb rocksdb_fv5 rocksdb_fv4 ribbon)
+# Every kind the report knows (ours: one per encoding of the list), as its
+# refusal of an unknown one names them.
+kinds=($("$tool" --out_dir="$work/unknown" --filters=nosuch 2>&1 | sed -n 's/.*(known: \(.*\))$/\1/p'))
+check "kinds named: ours and 4 peers (${kinds[*]})" \
+  test "$(printf '%s\n' "${kinds[@]}" | grep -c '^sst_')" -ge 3 -a "${#kinds[@]}" -ge 7
 for kind in "${kinds[@]}"; do
   for bits in 8 10; do
     spent="$(col $kind $bits spent_bits_per_key)"
