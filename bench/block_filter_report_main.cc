@@ -11,6 +11,7 @@
 //
 //   sstfilter_block_filter_report [--value_sizes=16,100,1000]
 //       [--bits_per_key=6,10,16] [--num_keys=...] [--queries=...]
+//       [--filters=libleveldb,ours]  (ours: each of our encodings)
 #include <algorithm>
 #include <cstring>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "bench/filter_impls.h"
 #include "bench/key_shapes.h"
 #include "leveldb/db.h"
@@ -42,8 +44,8 @@ ABSL_FLAG(std::vector<std::string>, num_keys,
                                     "300", "400", "600"}),
           "Keys per filter in part 2 (the measured per-block n are added).");
 ABSL_FLAG(size_t, queries, 2000000, "Absent keys asked per (n, bits/key, filter).");
-ABSL_FLAG(std::string, filters, "libleveldb,sst_leveldb,sst_cache_local",
-          "Implementations compared (bench/filter_impls.h names).");
+ABSL_FLAG(std::string, filters, "libleveldb,ours",
+          "Implementations compared (bench/filter_impls.h names; ours: each of our encodings).");
 
 namespace sstfilter::bench {
 namespace {
@@ -165,7 +167,15 @@ int Main() {
   for (const std::string& n : absl::GetFlag(FLAGS_num_keys)) ns.push_back(std::stoul(n));
   std::sort(ns.begin(), ns.end());
   ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
-  absl::StatusOr<std::vector<FilterImpl>> impls = SelectFilterImpls(absl::GetFlag(FLAGS_filters));
+  std::vector<std::string> names;
+  for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_filters), ',')) {
+    if (name == "ours") {
+      for (const std::string& ours : OurImplNames()) names.push_back(ours);
+    } else {
+      names.emplace_back(name);
+    }
+  }
+  absl::StatusOr<std::vector<FilterImpl>> impls = SelectFilterImpls(absl::StrJoin(names, ","));
   if (!impls.ok()) {
     std::fprintf(stderr, "%s\n", impls.status().ToString().c_str());
     return 1;
