@@ -2,7 +2,7 @@
 // for 1000-byte values, 33 for 100-byte, 98 for 16-byte, measured with
 // bench/block_filter_report_main.cc): what they cost against LevelDB's own
 // filter (libleveldb), how accurate they are, and that every query path
-// finds every key, for both encodings and every n from 1 to 300.
+// finds every key, for every encoding of the list and every n from 1 to 300.
 #include <cmath>
 #include <memory>
 #include <string>

@@ -25,6 +25,7 @@
 #include "bench/db_bench/rocksdb_engine.h"
 #include "bench/db_bench/workload.h"
 #include "bench/db_bench/engine.h"
+#include "filter/encoding_id.h"
 #include "tools/flags_usage.h"
 
 // Empty: the engine's default list (BenchmarksFor).
@@ -35,10 +36,11 @@ ABSL_FLAG(std::string, benchmarks, "",
 ABSL_FLAG(std::string, engine, "rocksdb",
           "rocksdb (the installed librocksdb) or leveldb (libleveldb)");
 ABSL_FLAG(std::string, filter, "sstfilter.bloom:10",
-          "filter_policy string; rocksdb: sstfilter.bloom:10, "
+          "filter_policy string; rocksdb: sstfilter.bloom:10[:<encoding>], "
           "{id=sstfilter.bloom;bits_per_key=10;format=cache_local}, bloomfilter:10, "
           "ribbonfilter:10, none; leveldb: leveldb:10 (LevelDB's built-in), "
-          "sstfilter.bloom:10[:cache_local], none");
+          "sstfilter.bloom:10[:<encoding>], none; <encoding>: " +
+              sstfilter::EncodingNameList());
 ABSL_FLAG(std::string, compare, "",
           "comma-separated filter strings: run the same workload for each, in one "
           "process, and print a side-by-side table (overrides --filter); "
