@@ -62,26 +62,14 @@ std::vector<Mode> AllModes(bool partitioned) {
 // at 10 bits/key (0: none within 4 KiB), as its builder says: the size a
 // filter of `bytes` would have grown to had its allocation held it (a
 // LevelDB or compact filter grows by any byte, a cache-local one by a 64-byte
-// line). An encoding whose builder cannot be sized is not one
-// optimize_filters_for_memory can serve: this does not compile for it.
+// line).
 template <typename E>
 size_t NextWritableSize(const std::vector<std::string>& keys, size_t bytes) {
-  using Builder = typename E::Builder;
-  Builder builder(10.0);
+  typename E::Builder builder(10.0);
   for (const std::string& key : keys) builder.AddKey(key);
-  const auto fitting = [&builder](size_t size) -> size_t {
-    if constexpr (IsResizableBuilder<Builder>::value) {
-      return builder.FittingFilterSize(builder.NumEntries(), size);
-    } else {
-      static_assert(IsBuiltResizableBuilder<Builder>::value,
-                    "an encoding for optimize_filters_for_memory sizes its filters "
-                    "(filter/memory_sizing.h)");
-      return builder.FittingBuiltSize(size);
-    }
-  };
-  if constexpr (IsBuiltResizableBuilder<Builder>::value) builder.FinishSize();
+  builder.FinishSize();  // Builds the filter where its sizes depend on it.
   for (size_t size = bytes + 1; size <= bytes + 4096; ++size) {
-    if (const size_t fits = fitting(size); fits > bytes) return fits;
+    if (const size_t fits = builder.FittingBuiltSize(size); fits > bytes) return fits;
   }
   return 0;
 }
