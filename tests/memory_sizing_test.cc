@@ -150,18 +150,18 @@ TEST_P(MemorySizingTest, PicksTheSmallestAllocationWithinTheFpBound) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Allocators, MemorySizingTest,
-    ::testing::Values(Case{EncodingId::kLevelDb, JemallocUsable, "jemalloc"},
-                      Case{EncodingId::kLevelDb, GlibcUsable, "glibc"},
-                      Case{EncodingId::kLevelDb, ExactUsable, "exact"},
-                      Case{EncodingId::kCacheLocal, JemallocUsable, "jemalloc"},
-                      Case{EncodingId::kCacheLocal, GlibcUsable, "glibc"},
-                      Case{EncodingId::kCacheLocal, ExactUsable, "exact"},
-                      Case{EncodingId::kCompact, JemallocUsable, "jemalloc"},
-                      Case{EncodingId::kCompact, GlibcUsable, "glibc"},
-                      Case{EncodingId::kCompact, ExactUsable, "exact"}),
-    CaseName);
+// Every encoding of the list under each allocator model.
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (EncodingId encoding : AllEncodingIds()) {
+    cases.push_back({encoding, JemallocUsable, "jemalloc"});
+    cases.push_back({encoding, GlibcUsable, "glibc"});
+    cases.push_back({encoding, ExactUsable, "exact"});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Allocators, MemorySizingTest, ::testing::ValuesIn(AllCases()), CaseName);
 
 // Small cache-local filters (narrow lines) keep their size and shape.
 TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
