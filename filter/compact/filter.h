@@ -190,7 +190,6 @@ class CompactFilterReader : public ReaderBase {
   // What the body is (kCompactBody*), 0 when the filter is not understood.
   unsigned char body() const { return body_; }
   const FuseShape& shape() const { return shape_; }  // Set for fuse bodies.
-  const CacheLocalBloomReader& bloom() const { return bloom_; }  // For Bloom bodies.
 
  private:
   bool ParseFuse(std::string_view filter);

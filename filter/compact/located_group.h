@@ -20,12 +20,10 @@ struct LocatedGroup {
   alignas(64) uint64_t mask[kCompactSimdMaxGroup];
 };
 
-inline CellAt CellAtBit(uint64_t bit) { return {bit >> 3, static_cast<uint32_t>(bit & 7)}; }
-
 // Prefetches the cells of keys [first, end).
 inline void PrefetchLocated(const char* array, const LocatedGroup& at, size_t first, size_t end) {
   for (size_t i = first; i < end; ++i) {
-    for (const auto& bit : at.bit) __builtin_prefetch(array + (bit[i] >> 3));
+    for (const auto& bit : at.bit) __builtin_prefetch(array + CellAtBit(bit[i]).byte);
   }
 }
 

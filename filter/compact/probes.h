@@ -95,9 +95,11 @@ struct CellAt {
   uint64_t byte;  // Arrays may pass 4 GiB (2^32 cells of up to 32 bits).
   uint32_t shift;
 };
+// The cell starting at bit `bit` of the array (the SIMD kernels compute
+// bit offsets, compact/located_group.h).
+inline CellAt CellAtBit(uint64_t bit) { return {bit >> 3, static_cast<uint32_t>(bit & 7)}; }
 inline CellAt LocateCell(uint32_t i, const FuseParams& p) {
-  const uint64_t bit = CellBitOffset(i, p);
-  return {bit >> 3, static_cast<uint32_t>(bit & 7)};
+  return CellAtBit(CellBitOffset(i, p));
 }
 
 // Cell bits at `at` and whatever follows them (mask before use).
@@ -105,9 +107,6 @@ inline uint64_t LoadCellAt(const char* array, CellAt at) {
   uint64_t word;
   std::memcpy(&word, array + at.byte, sizeof(word));
   return word >> at.shift;  // Little-endian hosts (x86-64, aarch64).
-}
-inline uint64_t LoadCell(const char* array, uint32_t i, const FuseParams& p) {
-  return LoadCellAt(array, LocateCell(i, p));
 }
 
 // A key's 4 cells located, and the bits it compares.
