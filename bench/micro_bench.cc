@@ -156,13 +156,6 @@ FilterCopies& GetOutOfCacheSet(const FilterImpl& impl) {
   return *copies;
 }
 
-void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t matches) {
-  const double keys = static_cast<double>(state.iterations()) * keys_per_iteration;
-  state.counters[kPerKeyCounter] = benchmark::Counter(
-      keys, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters[kMatchCounter] = benchmark::Counter(keys > 0 ? matches / keys : 0);
-}
-
 void BM_Build(benchmark::State& state, const FilterImpl& impl) {
   std::unique_ptr<BenchFilter> filter = impl.make(absl::GetFlag(FLAGS_bits_per_key));
   const std::vector<std::string_view>& keys = GetKeys().in_cache.keys();

@@ -28,6 +28,16 @@ namespace sstfilter::bench {
 inline constexpr char kPerKeyCounter[] = "per_key";      // Seconds of CPU per key.
 inline constexpr char kMatchCounter[] = "match";         // Fraction answered "may match".
 inline constexpr char kBitsPerKeyCounter[] = "bits/key";  // Filter size (build cases).
+
+// Sets kPerKeyCounter and kMatchCounter of a case that asks
+// keys_per_iteration keys per iteration, `matches` of them answered "may
+// match" over all iterations.
+inline void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t matches) {
+  const double keys = static_cast<double>(state.iterations()) * keys_per_iteration;
+  state.counters[kPerKeyCounter] = benchmark::Counter(
+      keys, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters[kMatchCounter] = benchmark::Counter(keys > 0 ? matches / keys : 0);
+}
 // Names of the cases through RocksDB's reader start so (via_rocksdb_cases.h).
 inline constexpr char kViaRocksDbPrefix[] = "ViaRocksDB/";
 

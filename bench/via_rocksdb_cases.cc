@@ -133,13 +133,6 @@ LengthState& StateFor(size_t length) {
   return *state;
 }
 
-void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t matches) {
-  const double keys = static_cast<double>(state.iterations()) * keys_per_iteration;
-  state.counters[kPerKeyCounter] = benchmark::Counter(
-      keys, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters[kMatchCounter] = benchmark::Counter(keys > 0 ? matches / keys : 0);
-}
-
 // Present queries ask the first kPoolKeys keys of the filters (all of them if fewer).
 size_t PoolSize(const TextKeys& keys) { return std::min(kPoolKeys, keys.size()); }
 
