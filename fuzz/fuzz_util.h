@@ -10,14 +10,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/escaping.h"
+#include "tests/exact_bytes.h"
 
 namespace sstfilter::fuzz {
 
@@ -41,20 +40,7 @@ inline std::string Printable(std::string_view bytes) {
   return s;
 }
 
-// Bytes in a heap block of exactly their size: std::string keeps spare
-// capacity, where an out-of-bounds read would go unnoticed.
-class ExactBytes {
- public:
-  explicit ExactBytes(std::string_view bytes)
-      : data_(new char[bytes.size()]), size_(bytes.size()) {
-    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
-  }
-  std::string_view view() const { return {data_.get(), size_}; }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t size_;
-};
+using ::sstfilter::testing::ExactBytes;  // tests/exact_bytes.h
 
 // Keys of adversarial shapes, up to max_keys drawn one by one: random bytes
 // (empty included), repeats of the previous key (adjacent duplicates, as

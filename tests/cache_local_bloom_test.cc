@@ -29,7 +29,7 @@ namespace {
 
 namespace cl = cache_local;
 
-using testing::ExactBuffer;
+using testing::ExactBytes;
 using testing::Hex;
 using testing::KeyShape;
 using testing::ShapedKey;
@@ -224,7 +224,7 @@ TEST(CacheLocalBloomFormat, DamagedMetadataFailsOpen) {
   // A wrong tag is simply not this encoding.
   damaged.push_back(good.substr(0, good.size() - 1) + "D");
   for (const std::string& bytes : damaged) {
-    const ExactBuffer buffer(bytes);
+    const ExactBytes buffer(bytes);
     CacheLocalBloomReader reader(buffer.view());
     EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << Hex(bytes.substr(bytes.size() > 8 ? bytes.size() - 8 : 0));
     EXPECT_TRUE(reader.MayMatch("anything"));
@@ -470,7 +470,7 @@ TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
       for (size_t n : {1, 2, 33, 1000, 20000}) {
         const std::vector<std::string> keys = ShapedKeys(shape, 5, n);
         const std::string filter = Build(keys, bpk, GetParam());
-        const ExactBuffer buffer(filter);
+        const ExactBytes buffer(filter);
         CacheLocalBloomReader reader(buffer.view(), GetParam());
         ASSERT_EQ(reader.state(), FilterState::kProbe);
         std::unique_ptr<bool[]> batch(new bool[n]);

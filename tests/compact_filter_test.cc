@@ -22,7 +22,7 @@
 namespace sstfilter {
 namespace {
 
-using testing::ExactBuffer;
+using testing::ExactBytes;
 using testing::KeyShape;
 using testing::ShapedKeys;
 using testing::Views;
@@ -397,7 +397,7 @@ TEST(CompactFilter, InconsistentTrailersFailOpen) {
   ASSERT_EQ(CompactFilterReader(good).body(), kCompactBodyFuse);
   const size_t t = good.size() - kCompactFuseTrailerBytes;
   auto expect_open = [&](std::string bad, const char* what) {
-    const ExactBuffer buffer(bad);
+    const ExactBytes buffer(bad);
     const CompactFilterReader reader(buffer.view());
     EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << what;
     EXPECT_TRUE(reader.MayMatch("absent")) << what;
@@ -450,7 +450,7 @@ TEST(CompactFilter, RandomBytesNeverCrash) {
         bytes[t + 1] = bytes[t + 2] = bytes[t + 3] = static_cast<char>(0xff);
       }
     }
-    const ExactBuffer buffer(bytes);
+    const ExactBytes buffer(bytes);
     const CompactFilterReader reader(buffer.view());
     for (std::string_view key : views) (void)reader.MayMatch(key);
     reader.MayMatchBatch(views, out);

@@ -1,13 +1,11 @@
 // Helpers the filter unit tests share: keys (the benchmarks' key shapes,
 // bench/key_shapes.h, as owned strings; random byte strings of any length),
 // hex dumps, string_view lists, and exactly sized heap copies for
-// AddressSanitizer.
+// AddressSanitizer (ExactBytes, tests/exact_bytes.h).
 #ifndef SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
 #define SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
 
 #include <cstdint>
-#include <cstring>
-#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -15,6 +13,7 @@
 
 #include "absl/strings/escaping.h"
 #include "bench/key_shapes.h"
+#include "tests/exact_bytes.h"
 
 namespace sstfilter::testing {
 
@@ -86,22 +85,6 @@ inline FpMean MeanOf(const std::vector<double>& rates) {
   }
   return m;
 }
-
-// A copy of some bytes in a heap block of exactly their size, so that
-// AddressSanitizer reports a read even one byte past the end (a
-// std::string has spare capacity there that would hide it).
-class ExactBuffer {
- public:
-  explicit ExactBuffer(std::string_view bytes)
-      : data_(new char[bytes.size()]), size_(bytes.size()) {
-    if (size_ > 0) std::memcpy(data_.get(), bytes.data(), size_);
-  }
-  std::string_view view() const { return {data_.get(), size_}; }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t size_;
-};
 
 }  // namespace sstfilter::testing
 

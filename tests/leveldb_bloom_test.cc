@@ -25,7 +25,7 @@
 namespace sstfilter {
 namespace {
 
-using testing::ExactBuffer;
+using testing::ExactBytes;
 using testing::Hex;
 using testing::Views;
 
@@ -473,7 +473,7 @@ TEST(LevelDbBloomBatchTest, AnswersAsMayMatchForEveryBatchSize) {
   no_probes.back() = 0;
   for (const std::string& filter : {well_formed, reserved, no_probes, std::string(),
                                     std::string(1, '\x06')}) {
-    const ExactBuffer buffer(filter);
+    const ExactBytes buffer(filter);
     const LevelDbBloomReader reader(buffer.view());
     for (size_t size = 0; size <= 100; ++size) {
       std::vector<std::string_view> batch;
@@ -494,12 +494,12 @@ TEST(LevelDbBloomBatchTest, AnswersAsMayMatchForEveryBatchSize) {
 // ---- Malformed filters fail open ----
 
 TEST(LevelDbBloomMalformedTest, ZeroAndOneByteMatchNothing) {
-  const ExactBuffer empty("");
+  const ExactBytes empty("");
   EXPECT_EQ(LevelDbBloomReader(empty.view()).state(), FilterState::kMatchNothing);
   EXPECT_FALSE(LevelDbBloomMayMatch(empty.view(), "key"));
   EXPECT_FALSE(LevelDbBloomMayMatch(std::string_view(), "key"));
   for (int b = 0; b < 256; ++b) {
-    const ExactBuffer one(std::string(1, static_cast<char>(b)));
+    const ExactBytes one(std::string(1, static_cast<char>(b)));
     EXPECT_EQ(LevelDbBloomReader(one.view()).state(), FilterState::kMatchNothing);
     EXPECT_FALSE(LevelDbBloomMayMatch(one.view(), "key")) << b;
     EXPECT_FALSE(LevelDbBloomMayMatch(one.view(), "")) << b;
@@ -509,7 +509,7 @@ TEST(LevelDbBloomMalformedTest, ZeroAndOneByteMatchNothing) {
 TEST(LevelDbBloomMalformedTest, ZeroProbesMatchesEverything) {
   // k = 0 is never written; a filter without probes cannot exclude a key.
   for (size_t bytes : {1, 8, 100}) {
-    const ExactBuffer filter(std::string(bytes, '\0') + '\0');
+    const ExactBytes filter(std::string(bytes, '\0') + '\0');
     const LevelDbBloomReader reader(filter.view());
     EXPECT_EQ(reader.state(), FilterState::kMatchEverything);
     EXPECT_TRUE(reader.MayMatch("key"));
@@ -522,7 +522,7 @@ TEST(LevelDbBloomMalformedTest, ReservedProbeCountsMatchEverything) {
   for (int k = 31; k < 256; ++k) {
     std::string tagged = filter;
     tagged.back() = static_cast<char>(k);
-    const ExactBuffer buffer(tagged);
+    const ExactBytes buffer(tagged);
     const LevelDbBloomReader reader(buffer.view());
     EXPECT_EQ(reader.state(), FilterState::kMatchEverything) << k;
     EXPECT_TRUE(reader.MayMatch("not there")) << k;
@@ -540,7 +540,7 @@ TEST(LevelDbBloomMalformedTest, TruncatedFiltersReadInBounds) {
   const std::string filter = BuildFilter(keys, 10);
   for (size_t len = 0; len <= filter.size(); ++len) {
     const std::string prefix = filter.substr(0, len);
-    const ExactBuffer buffer(prefix);
+    const ExactBytes buffer(prefix);
     const LevelDbBloomReader reader(buffer.view());
     for (const std::string& query : queries) {
       ASSERT_EQ(reader.MayMatch(query), ContractMayMatch(prefix, query)) << "length " << len;
@@ -560,12 +560,12 @@ TEST(LevelDbBloomMalformedTest, RandomGarbageReadsInBounds) {
     if (!garbage.empty() && round % 4 != 0) {
       garbage.back() = static_cast<char>(1 + rng() % 30);
     }
-    const ExactBuffer buffer(garbage);
+    const ExactBytes buffer(garbage);
     const LevelDbBloomReader reader(buffer.view());
-    std::vector<std::unique_ptr<ExactBuffer>> queries;
+    std::vector<std::unique_ptr<ExactBytes>> queries;
     std::vector<std::string_view> views;
     for (const std::string& key : RandomKeys(20, 12, rng)) {
-      queries.push_back(std::make_unique<ExactBuffer>(key));
+      queries.push_back(std::make_unique<ExactBytes>(key));
       views.push_back(queries.back()->view());
     }
     std::unique_ptr<bool[]> batch(new bool[views.size()]);

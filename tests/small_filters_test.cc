@@ -146,7 +146,7 @@ TEST_P(SmallFiltersNoFalseNegatives, EveryPathEveryN) {
       ASSERT_TRUE(builder->MaybePostVerify(built).ok()) << n;
 
       const std::unique_ptr<rocksdb::FilterBitsReader> rocksdb_reader(NewBitsReader(built));
-      const testing::ExactBuffer exact(filter);  // Reads past the end would be caught.
+      const testing::ExactBytes exact(filter);  // Reads past the end would be caught.
       VisitEncoding(GetParam(), [&](auto encoding) {
         using E = decltype(encoding);
         const typename E::Reader reader(exact.view());
