@@ -85,27 +85,7 @@ class DbFilterTest : public ::testing::TestWithParam<DbMode> {
   }
 
   void ExpectAllFound(const char* stage) {
-    std::string value;
-    for (const std::string& key : keys_) {
-      rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, &value);
-      ASSERT_TRUE(s.ok()) << stage << ": " << s.ToString();
-      ASSERT_EQ(value, ValueFor(key)) << stage;
-    }
-    // MultiGet in batches of 32 (the filter's batched path).
-    for (size_t base = 0; base < keys_.size(); base += 32) {
-      std::vector<rocksdb::Slice> batch;
-      for (size_t i = base; i < std::min(base + 32, keys_.size()); ++i) {
-        batch.emplace_back(keys_[i]);
-      }
-      std::vector<rocksdb::PinnableSlice> values(batch.size());
-      std::vector<rocksdb::Status> statuses(batch.size());
-      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), batch.size(),
-                    batch.data(), values.data(), statuses.data());
-      for (size_t i = 0; i < batch.size(); ++i) {
-        ASSERT_TRUE(statuses[i].ok()) << stage << " MultiGet: " << statuses[i].ToString();
-        ASSERT_EQ(values[i].ToString(), ValueFor(batch[i].ToString()));
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::ExpectAllFound(db_.get(), keys_, stage));
     // Iterators do not consult the filter for full scans: all keys, in order.
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
     size_t count = 0;

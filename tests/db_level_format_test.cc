@@ -308,23 +308,7 @@ class DbLevelFormatTest : public ::testing::TestWithParam<EncodingId> {
   }
 
   void ExpectAllFound(const std::string& stage) {
-    std::string value;
-    for (size_t i = 0; i < written_; ++i) {
-      rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), keys_[i], &value);
-      ASSERT_TRUE(s.ok()) << stage << ": key " << i << ": " << s.ToString();
-      ASSERT_EQ(value, ValueFor(keys_[i])) << stage;
-    }
-    for (size_t base = 0; base < written_; base += 32) {
-      std::vector<rocksdb::Slice> batch;
-      for (size_t i = base; i < std::min(base + 32, written_); ++i) batch.emplace_back(keys_[i]);
-      std::vector<rocksdb::PinnableSlice> values(batch.size());
-      std::vector<rocksdb::Status> statuses(batch.size());
-      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), batch.size(),
-                    batch.data(), values.data(), statuses.data());
-      for (size_t i = 0; i < batch.size(); ++i) {
-        ASSERT_TRUE(statuses[i].ok()) << stage << " MultiGet: " << statuses[i].ToString();
-      }
-    }
+    testing::ExpectAllFound(db_.get(), absl::MakeConstSpan(keys_).first(written_), stage);
   }
 
   // Absent keys are turned away by the filters: (nearly) every Get checks
