@@ -7,11 +7,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "filter/filter_options.h"
-#include "filter/filter_policy.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/filter_policy.h"
@@ -20,28 +17,6 @@
 #include "leveldb/write_batch.h"
 
 namespace sstfilter::testing {
-
-// A leveldb::FilterPolicy over sstfilter's LevelDB-shaped FilterPolicy
-// (filter/filter_policy.h), test-only until table/leveldb/ ships one, named
-// as the inner policy ("sstfilter.bloom").
-class SstfilterLevelDbPolicy : public leveldb::FilterPolicy {
- public:
-  explicit SstfilterLevelDbPolicy(const FilterOptions& options)
-      : inner_(NewFilterPolicy(options).value()), name_(inner_->Name()) {}
-  const char* Name() const override { return name_.c_str(); }
-  void CreateFilter(const leveldb::Slice* keys, int n, std::string* dst) const override {
-    std::vector<std::string_view> views;
-    for (int i = 0; i < n; ++i) views.emplace_back(keys[i].data(), keys[i].size());
-    inner_->CreateFilter(views, dst);
-  }
-  bool KeyMayMatch(const leveldb::Slice& key, const leveldb::Slice& filter) const override {
-    return inner_->KeyMayMatch({key.data(), key.size()}, {filter.data(), filter.size()});
-  }
-
- private:
-  std::unique_ptr<const sstfilter::FilterPolicy> inner_;
-  std::string name_;
-};
 
 enum class LdbFilter { kBuiltin, kCacheLocal, kNone, kForeign };
 
@@ -55,28 +30,13 @@ struct LdbConfig {
   int versions = 1;
 };
 
-// kForeign: sstfilter's filter under a name sstfilter does not know.
-class ForeignPolicy : public SstfilterLevelDbPolicy {
- public:
-  ForeignPolicy() : SstfilterLevelDbPolicy(FilterOptions()) {}
-  const char* Name() const override { return "example.OtherBloom"; }
-};
-
-inline std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter) {
-  FilterOptions options;
-  switch (filter) {
-    case LdbFilter::kBuiltin:
-      return std::unique_ptr<const leveldb::FilterPolicy>(leveldb::NewBloomFilterPolicy(10));
-    case LdbFilter::kCacheLocal:
-      options.encoding = EncodingId::kCacheLocal;
-      return std::make_unique<SstfilterLevelDbPolicy>(options);
-    case LdbFilter::kForeign:
-      return std::make_unique<ForeignPolicy>();
-    case LdbFilter::kNone:
-      break;
-  }
-  return nullptr;
-}
+// The policy a table is written with: LevelDB's built-in Bloom policy,
+// sstfilter's (table/leveldb/leveldb_filter_policy.h) in the cache-local
+// encoding, none (nullptr), or sstfilter's under a name sstfilter does not
+// know. Defined in ldb_test_util.cc: leveldb_filter_policy.h and
+// table/sst/leveldb_table.h both define kLevelDbBuiltinPolicyName, so no
+// test that includes the latter can include the former.
+std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter);
 
 // Writes keys (any order, duplicates allowed) to a LevelDB database in
 // db_dir and returns the path of the one table its full compaction leaves.
