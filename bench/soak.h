@@ -47,9 +47,10 @@ struct SoakResult {
   double FpRate() const;
   // Whether the FP count exceeds kFpToleratedFactor x the model by more
   // than 6 sigma (+3 for small means). The factor tolerates the LevelDB
-  // encoding, measured at 1.5-3.6x its model on big filters (LevelDB's
-  // design, README "Limits"; libleveldb measures the same), while a
-  // filter that lost its bits or answers "may match" lands far above.
+  // encoding, whose FP rate on big filters runs well above its model (the
+  // format's design, docs/encodings.md#leveldb-encoding; libleveldb's
+  // filters alike), while a filter that lost its bits or answers "may
+  // match" lands far above.
   bool FpFarAboveModel() const;
 };
 

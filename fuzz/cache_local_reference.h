@@ -1,8 +1,9 @@
 // A plain second implementation of the cache-local encoding, from its format
-// facts alone (README, DESIGN.md, filter/cache_local/bloom.h): the fuzz
-// targets judge the library's readers, kernels and builders by it. Slow on
-// purpose: one bit at a time, no SIMD, no fast-range tricks beyond the
-// format's own definition, nothing taken from filter/.
+// facts alone (docs/encodings.md#cache-local-encoding, the format comment of
+// filter/cache_local/bloom.h): the fuzz targets judge the library's readers,
+// kernels and builders by it. Slow on purpose: one bit at a time, no SIMD,
+// no fast-range tricks beyond the format's own definition, nothing taken
+// from filter/.
 //
 //   filter  = bit array of num_lines lines of line_bytes, then the trailer
 //             hash kind (1 = XXH3-64, seed 0) | 6 (log2 line bytes) | k | 67

@@ -193,7 +193,8 @@ namespace sstfilter {
 namespace {
 
 // What sstfilter cannot catch: an id that does not name it (or a missing
-// plugin). This pins RocksDB's behaviour the README describes: its default
+// plugin). This pins the RocksDB behaviour that
+// docs/rocksdb.md#strings-that-do-not-resolve describes: its default
 // ConfigOptions drop the unresolvable policy silently; only
 // ignore_unsupported_options=false together with input_strings_escaped=false
 // make it an error.

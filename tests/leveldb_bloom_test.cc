@@ -346,9 +346,10 @@ FpMean MeasuredFp(size_t n, double bits_per_key, int sets, size_t queries, uint6
   return MeanOf(rates);
 }
 
-// The format's probes (DESIGN.md: pos = h % bits, then h += rotr(h, 17),
-// k times, mod 2^32) with each key's hash drawn uniformly at random: what the
-// format gives with an ideal hash, on `sets` filters of n keys.
+// The format's probes (docs/design.md#leveldb-probes-and-filter-bytes:
+// pos = h % bits, then h += rotr(h, 17), k times, mod 2^32) with each key's
+// hash drawn uniformly at random: what the format gives with an ideal hash,
+// on `sets` filters of n keys.
 FpMean SimulatedFp(size_t n, double bits_per_key, int k, int sets, size_t queries,
                    std::mt19937_64& rng) {
   const uint64_t bits = SpecBits(n, bits_per_key);

@@ -152,8 +152,9 @@ TEST(LevelDbPolicyTest, ReadsEveryEncoding) {
 // ---- The hash variant: LevelDB >= 1.18 reads the 1-3 tail bytes unsigned ----
 
 // LevelDB's Bloom hash and filter, written here from the published design
-// (DESIGN.md) for the test only, in both tail variants: before 1.18 the tail
-// bytes were `char`, sign-extended on x86.
+// (docs/design.md#the-leveldb-hash) for the test only, in both tail
+// variants: before 1.18 the tail bytes were `char`, sign-extended on x86
+// (docs/design.md#tail-bytes-before-leveldb-118).
 enum class Tail { kUnsigned, kSignExtended };
 
 uint32_t VariantHash(std::string_view key, Tail tail) {

@@ -29,8 +29,8 @@ namespace {
 using bench::KeySet;
 using bench::KeyShape;
 
-// The case of 20 keys, and keys per LevelDB filter for 100- and
-// 16-byte values.
+// 20 keys (the case that set the bar below), and keys per LevelDB filter
+// for 100- and 16-byte values.
 constexpr size_t kBlockSizes[] = {20, 33, 98};
 constexpr double kBitsPerKey[] = {6, 10, 16};
 
@@ -56,7 +56,7 @@ size_t LibLevelDbFilterBytes(absl::Span<const std::string_view> keys, int bits_p
   return filter.size();
 }
 
-// The bar: a cache-local filter of 20 keys must not cost three
+// The bar: a cache-local filter of 20 keys must not cost three
 // times LevelDB's. Bytes as LevelDB stores them (trailers included), at
 // equal bits/key: at most 1.3 times LevelDB's (our 4-byte trailer against
 // LevelDB's 1 byte), and at most 4/3 where LevelDB pads a filter to 64 bits

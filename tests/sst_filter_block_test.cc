@@ -1,4 +1,4 @@
-// The SST filter parser (table/sst_format.h, table/sst_filter_block.h): real
+// The SST filter parser (table/sst/sst_format.h, table/sst/sst_filter_block.h): real
 // SSTs from RocksDB's SstFileWriter in every filter mode and format version,
 // hand-built blocks, and damaged input (which must give an error, never a
 // crash: the sanitizer build runs this too).

@@ -4,7 +4,7 @@
 //
 // The table is opened and validated with RocksDB's public SstFileReader (which
 // also supplies the table properties and verifies checksums); the filter bytes
-// are read with our own bounds-checked parser (table/sst_filter_block.h) and
+// are read with our own bounds-checked parser (table/sst/sst_filter_block.h) and
 // queried through the same FilterBitsReader RocksDB would use.
 //
 // A LevelDB table (.ldb: a legacy footer and no RocksDB properties block)

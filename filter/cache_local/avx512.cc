@@ -37,7 +37,7 @@ SSTFILTER_AVX512 inline __mmask16 MissingInRound(__m512i bits, __m512i seeds, in
 
 // k <= 16 (every bits/key up to 23) takes one round without a loop: out of
 // cache a single query's time is how many queries overlap, which the
-// instructions per query bound (issue 13).
+// instructions per query bound.
 SSTFILTER_AVX512 inline bool LineMayMatchAvx512(const char* line, uint32_t seed, int k) {
   const __m512i bits = _mm512_loadu_si512(line);
   const __m512i seeds = _mm512_set1_epi32(static_cast<int>(seed));

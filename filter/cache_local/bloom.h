@@ -126,7 +126,7 @@ class CacheLocalBloomReader : public ReaderBase {
   // Inline, so that a caller's MayMatch (the RocksDB adapter's virtual one)
   // is one function: the hash, two predictable checks and one call into the
   // kernel. Out of cache, queries in a loop overlap their misses as far as
-  // the instructions per query let them (issue 13).
+  // the instructions per query let them.
   bool MayMatch(std::string_view key) const { return HashMayMatch(KeyHash64(key)); }
   bool HashMayMatch(uint64_t h) const {
     if (!Probes()) return FixedAnswer();
@@ -141,8 +141,9 @@ class CacheLocalBloomReader : public ReaderBase {
     MayMatchEach(keys.size(), [keys](size_t i) { return keys[i]; }, out);
   }
   // The same for keys held some other way: key i is key_at(i), a
-  // std::string_view. RocksDB's MultiGet hands an array of Slice pointers;
-  // copying them into views first cost ~10% of a batch out of cache.
+  // std::string_view. RocksDB's MultiGet hands an array of Slice pointers,
+  // read in place: copying them into views first would add a pass over the
+  // keys to every batch.
   template <typename KeyAt>
   void MayMatchEach(size_t n, KeyAt key_at, bool* out) const;
 
@@ -188,7 +189,7 @@ void CacheLocalBloomReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) cons
   }
 }
 
-// Defined in cache_local_encoding.cc.
+// Defined in cache_local/encoding.cc.
 extern const EncodingInfo kCacheLocalEncodingInfo;
 using CacheLocalEncoding =
     Encoding<CacheLocalBloomBuilder, CacheLocalBloomReader, kCacheLocalEncodingInfo>;

@@ -37,7 +37,7 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
 // A macro because each kernel needs its set's target attribute (TARGET,
 // empty for the baseline), which a template cannot take as a parameter; the
 // line functions then inline into the loops. Expand it in an unnamed
-// namespace of a file that includes cache_local_probes.h.
+// namespace of a file that includes cache_local/probes.h.
 #define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH)              \
   TARGET void NAME##Add(const uint64_t* hashes, size_t n, int k, char* array,             \
                         uint32_t num_lines) {                                              \

@@ -64,11 +64,11 @@ inline size_t LineOffset(uint64_t h, uint32_t num_lines) {
 
 // Prefetches the line of hash h, both its ends: filter bytes need not be
 // 64-byte aligned, and then every line straddles two cache lines. Low
-// temporal locality (prefetcht2, as RocksDB's own filters use): on AMD Zen 4
-// a batch of 32 keys prefetched with prefetcht0 (64 lines when filters sit at
-// a block cache's 16-byte alignment) stalled on the prefetches and took
-// 1.39-1.61x FastLocalBloom's time out of cache; with prefetcht2 (and keys
-// read in place), 0.88-1.01x (issue 13). In cache it makes no difference.
+// temporal locality (prefetcht2, as RocksDB's own filters use): a batch of
+// 32 keys issues 64 prefetches when filters sit at a block cache's 16-byte
+// alignment, and with prefetcht0 a batch stalled on them out of cache
+// (docs/results.md#filters-through-rocksdbs-reader). In cache the hint makes
+// no difference.
 inline void PrefetchLine(const char* array, uint64_t h, uint32_t num_lines) {
   const char* line = array + LineOffset(h, num_lines);
   __builtin_prefetch(line, 0, 1);

@@ -215,7 +215,7 @@ void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const 
   // group and hand it over (compact/kernels.h). Otherwise chunks of 8: hash,
   // locate and prefetch key by key, then probe, so the cache misses of a big
   // filter overlap the next keys' hashing.
-  constexpr size_t kChunk = 8;  // 8, 16 and 32 measured alike; 8 a little ahead.
+  constexpr size_t kChunk = 8;  // Larger chunks gained nothing (docs/results.md#compact-tuning).
   uint64_t hashes[kCompactSimdMaxGroup];
   compact::Probe probes[kChunk];
   for (size_t group = 0; group < n; group += kCompactSimdMaxGroup) {
@@ -239,7 +239,7 @@ void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const 
   }
 }
 
-// Defined in compact_encoding.cc.
+// Defined in compact/encoding.cc.
 extern const EncodingInfo kCompactEncodingInfo;
 using CompactEncoding = Encoding<CompactFilterBuilder, CompactFilterReader, kCompactEncodingInfo>;
 

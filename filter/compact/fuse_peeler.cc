@@ -49,8 +49,8 @@ bool FusePeeler::Peel(size_t num_keys) {
   // than the queue is consumed, is written over its consumed front. Pushes
   // are branch-free: the slot at tail is written whether or not it is kept,
   // hence one entry more than cells. (A FIFO keeps consecutive peels
-  // independent, so they overlap; a stack that peels freed cells at once
-  // was 1.3-1.8x slower, each peel waiting on the one before.)
+  // independent, so they overlap; with a stack that peels freed cells at
+  // once each peel waits on the one before.)
   size_t tail = 0;
   for (uint64_t c = 0; c < num_cells_; ++c) {
     queue[tail] = static_cast<uint32_t>(c);
@@ -98,8 +98,8 @@ void FusePeeler::SolveCells() {
     if (ahead) {
       // Two stages: the free cell 2 * kSolveAhead keys on, then the cells
       // of the key kSolveAhead on, from the hash its free cell holds until
-      // it is solved. (The same in Peel measured no gain: its loop is bound
-      // by its queue, not by these misses.)
+      // it is solved. (Peel does not prefetch so: its loop is bound by its
+      // queue, not by these misses.)
       if (i >= 2 * kSolveAhead) PrefetchCell(queue_[i - 2 * kSolveAhead]);
       if (i >= kSolveAhead) PrefetchCellsOfKeyIn(queue_[i - kSolveAhead]);
     }

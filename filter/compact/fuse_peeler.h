@@ -33,8 +33,9 @@ class FusePeeler {
   void Add(uint64_t h) { Apply({h, compact::CellsOf(h, multiplier_, params_)}); }
 
   // Adds a key as Add does, its cells prefetched now and updated kLookahead
-  // keys later; FinishAdds after the last. Pays when the cells are well past
-  // the L2 cache (PrefetchPays): 1e6 keys -14%, 1e4-1e5 keys +10-15%.
+  // keys later; FinishAdds after the last. Pays only when the cells are well
+  // past the L2 cache (PrefetchPays); for smaller filters the prefetches cost
+  // more than the misses they hide (docs/results.md#compact-tuning).
   void AddAhead(uint64_t h) {
     Pending& slot = pending_[num_added_ % kLookahead];
     if (num_added_ >= kLookahead) Apply(slot);
@@ -92,9 +93,8 @@ class FusePeeler {
     }
   }
 
-  // SolveCells prefetches this many keys ahead when PrefetchPays: Assign
-  // at 1e6 keys 7-11 -> 5.5 ns/key, at 2e6 12-13.5 -> 8 (16 ahead beat 8
-  // and 4).
+  // SolveCells prefetches this many keys ahead when PrefetchPays (the
+  // distance that hid the most misses: docs/results.md#compact-tuning).
   static constexpr size_t kSolveAhead = 16;
   void PrefetchCell(uint32_t c) const {
     __builtin_prefetch(&xors_[c], 1);

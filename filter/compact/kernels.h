@@ -7,14 +7,14 @@
 // defined by compact/probes.h alone.
 //
 // AVX-512 and AVX2 have kernels (8 and 4 keys per register): the 64x64->128
-// multiplies and the cell arithmetic are where a batched query's time went.
+// multiplies and the cell arithmetic are where a batched query's time goes.
 // The cells are then loaded by scalar code (compact/located_group.h), not
-// gathered: on Zen 4 gathers were no faster in cache, and Intel's microcode
-// for Gather Data Sampling slows them down. Groups of fewer than
+// gathered: gathers gain nothing over scalar loads in cache, and Intel's
+// microcode for Gather Data Sampling slows them down. Groups of fewer than
 // kCompactSimdMinGroup keys stay scalar: a kernel hashes the whole group
-// before its first prefetch, and with fewer than 16 keys out of cache the
-// scalar loop (hash, locate, prefetch key by key) overlapped its misses
-// better (README, "SIMD").
+// before its first prefetch, while the scalar loop (hash, locate, prefetch
+// key by key) overlaps the misses of a small group out of cache better.
+// Both as measured in docs/results.md#compact-simd-kernels.
 #ifndef SSTFILTER_FILTER_COMPACT_KERNELS_H_
 #define SSTFILTER_FILTER_COMPACT_KERNELS_H_
 
@@ -37,7 +37,8 @@ using CompactQueryKernel = void (*)(const uint64_t* hashes, size_t n, const char
                                     uint64_t multiplier, const compact::FuseParams& p,
                                     bool* out);
 
-// The kernel of `level`, nullptr when the level has none (scalar, AVX2).
+// The kernel of `level`: nullptr for kScalar, and where the compiler could
+// not target the level's instruction set (compact_internal below).
 // REQUIRES: level is supported (ClampSimdLevel).
 CompactQueryKernel GetCompactQueryKernel(SimdLevel level);
 

@@ -2,7 +2,7 @@
 //
 // Format: ceil(max(n * bits_per_key, 64) / 8) bytes of bit array, then one
 // byte holding k. Keys are hashed with LevelDbBloomHash and probed as in
-// leveldb_probes.h. For integral bits_per_key and distinct keys the bytes
+// leveldb/probes.h. For integral bits_per_key and distinct keys the bytes
 // equal those of LevelDB's NewBloomFilterPolicy(bits_per_key)->CreateFilter.
 //
 // Reader contract (fail open, never a false negative):
@@ -128,7 +128,7 @@ void LevelDbBloomReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
 // One-shot form, shaped like LevelDB's KeyMayMatch.
 bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
 
-// Defined in leveldb_encoding.cc.
+// Defined in leveldb/encoding.cc.
 extern const EncodingInfo kLevelDbEncodingInfo;
 using LevelDbEncoding = Encoding<LevelDbBloomBuilder, LevelDbBloomReader, kLevelDbEncodingInfo>;
 

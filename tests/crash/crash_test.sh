@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash test driver (issue 10): runs N cycles on one DB directory of
+# Crash test driver: runs N cycles on one DB directory of
 #   1. sstfilter_crash --mode=write with a random table configuration
 #      (any encoding of the list, as sstfilter_crash --mode=encodings names
 #      them; full filter, or partitioned filters with a two-level index),
