@@ -24,6 +24,15 @@ class HashBlocks {
     blocks_[size_ / kBlockHashes][size_ % kBlockHashes] = h;
     ++size_;
   }
+  // Adds h unless it equals the last hash added; returns whether it did.
+  // Builders add so: RocksDB hands them adjacent duplicates (a key and its
+  // prefix, repeated user keys), which set no new bit but would inflate the
+  // filter's size.
+  bool AddUnlessRepeat(uint64_t h) {
+    if (size_ > 0 && Back() == h) return false;
+    Add(h);
+    return true;
+  }
   uint64_t At(size_t i) const { return blocks_[i / kBlockHashes][i % kBlockHashes]; }
   uint64_t Back() const { return At(size_ - 1); }
   size_t size() const { return size_; }

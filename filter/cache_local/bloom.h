@@ -68,13 +68,8 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   static Hash HashKey(std::string_view key);
 
   void AddKey(std::string_view key) { AddHash(HashKey(key)); }
-  // A hash equal to the previous one is dropped: RocksDB hands the builder
-  // adjacent duplicates (a key and its prefix, repeated user keys), which
-  // would set no new bit but would inflate the filter's size.
-  void AddHash(Hash h) {
-    if (!hashes_.empty() && hashes_.Back() == h) return;
-    hashes_.Add(h);
-  }
+  // A hash equal to the previous one is dropped (HashBlocks::AddUnlessRepeat).
+  void AddHash(Hash h) { hashes_.AddUnlessRepeat(h); }
   size_t NumEntries() const { return hashes_.size(); }
   // Calls visit(hash) for the hashes added since the last Finish, in order
   // (for post-verification).

@@ -92,13 +92,10 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   static Hash HashKey(std::string_view key);
 
   void AddKey(std::string_view key) { AddHash(HashKey(key)); }
-  // A hash equal to the previous one is dropped (adjacent duplicates are
-  // common: see CacheLocalBloomBuilder::AddHash). Others are removed when
-  // construction fails because of them.
+  // A hash equal to the previous one is dropped (HashBlocks::AddUnlessRepeat).
+  // Other duplicates are removed when construction fails because of them.
   void AddHash(Hash h) {
-    if (!hashes_.empty() && hashes_.Back() == h) return;
-    hashes_.Add(h);
-    planned_ = false;
+    if (hashes_.AddUnlessRepeat(h)) planned_ = false;
   }
   size_t NumEntries() const { return hashes_.size(); }
   template <typename Visit>
