@@ -39,7 +39,7 @@ const std::vector<FilterImpl>& AllFilterImpls() {
                         return std::make_unique<SstfilterBenchFilter<E>>(bpk);
                       }});
     });
-    all->push_back({"libleveldb", "LevelDB's own (libleveldb)", /*native_batch=*/false,
+    all->push_back({kLibLevelDbImpl, "LevelDB's own (libleveldb)", /*native_batch=*/false,
                     NewLibLevelDbBenchFilter});
     all->push_back(
         RocksDb(kFastLocalBloomImpl, "RocksDB FastLocalBloom (bloomfilter, fv5)", RocksDbBuiltin::kFastLocalBloom));

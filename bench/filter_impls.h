@@ -31,6 +31,8 @@ std::vector<std::string> OurImplNames();
 // The peer our encodings' speed and accuracy are held against: RocksDB's
 // FastLocalBloom (format_version 5).
 inline constexpr char kFastLocalBloomImpl[] = "rocksdb_fv5";
+// LevelDB's own Bloom filter (libleveldb's NewBloomFilterPolicy).
+inline constexpr char kLibLevelDbImpl[] = "libleveldb";
 // RocksDB's Standard128Ribbon (ribbonfilter:N): the memory-efficient peer of
 // our compact encoding.
 inline constexpr char kRibbonImpl[] = "ribbon";

@@ -11,16 +11,24 @@
 //                              strings, text keys of --via_rocksdb_key_lengths bytes,
 //                              filters at a block cache's alignment, in and out of
 //                              cache, single and batched (via_rocksdb_cases.h)
+//   ViaLevelDB/n<N>/{present,absent}
+//                              --via_leveldb implementations (LevelDB's built-in policy
+//                              and ours) through leveldb::FilterPolicy::KeyMayMatch, filters
+//                              of --via_leveldb_keys keys: the per-query cost of reading a
+//                              filter LevelDB hands over as bytes (via_leveldb_cases.h)
 // A summary table with ratios to our encoding, the same cases as time /
-// RocksDB's FastLocalBloom, and the speed targets (compact's also against
-// RocksDB's Ribbon) follow the usual Google Benchmark output (see
-// ratio_reporter.h).
+// RocksDB's FastLocalBloom, the ViaLevelDB cases as time / libleveldb, and
+// the speed targets (compact's also against RocksDB's Ribbon) follow the
+// usual Google Benchmark output (see ratio_reporter.h).
 //
 //   sstfilter_micro_bench [--benchmark_filter=REGEX] [--filters=a,b]
 //                         [--bits_per_key=10] [--min_time=0.2]
 //                         [--via_rocksdb=sst_cache_local,rocksdb_fv5]
 //                         [--via_rocksdb_key_lengths=16,26] [--via_rocksdb_mib=320]
 //                         [--via_rocksdb_rounds=12] [--via_rocksdb_min_time=0.05]
+//                         [--via_leveldb=libleveldb,sst_leveldb,sst_cache_local,sst_compact]
+//                         [--via_leveldb_keys=32,100,10000,1000000]
+//                         [--via_leveldb_rounds=5] [--via_leveldb_min_time=0.05]
 //
 // Google Benchmark's --benchmark_* flags are taken first, the rest are ours
 // (Abseil flags); --help lists both.
@@ -40,6 +48,7 @@
 #include "bench/filter_impls.h"
 #include "bench/key_shapes.h"
 #include "bench/ratio_reporter.h"
+#include "bench/via_leveldb_cases.h"
 #include "bench/via_rocksdb_cases.h"
 #include "benchmark/benchmark.h"
 #include "tools/flags_usage.h"
@@ -67,6 +76,17 @@ ABSL_FLAG(int32_t, via_rocksdb_rounds, 12,
 ABSL_FLAG(double, via_rocksdb_min_time, 0.05,
           "Minimum seconds per round of a ViaRocksDB case: many short rounds pair up more "
           "closely in time than a few long ones");
+ABSL_FLAG(std::vector<std::string>, via_leveldb,
+          std::vector<std::string>({"libleveldb", "sst_leveldb", "sst_cache_local", "sst_compact"}),
+          "Implementations of the ViaLevelDB cases (LevelDB's built-in policy, libleveldb, and "
+          "ours); empty: no such case. Only those --filters selects run");
+ABSL_FLAG(std::vector<std::string>, via_leveldb_keys,
+          std::vector<std::string>({"32", "100", "10000", "1000000"}),
+          "Keys per filter of the ViaLevelDB cases (LevelDB's per-block filters hold a few "
+          "dozen; small filters come many to a set, a random one per query)");
+ABSL_FLAG(int32_t, via_leveldb_rounds, 5,
+          "Interleaved rounds of the ViaLevelDB cases; the summary keeps each case's fastest");
+ABSL_FLAG(double, via_leveldb_min_time, 0.05, "Minimum seconds per round of a ViaLevelDB case");
 
 namespace sstfilter::bench {
 namespace {
@@ -284,6 +304,36 @@ absl::StatusOr<std::string> RegisterViaRocksDb(const std::vector<FilterImpl>& se
   return RegisterViaRocksDbCases(config);
 }
 
+// The ViaLevelDB cases (via_leveldb_cases.h) of the --via_leveldb implementations --filters
+// selects; their setup line for the summary, empty when there are none.
+absl::StatusOr<std::string> RegisterViaLevelDb(const std::vector<FilterImpl>& selected) {
+  ViaLevelDbConfig config;
+  for (const std::string& name : absl::GetFlag(FLAGS_via_leveldb)) {
+    if (!HasLevelDbPolicy(name)) {
+      return absl::InvalidArgumentError("--via_leveldb: '" + name + "' has no LevelDB policy");
+    }
+    for (const FilterImpl& impl : selected) {
+      if (impl.name == name) config.impls.push_back(name);
+    }
+  }
+  config.num_keys.clear();
+  for (const std::string& text : absl::GetFlag(FLAGS_via_leveldb_keys)) {
+    size_t n = 0;
+    if (!absl::SimpleAtoi(text, &n)) {
+      return absl::InvalidArgumentError("--via_leveldb_keys: '" + text + "' is not a count");
+    }
+    config.num_keys.push_back(n);
+  }
+  config.bits_per_key = absl::GetFlag(FLAGS_bits_per_key);
+  config.rounds = absl::GetFlag(FLAGS_via_leveldb_rounds);
+  config.min_time = absl::GetFlag(FLAGS_via_leveldb_min_time);
+  absl::StatusOr<std::string> line = RegisterViaLevelDbCases(config);
+  if (!line.ok()) {
+    return absl::InvalidArgumentError("--via_leveldb*: " + std::string(line.status().message()));
+  }
+  return line;
+}
+
 // Google Benchmark answers --help itself and exits; this is its help
 // printer, so --help shows its flags and then ours (Abseil prints those and
 // exits as for our other tools).
@@ -329,6 +379,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!via->empty()) header += "\n" + *via;
+  absl::StatusOr<std::string> via_leveldb = RegisterViaLevelDb(*impls);
+  if (!via_leveldb.ok()) {
+    std::fprintf(stderr, "sstfilter_micro_bench: %s\n", via_leveldb.status().ToString().c_str());
+    return 2;
+  }
+  if (!via_leveldb->empty()) header += "\n" + *via_leveldb;
   std::vector<std::string> names;
   for (const FilterImpl& k : AllFilterImpls()) names.push_back(k.name);
   RatioReporter reporter(names, header);

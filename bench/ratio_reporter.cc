@@ -142,12 +142,18 @@ void RatioReporter::PrintTable() const {
   std::fputs(out.c_str(), stdout);
 }
 
-void RatioReporter::PrintRatiosTo(const std::string& peer) const {
+void RatioReporter::PrintRatiosTo(const std::string& peer, const std::string& prefix,
+                                  bool only_prefix) const {
+  std::vector<std::string> cases;
+  for (const std::string& case_name : cases_) {
+    if ((case_name.rfind(prefix, 0) == 0) == only_prefix) cases.push_back(case_name);
+  }
+  if (cases.empty()) return;
   std::string out = absl::StrFormat(
       "\nTime / %s per case (below 1.00x: faster than %s)\n%-28s", peer, peer, "case");
   for (const std::string& impl : impls_) out += absl::StrFormat(" %16s", impl);
   out += "\n";
-  for (const std::string& case_name : cases_) {
+  for (const std::string& case_name : cases) {
     out += absl::StrFormat("%-28s", case_name);
     const double peer_ns = NsPerKey(case_name, peer);
     for (const std::string& impl : impls_) {
@@ -271,7 +277,8 @@ void RatioReporter::Finalize() {
   ConsoleReporter::Finalize();
   if (impls_.empty() || cases_.empty()) return;
   PrintTable();
-  PrintRatiosTo(kFastLocalBloomImpl);
+  PrintRatiosTo(kFastLocalBloomImpl, kViaLevelDbPrefix, /*only_prefix=*/false);
+  PrintRatiosTo(kLibLevelDbImpl, kViaLevelDbPrefix, /*only_prefix=*/true);
   PrintTargets();
   // Our encodings other than the reference, each against FastLocalBloom
   // and, where declared, Ribbon: the targets declared for it, or none.

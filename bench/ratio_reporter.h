@@ -1,7 +1,8 @@
 // Console output of the micro benchmarks plus, after the last run, a summary
 // table: ns per key of every filter implementation per case, with the ratio
 // to the reference implementation; the same cases as time / RocksDB's
-// FastLocalBloom for every implementation (Ribbon's cost beside it); and the
+// FastLocalBloom for every implementation (Ribbon's cost beside it), or for
+// the ViaLevelDB cases as time / libleveldb; and the
 // speed targets read off those numbers (the reference's, then each other
 // encoding of ours against FastLocalBloom and, where declared, Ribbon: the
 // targets speed_targets.h declares for that encoding, or "no target").
@@ -40,6 +41,9 @@ inline void SetPerKey(benchmark::State& state, size_t keys_per_iteration, size_t
 }
 // Names of the cases through RocksDB's reader start so (via_rocksdb_cases.h).
 inline constexpr char kViaRocksDbPrefix[] = "ViaRocksDB/";
+// ...and of the cases through LevelDB's FilterPolicy (via_leveldb_cases.h),
+// whose ratios are to libleveldb, not FastLocalBloom.
+inline constexpr char kViaLevelDbPrefix[] = "ViaLevelDB/";
 
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
@@ -62,7 +66,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
   // ns/key of every run of one case and implementation, in run order.
   std::vector<double> Runs(const std::string& case_name, const std::string& impl) const;
   void PrintTable() const;
-  void PrintRatiosTo(const std::string& peer) const;
+  // Time / peer of the cases whose name starts with prefix (only_prefix) or
+  // does not (!only_prefix).
+  void PrintRatiosTo(const std::string& peer, const std::string& prefix, bool only_prefix) const;
   void PrintTargets() const;
   // targets: those declared for ours (speed_targets.h), or nullptr: none.
   void PrintVersusFastLocalBloom(const std::string& ours, const SpeedTargets* targets) const;

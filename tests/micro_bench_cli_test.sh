@@ -4,7 +4,8 @@
 # our compact encoding and RocksDB's Ribbon run every case FastLocalBloom
 # runs, and the summary shows their filter sizes and their time relative to
 # FastLocalBloom (checked against the per-key times of the same run); the
-# ViaRocksDB cases run at CI size and print their ratio to FastLocalBloom.
+# ViaRocksDB cases run at CI size and print their ratio to FastLocalBloom;
+# the ViaLevelDB cases run and print their ratio to libleveldb.
 # Usage: micro_bench_cli_test.sh <path to sstfilter_micro_bench>
 set -uo pipefail
 tool="$1"
@@ -13,7 +14,8 @@ source "$(dirname "$0")/cli_test_lib.sh"
 help="$("$tool" --help 2>&1)"
 for flag in bits_per_key filters in_cache_keys out_of_cache_filter_keys out_of_cache_mib min_time \
             via_rocksdb via_rocksdb_key_lengths via_rocksdb_mib via_rocksdb_alignment \
-            via_rocksdb_rounds via_rocksdb_min_time; do
+            via_rocksdb_rounds via_rocksdb_min_time via_leveldb via_leveldb_keys \
+            via_leveldb_rounds via_leveldb_min_time; do
   check "--help lists --$flag" grep -qE -- "^ +--$flag \(" <<<"$help"
 done
 check "--help lists Google Benchmark's flags" grep -qF -- "--benchmark_filter=<regex>" <<<"$help"
@@ -51,12 +53,37 @@ expect_error "key length 7 is outside" --benchmark_filter=ViaRocksDB --via_rocks
 expect_error "'x' is not a length" --benchmark_filter=ViaRocksDB --via_rocksdb_key_lengths=x
 expect_error "alignment 24 is not a power of two" --via_rocksdb_alignment=24
 expect_error "'libleveldb' has no RocksDB option string" --via_rocksdb=libleveldb
+expect_error "'rocksdb_fv5' has no LevelDB policy" --via_leveldb=rocksdb_fv5
+expect_error "'x' is not a count" --benchmark_filter=ViaLevelDB --via_leveldb_keys=x
+expect_error "0 keys per filter is outside" --benchmark_filter=ViaLevelDB --via_leveldb_keys=0
 expect_error "Unknown command line flag" --no_such_flag=1
 
+# The ViaLevelDB cases, small: every implementation with a LevelDB policy,
+# twice each, and their time / libleveldb (present keys always match).
+out="$("$tool" --benchmark_filter='^ViaLevelDB/' --via_leveldb_min_time=0.01 \
+        --via_leveldb_keys=20,3000 --via_leveldb_rounds=2 2>&1)"
+for n in 20 3000; do
+  for c in present absent; do
+    for impl in libleveldb sst_leveldb sst_cache_local sst_compact; do
+      check "ran ViaLevelDB/n$n/$c/$impl twice" \
+        test "$(grep -cE "^ViaLevelDB/n$n/$c/$impl/" <<<"$out")" -eq 2
+    done
+    # Four ratios in the row (one of them libleveldb's own 1.00x), "-" elsewhere.
+    check "ratios to libleveldb for ViaLevelDB/n$n/$c" \
+      test "$(sed -n '/^Time \/ libleveldb per case/,/^$/p' <<<"$out" | awk -v c="ViaLevelDB/n$n/$c" \
+                '$1 == c { for (i = 2; i <= NF; i++) { n += $i ~ /^[0-9.]+x$/; one += $i == "1.00x" }
+                           print n, (one > 0) }')" = "4 1"
+  done
+done
+present_lines=$(grep -E "^ViaLevelDB/.*present/.* [0-9.]+ns" <<<"$out")
+check "ViaLevelDB present cases ran" test -n "$present_lines"
+check "ViaLevelDB present keys all match" test -z "$(awk '$(NF-1) != 1' <<<"$present_lines")"
+
 # Every case of FastLocalBloom is registered for compact and Ribbon too
-# (the ViaRocksDB cases compare cache_local with FastLocalBloom only).
+# (the ViaRocksDB cases compare cache_local with FastLocalBloom only, the
+# ViaLevelDB cases LevelDB's policies).
 listed="$("$tool" --benchmark_list_tests=true 2>/dev/null)"
-cases_of() { sed -nE "s#^(.*)/$1/min_time:.*#\1#p" <<<"$listed" | grep -v '^ViaRocksDB' | sort; }
+cases_of() { sed -nE "s#^(.*)/$1/min_time:.*#\1#p" <<<"$listed" | grep -v '^Via' | sort; }
 reference_cases="$(cases_of rocksdb_fv5)"
 check "FastLocalBloom runs 15 cases ($(wc -l <<<"$reference_cases"))" \
   test "$(wc -l <<<"$reference_cases")" = 15
