@@ -16,8 +16,10 @@ inline uint32_t Delta(uint32_t h) { return (h >> 17) | (h << 15); }
 
 // Calls visit(bit_position) for each of the k probes of hash h, in order,
 // stopping early when visit returns false. Returns whether all returned true.
-template <typename Visit>
-inline bool ForEachProbe(uint32_t h, int k, const FastMod32& bit_divisor,
+// bit_divisor.Mod(a) is a % bits: a FastMod32 (what readers keep), or any
+// type with that Mod (one query of a filter divides, filter_policy.cc).
+template <typename BitDivisor, typename Visit>
+inline bool ForEachProbe(uint32_t h, int k, const BitDivisor& bit_divisor,
                          Visit&& visit) {
   const uint32_t delta = Delta(h);
   for (int i = 0; i < k; ++i) {
