@@ -5,6 +5,7 @@
 #ifndef SSTFILTER_FILTER_FILTER_POLICY_H_
 #define SSTFILTER_FILTER_FILTER_POLICY_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "filter/filter_options.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 
@@ -33,9 +35,41 @@ class FilterPolicy {
                            std::string_view filter) const = 0;
 };
 
+// One query of a filter of any encoding, read from its bytes for that query
+// alone: what FilterPolicy::KeyMayMatch does, handed bytes with nothing
+// parsed kept between calls (LevelDB's FilterPolicy is asked so, key by key).
+//
+// Answers what the reader of the encoding that recognises the bytes answers
+// (filter/encodings.h: VisitEncodingOf, then E::Reader(filter).MayMatch(key);
+// "may match" when none does): damaged, truncated or unknown bytes may match,
+// the empty filter matches nothing, never a false negative. But it builds no
+// reader: it checks the trailer fields the reader's constructor checks, then
+// probes with the encoding's probe math (filter/*/probes.h, the kernels;
+// LevelDB's bit positions by the division instruction, as LevelDB takes
+// them, not by the readers' FastMod32, whose setup one query does not
+// repay). No allocation, and the SIMD kernel is picked once, here, not per
+// query. Safe to use from several threads at once.
+class OneShotQuery {
+ public:
+  // simd: the kernels' level; a level the CPU lacks falls back to a lower
+  // one (ClampSimdLevel). Every level gives the same answers.
+  explicit OneShotQuery(SimdLevel simd = BestSimdLevel());
+
+  bool KeyMayMatch(std::string_view key, std::string_view filter) const;
+
+  SimdLevel simd_level() const { return simd_; }
+
+ private:
+  SimdLevel simd_;
+  // The cache-local kernel's one-key probe of 64-byte lines (its Bloom
+  // bodies in compact filters too), at simd_.
+  bool (*cache_local_may_match_)(uint64_t hash, int k, const char* array, uint32_t num_lines);
+};
+
 // The policy named kBloomPolicyName: writes filters in options.encoding and
-// reads filters of every encoding. InvalidArgument names a bad option value,
-// and refuses compact_from_level: this interface has no levels.
+// reads filters of every encoding (its KeyMayMatch is a OneShotQuery's).
+// InvalidArgument names a bad option value, and refuses compact_from_level:
+// this interface has no levels.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
     const FilterOptions& options);
 
