@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "filter/encoding_id.h"
+#include "filter/encodings.h"
 #include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
@@ -148,6 +149,74 @@ TEST(LevelDbPolicyTest, ReadsEveryEncoding) {
     }
   }
 }
+
+// What our policy must answer for any bytes: the reader of the encoding
+// that recognises them (filter/encodings.h), "may match" when none does.
+bool ReaderAnswer(const std::string& key, std::string_view filter) {
+  return VisitEncodingOf(filter, [&](auto encoding) {
+    return typename decltype(encoding)::Reader(filter).MayMatch(key);
+  });
+}
+
+class LevelDbPolicyReadsTest : public ::testing::TestWithParam<EncodingId> {};
+
+// LevelDB hands KeyMayMatch bytes, never a parsed filter: the policy reads
+// them for each query (OneShotQuery, filter/filter_policy.h) with the
+// readers' answers. Filters of the encoding at LevelDB's per-block sizes and
+// larger, as written, then cut short and with trailer bytes changed
+// (damaged, truncated, unknown tags), read by policies writing every
+// encoding; libleveldb agrees on every LevelDB-format byte string.
+TEST_P(LevelDbPolicyReadsTest, EveryEncodingAsItsReader) {
+  std::mt19937_64 rng(15);
+  FilterOptions options;
+  options.encoding = GetParam();
+  const Policy writer = NewLevelDbFilterPolicy(options).value();
+  std::vector<Policy> readers;
+  for (EncodingId encoding : AllEncodingIds()) {
+    options.encoding = encoding;
+    readers.push_back(NewLevelDbFilterPolicy(options).value());
+  }
+  const Policy builtin = Builtin(10);
+  const std::vector<std::string> absent = AbsentKeys(64, rng);
+  for (size_t n : {0, 1, 4, 33, 98, 2000}) {
+    const std::vector<std::string> keys = KeysWithDuplicates(n, rng);
+    const std::string filter = Filter(*writer, keys);
+    SCOPED_TRACE(::testing::Message() << n << " keys, " << filter.size() << " bytes");
+    for (const std::string& key : keys) ASSERT_TRUE(Matches(*writer, key, filter));
+    std::vector<std::string> variants = {filter};
+    for (size_t cut = 1; cut <= std::min<size_t>(filter.size(), 20); ++cut) {
+      variants.push_back(filter.substr(0, filter.size() - cut));
+    }
+    for (size_t back = 1; back <= std::min<size_t>(filter.size(), 20); ++back) {
+      for (int v : {0, 1, 2, 4, 6, 30, 31, 33, 67, 70, 0xff}) {
+        std::string damaged = filter;
+        damaged[filter.size() - back] = static_cast<char>(v);
+        variants.push_back(std::move(damaged));
+      }
+    }
+    for (const std::string& bytes : variants) {
+      const bool leveldb_format =
+          bytes.size() < 2 || static_cast<unsigned char>(bytes.back()) <= 30;
+      for (const std::vector<std::string>* set : {&keys, &absent}) {
+        for (const std::string& key : *set) {
+          const bool expected = ReaderAnswer(key, bytes);
+          for (const Policy& reader : readers) {
+            ASSERT_EQ(Matches(*reader, key, bytes), expected)
+                << reader->Name() << ", filter " << testing::Hex(bytes);
+          }
+          if (leveldb_format) {
+            ASSERT_EQ(Matches(*builtin, key, bytes), expected) << testing::Hex(bytes);
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Encodings, LevelDbPolicyReadsTest, ::testing::ValuesIn(AllEncodingIds()),
+                         [](const ::testing::TestParamInfo<EncodingId>& info) {
+                           return std::string(EncodingName(info.param));
+                         });
 
 // ---- The hash variant: LevelDB >= 1.18 reads the 1-3 tail bytes unsigned ----
 

@@ -13,8 +13,11 @@ namespace {
 
 std::string_view View(const leveldb::Slice& s) { return {s.data(), s.size()}; }
 
-// Glue only: LevelDB's Slices in, sstfilter's FilterPolicy (which builds in
-// the configured encoding and reads them all) does the work.
+// Glue only: LevelDB's Slices in; sstfilter's FilterPolicy builds in the
+// configured encoding, and a OneShotQuery (what that policy's KeyMayMatch
+// is, asked here without its virtual call) reads them all. LevelDB hands
+// KeyMayMatch the filter's bytes on every query: OneShotQuery parses just
+// what the one probe needs, and its kernels were picked here, once.
 class LevelDbFilterPolicy final : public leveldb::FilterPolicy {
  public:
   LevelDbFilterPolicy(std::unique_ptr<const sstfilter::FilterPolicy> filters,
@@ -33,11 +36,12 @@ class LevelDbFilterPolicy final : public leveldb::FilterPolicy {
   }
 
   bool KeyMayMatch(const leveldb::Slice& key, const leveldb::Slice& filter) const override {
-    return filters_->KeyMayMatch(View(key), View(filter));
+    return query_.KeyMayMatch(View(key), View(filter));
   }
 
  private:
   const std::unique_ptr<const sstfilter::FilterPolicy> filters_;
+  const OneShotQuery query_;
   const char* const name_;
 };
 

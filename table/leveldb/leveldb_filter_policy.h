@@ -20,7 +20,8 @@
 //     built-in policy ignores those blocks (correct answers, no filter), and
 //     this policy ignores the built-in's blocks.
 // Whatever it writes, the policy reads filters of every encoding (the final
-// byte says which, filter/encodings.h).
+// byte says which, filter/encodings.h), from the bytes LevelDB hands each
+// KeyMayMatch, building no reader (OneShotQuery, filter/filter_policy.h).
 #ifndef SSTFILTER_TABLE_LEVELDB_LEVELDB_FILTER_POLICY_H_
 #define SSTFILTER_TABLE_LEVELDB_LEVELDB_FILTER_POLICY_H_
 
