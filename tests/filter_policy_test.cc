@@ -232,7 +232,7 @@ std::vector<std::string> DamagedCopies(const std::string& f) {
 std::vector<bool> ExpectReaderAnswers(std::string_view filter,
                                       const std::vector<std::string>& keys,
                                       const std::vector<SimdLevel>& levels) {
-  const testing::ExactBuffer exact(filter);
+  const testing::ExactBytes exact(filter);
   std::vector<bool> answers;
   for (SimdLevel level : levels) {
     const OneShotQuery query(level);
