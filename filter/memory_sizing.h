@@ -6,8 +6,7 @@
 // allocator hands out a whole size class: malloc_usable_size of the block
 // is what it costs (RocksDB charges the block cache that). jemalloc's
 // classes are 4 per doubling, so a filter wastes up to 20% of its
-// allocation (measured 8% over filters of 1e3..1e5 keys); glibc's are 16
-// bytes apart (0.02% there). The sizing picks, per filter, the smallest allocation
+// allocation; glibc's are 16 bytes apart. The sizing picks, per filter, the smallest allocation
 // that holds a filter within an FP budget, then lets the filter fill that
 // allocation. Filters vary in size around their target, and an FP credit
 // shared by the filters of one policy keeps the aggregate FP at or below
