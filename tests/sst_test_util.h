@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -30,11 +31,17 @@ namespace sstfilter::testing {
 enum class TestFilter { kOurs, kBuiltin, kNone };
 
 // The block-based format_versions the linked RocksDB writes, from 2 (the
-// oldest a current RocksDB still writes): 6 from RocksDB 8.6.
+// oldest a current RocksDB still writes): 6 from RocksDB 8.6, 7 from 10.4
+// (its default from 10.11).
+#define SSTFILTER_ROCKSDB_WRITES_FORMAT_VERSION_7 \
+  (ROCKSDB_MAJOR > 10 || (ROCKSDB_MAJOR == 10 && ROCKSDB_MINOR >= 4))
 inline std::vector<int> WritableFormatVersions() {
   std::vector<int> versions = {2, 3, 4, 5};
 #if ROCKSDB_MAJOR > 8 || (ROCKSDB_MAJOR == 8 && ROCKSDB_MINOR >= 6)
   versions.push_back(6);
+#endif
+#if SSTFILTER_ROCKSDB_WRITES_FORMAT_VERSION_7
+  versions.push_back(7);
 #endif
   return versions;
 }
@@ -71,6 +78,8 @@ struct SstConfig {
   std::optional<rocksdb::ChecksumType> checksum;
   // The data (and index) blocks' compression; RocksDB's default when unset.
   std::optional<rocksdb::CompressionType> compression;
+  // Anything else, applied to the options last (e.g. a compression manager).
+  std::function<void(rocksdb::Options*)> adjust_options;
 };
 
 // Writes the keys (sorted and deduplicated here) to path; fails the test on
@@ -112,6 +121,7 @@ inline void WriteSst(const std::string& path, std::vector<std::string> keys,
     table.whole_key_filtering = false;
   }
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  if (config.adjust_options) config.adjust_options(&options);
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
   ASSERT_TRUE(writer.Open(path).ok());
   for (const std::string& key : keys) {

@@ -341,6 +341,12 @@ void PrintTable(const std::string& path, const OpenedTable& table) {
                  static_cast<double>(props.raw_key_size) /
                          static_cast<double>(props.num_entries) - 8);
   }
+  // Decoded per format_version (7 names the compression manager and lists
+  // the types used); RocksDB opened the table, so the value is well formed.
+  const absl::StatusOr<CompressionName> compression =
+      ParseCompressionName(props.compression_name, table.filter.footer.format_version);
+  absl::PrintF("%-22s %s\n", "compression",
+               compression.ok() ? compression->ToString() : props.compression_name);
   absl::PrintF("%-22s %s\n", "comparator", props.comparator_name);
   absl::PrintF("%-22s %s\n", "prefix extractor", props.prefix_extractor_name);
   absl::PrintF("%-22s %s\n", "filter policy",

@@ -175,7 +175,7 @@ bool DecodeBlockHandle(std::string_view* in, BlockHandle* handle) {
 
 namespace {
 
-// Part 2 of a format_version 6 footer: `tail` is its 53 bytes, at
+// Part 2 of a format_version 6 or 7 footer: `tail` is its 53 bytes, at
 // `footer_offset` in the file. Sets the metaindex handle and the base
 // context checksum.
 absl::Status DecodeContextFooter(std::string_view tail, uint64_t footer_offset,
@@ -183,7 +183,8 @@ absl::Status DecodeContextFooter(std::string_view tail, uint64_t footer_offset,
   constexpr std::string_view kExtendedMagic("\x3e\x00\x7a\x00", 4);
   std::string_view part2 = tail.substr(1, 40);
   if (part2.substr(0, 4) != kExtendedMagic) {
-    return DataLoss(absl::StrFormat("format_version 6 footer without its extended magic (found %s)",
+    return DataLoss(absl::StrFormat("format_version %d footer without its extended magic (found %s)",
+                                    footer->format_version,
                                     absl::CHexEscape(absl::string_view(part2.data(), 4))));
   }
   part2.remove_prefix(4);
@@ -191,7 +192,10 @@ absl::Status DecodeContextFooter(std::string_view tail, uint64_t footer_offset,
   DecodeFixed32(&part2, &stored);
   DecodeFixed32(&part2, &base);
   DecodeFixed32(&part2, &metaindex_size);
-  if (base == 0) return DataLoss("format_version 6 footer with base context checksum 0");
+  if (base == 0) {
+    return DataLoss(absl::StrFormat("format_version %d footer with base context checksum 0",
+                                    footer->format_version));
+  }
   std::string zeroed(tail);
   std::fill_n(zeroed.begin() + 5, 4, '\0');  // The checksum field itself.
   const uint32_t computed =
@@ -218,7 +222,7 @@ absl::Status DecodeContextFooter(std::string_view tail, uint64_t footer_offset,
   return absl::OkStatus();
 }
 
-// The handle of the metaindex entry kIndexMetaBlockName (format_version 6).
+// The handle of the metaindex entry kIndexMetaBlockName (format_version >= 6).
 absl::StatusOr<BlockHandle> IndexHandleFromMetaindex(const SstSource& file,
                                                      const SstFooter& footer) {
   absl::StatusOr<std::string> block = ReadUncompressedBlock(
@@ -238,8 +242,8 @@ absl::StatusOr<BlockHandle> IndexHandleFromMetaindex(const SstSource& file,
     }
     return handle;
   }
-  return DataLoss(absl::StrFormat("format_version 6 table whose metaindex has no '%s' entry",
-                                  kIndexMetaBlockName));
+  return DataLoss(absl::StrFormat("format_version %d table whose metaindex has no '%s' entry",
+                                  footer.format_version, kIndexMetaBlockName));
 }
 
 absl::Status CheckInsideBlocks(const SstSource& file, const SstFooter& footer,
@@ -326,6 +330,87 @@ absl::StatusOr<SstFooter> ReadSstFooter(const SstSource& file) {
     if (absl::Status s = CheckInsideBlocks(file, footer, name, h); !s.ok()) return s;
   }
   return footer;
+}
+
+namespace {
+
+// RocksDB's compression types (its CompressionType, a byte on disk).
+constexpr uint8_t kNoCompressionType = 0x00;
+constexpr uint8_t kLastBuiltinCompressionType = 0x07;  // ZSTD
+constexpr uint8_t kZstdNotFinalType = 0x40;  // Read before format_version 7 only.
+constexpr uint8_t kFirstCustomCompressionType = 0x80;
+constexpr uint8_t kDisableCompressionOption = 0xff;  // Never a block's type.
+
+std::string CompressionTypeName(uint8_t type) {
+  static constexpr const char* kBuiltin[] = {"none", "Snappy", "Zlib", "BZip2",
+                                             "LZ4",  "LZ4HC",  "Xpress", "ZSTD"};
+  if (type <= kLastBuiltinCompressionType) return kBuiltin[type];
+  return absl::StrFormat("%s%02X", type >= kFirstCustomCompressionType ? "Custom" : "Reserved",
+                         type);
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+absl::StatusOr<CompressionName> ParseCompressionName(std::string_view value,
+                                                     uint32_t format_version) {
+  CompressionName result;
+  if (format_version < 7) {
+    result.legacy_name = std::string(value);
+    return result;
+  }
+  auto bad = [&](std::string_view why) {
+    return DataLoss(absl::StrFormat("table property '%s' = '%s' (format_version %d): %s",
+                                    kCompressionNameProperty,
+                                    absl::CHexEscape(absl::string_view(value.data(), value.size())),
+                                    format_version, why));
+  };
+  const size_t name_end = value.find(';');
+  if (name_end == std::string_view::npos) {
+    return bad("no ';' after the compression manager's name");
+  }
+  result.has_fields = true;
+  result.manager = std::string(value.substr(0, name_end));
+  const std::string_view rest = value.substr(name_end + 1);
+  const size_t types_end = rest.find(';');
+  if (types_end == std::string_view::npos) return bad("no ';' after the compression types");
+  const std::string_view hex = rest.substr(0, types_end);
+  if (hex.size() % 2 != 0) return bad("an odd number of hex digits in the compression types");
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int high = HexDigit(hex[i]), low = HexDigit(hex[i + 1]);
+    if (high < 0 || low < 0) return bad("a compression type that is not two hex digits");
+    const auto type = static_cast<uint8_t>(high * 16 + low);
+    if (type == kNoCompressionType || type == kDisableCompressionOption) {
+      return bad(absl::StrFormat("compression type %02X cannot be listed", type));
+    }
+    result.types.push_back(type);
+  }
+  // Fields after the types are for future use; RocksDB ignores them.
+  return result;
+}
+
+bool CompressionName::AllowsBlockType(uint8_t type) const {
+  if (type == kNoCompressionType) return true;
+  if (has_fields) return std::find(types.begin(), types.end(), type) != types.end();
+  return type <= kLastBuiltinCompressionType || type == kZstdNotFinalType;
+}
+
+std::string CompressionName::ToString() const {
+  if (!has_fields) return legacy_name.empty() ? "(not recorded)" : legacy_name;
+  std::string out;
+  for (uint8_t t : types) {
+    if (!out.empty()) out += ", ";
+    out += CompressionTypeName(t);
+  }
+  if (out.empty()) out = "none";
+  if (!manager.empty()) absl::StrAppendFormat(&out, " (compression manager '%s')", manager);
+  return out;
 }
 
 std::optional<uint32_t> ExpectedBlockChecksum(const SstFooter& footer, uint64_t offset,

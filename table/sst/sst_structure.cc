@@ -56,24 +56,38 @@ absl::StatusOr<std::vector<NamedBlock>> ReadMetaIndex(const SstSource& file,
   return blocks;
 }
 
+// The table's compression property, from the properties block's entries.
+absl::StatusOr<CompressionName> CompressionOf(std::string_view properties_block,
+                                              const SstFooter& footer) {
+  absl::StatusOr<std::vector<BlockEntry>> entries = ParseBlockEntries(properties_block);
+  if (!entries.ok()) {
+    return absl::DataLossError(absl::StrFormat("meta block '%s': %s", kPropertiesMetaBlockName,
+                                               entries.status().message()));
+  }
+  for (const BlockEntry& entry : *entries) {
+    if (entry.key == kCompressionNameProperty) {
+      return ParseCompressionName(entry.value, footer.format_version);
+    }
+  }
+  return CompressionName{};  // Not recorded: RocksDB's built-in types.
+}
+
 // The index block may be compressed: its trailer is read and, with
-// verify_checksums, checked, but its contents are left to RocksDB.
+// verify_checksums, checked, but its contents are left to RocksDB. Its
+// compression type must be one the table's compression property allows
+// (RocksDB reads the table with decompressors for those types only).
 absl::Status CheckIndexTrailer(const SstSource& file, const SstFooter& footer,
-                               bool verify_checksums) {
+                               const CompressionName& compression, bool verify_checksums) {
   const BlockHandle& h = footer.index;
   std::string scratch;
   absl::StatusOr<std::string_view> bytes =
       file.Read(h.offset, h.size + kBlockTrailerSize, &scratch);
   if (!bytes.ok()) return bytes.status();
   const char type = (*bytes)[h.size];
-  // RocksDB's types: none, Snappy, zlib, BZip2, LZ4, LZ4HC, XPRESS, ZSTD,
-  // and 0x40, ZSTD written before its format was final.
-  constexpr unsigned char kMaxCompressionType = 7, kZstdNotFinal = 0x40;
-  if (static_cast<unsigned char>(type) > kMaxCompressionType &&
-      static_cast<unsigned char>(type) != kZstdNotFinal) {
+  if (!compression.AllowsBlockType(static_cast<uint8_t>(type))) {
     return absl::DataLossError(absl::StrFormat(
-        "the index block (offset %d) has unknown compression type %d", h.offset,
-        static_cast<unsigned char>(type)));
+        "the index block (offset %d) has compression type %d, not one of the table's (%s)",
+        h.offset, static_cast<unsigned char>(type), compression.ToString()));
   }
   if (!verify_checksums) return absl::OkStatus();
   const std::optional<uint32_t> computed =
@@ -111,7 +125,7 @@ bool IsKnownMetaBlockName(std::string_view name) {
     if (name.substr(0, prefix.size()) == prefix) return true;
   }
   constexpr std::string_view kKnown[] = {
-      "rocksdb.properties",         "rocksdb.stats" /* properties, old name */,
+      kPropertiesMetaBlockName,     "rocksdb.stats" /* properties, old name */,
       "rocksdb.compression_dict",   "rocksdb.range_del",
       "rocksdb.hashindex.prefixes", "rocksdb.hashindex.metadata",
       kIndexMetaBlockName};
@@ -126,6 +140,7 @@ absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
   absl::StatusOr<std::vector<NamedBlock>> meta = ReadMetaIndex(file, footer, verify_checksums);
   if (!meta.ok()) return meta.status();
   std::vector<NamedBlock> all;
+  CompressionName compression;
   for (const NamedBlock& block : *meta) {
     // The index (which may be compressed) is checked below; format_version
     // 6 names it in the metaindex, and ReadSstFooter took its handle there.
@@ -141,9 +156,16 @@ absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
         file, footer, block.handle, absl::StrFormat("meta block '%s'", block.name),
         verify_checksums);
     if (!contents.ok()) return contents.status();
+    if (block.name == kPropertiesMetaBlockName) {
+      absl::StatusOr<CompressionName> c = CompressionOf(*contents, footer);
+      if (!c.ok()) return c.status();
+      compression = *std::move(c);
+    }
     all.push_back({absl::StrFormat("meta block '%s'", block.name), block.handle});
   }
-  if (absl::Status s = CheckIndexTrailer(file, footer, verify_checksums); !s.ok()) return s;
+  if (absl::Status s = CheckIndexTrailer(file, footer, compression, verify_checksums); !s.ok()) {
+    return s;
+  }
   all.push_back({"the metaindex block", footer.metaindex});
   all.push_back({"the index block", footer.index});
   return CheckDisjoint(std::move(all));
