@@ -1,7 +1,7 @@
 // Checksums and footers of SSTs: CRC-32C against published values and its
 // definition, every checksum type RocksDB writes verified against its
-// blocks at format_version 5 and 6 (whose checksums depend on the block's
-// offset), and damage to the footer of every format_version the linked
+// blocks at format_version 5, 6 and 7 (from 6 checksums depend on the
+// block's offset), and damage to the footer of every format_version the linked
 // RocksDB writes, each named.
 #include <algorithm>
 #include <cstdint>
@@ -29,7 +29,7 @@ constexpr size_t kNumKeys = 3000;
 
 // Damage to the footer of each format_version the linked RocksDB writes.
 // Before 6 nothing checks the footer's bytes, so its handles are checked
-// against the file; from 6 on its checksum (with the offset's context), its
+// against the file; from 6 on (7 has the same footer) its checksum (with the offset's context), its
 // extended magic and base context checksum are, and the index handle comes
 // from the metaindex.
 class SstFooterDamageTest : public ::testing::TestWithParam<int> {};
@@ -189,8 +189,8 @@ TEST(BlockChecksumTest, Crc32cMatchesTheDefinition) {
   EXPECT_FALSE(BlockChecksum(5, "abc", 0).has_value());  // Unknown to us.
 }
 
-// (checksum type, format_version): 5, and 6 where RocksDB writes it, whose
-// checksums add a context modifier of the block's offset.
+// (checksum type, format_version): 5, and 6 and 7 where RocksDB writes
+// them, whose checksums add a context modifier of the block's offset.
 class SstChecksumTest
     : public ::testing::TestWithParam<std::tuple<rocksdb::ChecksumType, int>> {
  protected:
@@ -237,8 +237,10 @@ TEST_P(SstChecksumTest, RocksDbChecksumsVerifyAndDamageIsCaught) {
 }
 
 std::vector<int> ChecksumFormatVersions() {
-  std::vector<int> versions = {5};
-  if (testing::NewestFormatVersion() > 5) versions.push_back(testing::NewestFormatVersion());
+  std::vector<int> versions;
+  for (int v : testing::WritableFormatVersions()) {
+    if (v >= 5) versions.push_back(v);
+  }
   return versions;
 }
 

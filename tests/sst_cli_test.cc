@@ -72,11 +72,15 @@ TEST_F(SstCliTest, FullFilterDescribedAndQueried) {
 }
 
 // The newest format_version the linked RocksDB writes (6 from RocksDB 8.6,
-// its default from 9.0) is read, its checksums verified.
+// its default from 9.0; 7 from 10.4, its default from 10.11) is read, its
+// checksums verified, its compression property decoded (from 7: the
+// compression manager's name, empty when compression is off, and the types
+// used, none here).
 TEST_F(SstCliTest, NewestFormatVersion) {
   SstConfig config;
   config.format_version = testing::NewestFormatVersion();
   config.partitioned = true;
+  config.compression = rocksdb::kNoCompression;
   const std::string path = Write("newest.sst", DecimalKeys(2000), config);
   Result r = RunTool({"--file", path, "--key=user000042", "--key=nouser"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -84,6 +88,10 @@ TEST_F(SstCliTest, NewestFormatVersion) {
                                                  config.format_version)))
       << r.output;
   EXPECT_TRUE(Contains(r.output, ", verified)")) << r.output;
+  EXPECT_TRUE(Contains(r.output, config.format_version >= 7
+                                     ? "compression            none\n"
+                                     : "compression            NoCompression\n"))
+      << r.output;
   EXPECT_TRUE(Contains(r.output, "key \"user000042\" (10 bytes): may be present")) << r.output;
 }
 
