@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "filter/encoding_id.h"
 #include "filter/filter_options.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
@@ -30,20 +31,28 @@ class ForeignPolicy : public leveldb::FilterPolicy {
 
 }  // namespace
 
-std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter) {
+std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(const LdbConfig& config) {
   FilterOptions options;
-  switch (filter) {
+  switch (config.filter) {
     case LdbFilter::kBuiltin:
       return std::unique_ptr<const leveldb::FilterPolicy>(leveldb::NewBloomFilterPolicy(10));
-    case LdbFilter::kCacheLocal:
-      options.encoding = EncodingId::kCacheLocal;
-      return NewLevelDbFilterPolicy(options).value();  // Named "sstfilter.bloom".
+    case LdbFilter::kOurs:
+      options.encoding = config.encoding;
+      return NewLevelDbFilterPolicy(options).value();
     case LdbFilter::kForeign:
       return std::make_unique<ForeignPolicy>();
     case LdbFilter::kNone:
       break;
   }
   return nullptr;
+}
+
+std::vector<LdbWriter> AllLdbWriters() {
+  std::vector<LdbWriter> writers = {{LdbFilter::kBuiltin, kDefaultEncoding, "builtin"}};
+  for (EncodingId encoding : AllEncodingIds()) {
+    writers.push_back({LdbFilter::kOurs, encoding, std::string(EncodingName(encoding))});
+  }
+  return writers;
 }
 
 }  // namespace sstfilter::testing

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "filter/encoding_id.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/filter_policy.h"
@@ -18,10 +19,11 @@
 
 namespace sstfilter::testing {
 
-enum class LdbFilter { kBuiltin, kCacheLocal, kNone, kForeign };
+enum class LdbFilter { kBuiltin, kOurs, kNone, kForeign };
 
 struct LdbConfig {
   LdbFilter filter = LdbFilter::kBuiltin;
+  EncodingId encoding = kDefaultEncoding;  // Of kOurs.
   bool snappy = true;
   size_t block_size = 4096;  // LevelDB's default.
   size_t value_size = 16;
@@ -31,18 +33,24 @@ struct LdbConfig {
 };
 
 // The policy a table is written with: LevelDB's built-in Bloom policy,
-// sstfilter's (table/leveldb/leveldb_filter_policy.h) in the cache-local
-// encoding, none (nullptr), or sstfilter's under a name sstfilter does not
-// know. Defined in ldb_test_util.cc: leveldb_filter_policy.h and
-// table/sst/leveldb_table.h both define kLevelDbBuiltinPolicyName, so no
-// test that includes the latter can include the former.
-std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(LdbFilter filter);
+// sstfilter's (table/leveldb/leveldb_filter_policy.h) in config.encoding,
+// none (nullptr), or sstfilter's under a name sstfilter does not know.
+std::unique_ptr<const leveldb::FilterPolicy> NewLdbPolicy(const LdbConfig& config);
+
+// The policies tables with filters are written with in the parameterised
+// tests: LevelDB's built-in one, then ours in every encoding of the list.
+struct LdbWriter {
+  LdbFilter filter;
+  EncodingId encoding;
+  std::string name;  // "builtin", or the encoding's name: names the test.
+};
+std::vector<LdbWriter> AllLdbWriters();
 
 // Writes keys (any order, duplicates allowed) to a LevelDB database in
 // db_dir and returns the path of the one table its full compaction leaves.
 inline std::string WriteLdbTable(const std::string& db_dir, const std::vector<std::string>& keys,
                                  const LdbConfig& config) {
-  std::unique_ptr<const leveldb::FilterPolicy> policy = NewLdbPolicy(config.filter);
+  std::unique_ptr<const leveldb::FilterPolicy> policy = NewLdbPolicy(config);
   leveldb::Options options;
   options.create_if_missing = true;
   options.error_if_exists = true;

@@ -62,10 +62,11 @@ std::vector<std::string> Keys(size_t n, const char* format = "key%07d") {
 // ---- Real tables: (policy, snappy, block size) ----
 
 class LevelDbTableTest
-    : public ::testing::TestWithParam<std::tuple<LdbFilter, bool, size_t>> {
+    : public ::testing::TestWithParam<std::tuple<testing::LdbWriter, bool, size_t>> {
  protected:
   void SetUp() override {
-    config_.filter = std::get<0>(GetParam());
+    config_.filter = std::get<0>(GetParam()).filter;
+    config_.encoding = std::get<0>(GetParam()).encoding;
     config_.snappy = std::get<1>(GetParam());
     config_.block_size = std::get<2>(GetParam());
     keys_ = Keys(5000);
@@ -86,7 +87,7 @@ TEST_P(LevelDbTableTest, FiltersAreTheOnesThePolicyBuildsPerWindow) {
   EXPECT_TRUE(IsLevelDbTable(*NewStringSstSource(bytes_)));
   absl::StatusOr<LevelDbTable> table = Parse(bytes_);
   ASSERT_TRUE(table.ok()) << table.status();
-  const std::unique_ptr<const leveldb::FilterPolicy> policy = testing::NewLdbPolicy(config_.filter);
+  const std::unique_ptr<const leveldb::FilterPolicy> policy = testing::NewLdbPolicy(config_);
   EXPECT_EQ(table->filter_policy, policy->Name());
   ASSERT_TRUE(table->filter.has_value());
   const LevelDbFilterBlock& filter = *table->filter;
@@ -123,7 +124,7 @@ TEST_P(LevelDbTableTest, FiltersAreTheOnesThePolicyBuildsPerWindow) {
 TEST_P(LevelDbTableTest, EveryKeyFindsItsBlockAndMayMatchThere) {
   absl::StatusOr<LevelDbTable> table = Parse(bytes_);
   ASSERT_TRUE(table.ok()) << table.status();
-  const std::unique_ptr<const leveldb::FilterPolicy> policy = testing::NewLdbPolicy(config_.filter);
+  const std::unique_ptr<const leveldb::FilterPolicy> policy = testing::NewLdbPolicy(config_);
   for (const std::string& key : keys_) {
     // The first candidate is the block Get reads; a second one only when
     // the first one's index key is the key itself.
@@ -143,12 +144,10 @@ TEST_P(LevelDbTableTest, EveryKeyFindsItsBlockAndMayMatchThere) {
 
 INSTANTIATE_TEST_SUITE_P(
     Tables, LevelDbTableTest,
-    ::testing::Combine(::testing::Values(LdbFilter::kBuiltin, LdbFilter::kCacheLocal),
-                       ::testing::Bool(), ::testing::Values(size_t{4096}, size_t{512})),
+    ::testing::Combine(::testing::ValuesIn(testing::AllLdbWriters()), ::testing::Bool(),
+                       ::testing::Values(size_t{4096}, size_t{512})),
     [](const auto& info) {
-      return absl::StrFormat("%s_%s_block%d",
-                             std::get<0>(info.param) == LdbFilter::kBuiltin ? "builtin"
-                                                                            : "cache_local",
+      return absl::StrFormat("%s_%s_block%d", std::get<0>(info.param).name,
                              std::get<1>(info.param) ? "snappy" : "raw", std::get<2>(info.param));
     });
 

@@ -20,6 +20,7 @@ using testing::SstConfig;
 using testing::TestFilter;
 
 using testing::Contains;
+using testing::Count;
 using Result = testing::ToolResult;
 
 Result RunTool(const std::vector<std::string>& args) {
@@ -183,6 +184,37 @@ TEST_F(SstCliTest, CacheLocalFilter) {
     const double measured = NumberAfter(r.output, "measured fp rate");
     EXPECT_GE(measured, 0.0) << r.output;
     EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
+  }
+}
+
+// Every encoding of the list, full and partitioned: the inspector names
+// the encoding, finds every key asked and measures an FP rate within the
+// binomial bounds of the one it expects.
+TEST_F(SstCliTest, EveryEncodingIsDescribedAndQueried) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    for (bool partitioned : {false, true}) {
+      SCOPED_TRACE(absl::StrFormat("%s, %s", EncodingName(encoding),
+                                   partitioned ? "partitioned" : "full"));
+      SstConfig config;
+      config.encoding = encoding;
+      config.partitioned = partitioned;
+      const std::string path = Write(absl::StrFormat("%s.sst", EncodingName(encoding)),
+                                     DecimalKeys(3000), config);
+      std::vector<std::string> args = {"--file", path, "--sample_absent", "3000", "--seed", "5"};
+      for (int i = 0; i < 3000; i += 101) args.push_back(absl::StrFormat("--key=user%06d", i));
+      const Result r = RunTool(args);
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      EXPECT_TRUE(Contains(r.output,
+                           "encoding               " + std::string(EncodingName(encoding)) + " "))
+          << r.output;
+      EXPECT_EQ(Count(r.output, "): may be present"), 30u) << r.output;
+      EXPECT_EQ(Count(r.output, "): absent"), 0u) << r.output;
+      const double expected = NumberAfter(r.output, "expected fp rate");
+      EXPECT_GT(expected, 0.001) << r.output;
+      EXPECT_LT(expected, 0.03) << r.output;
+      const double measured = NumberAfter(r.output, "measured fp rate");
+      EXPECT_LE(measured * 3000, testing::BinomialUpperBound(3000, expected)) << r.output;
+    }
   }
 }
 

@@ -27,13 +27,8 @@ Result RunTool(const std::vector<std::string>& args) {
   return testing::RunTool(SSTFILTER_SST_BIN, args);
 }
 
+using testing::Count;
 using testing::NumberAfter;
-
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = 0; (at = haystack.find(needle, at)) != std::string::npos; ++at) ++n;
-  return n;
-}
 
 // 16-byte keys: a fixed prefix and random bytes, so random 16-byte samples
 // fall before, among and after them.
@@ -42,7 +37,7 @@ std::vector<std::string> PresentKeys(size_t n) {
   return keys;
 }
 
-class SstLdbCliTest : public ::testing::TestWithParam<LdbFilter> {
+class SstLdbCliTest : public ::testing::TestWithParam<testing::LdbWriter> {
  protected:
   std::string Write(const std::vector<std::string>& keys, const LdbConfig& config) {
     return testing::WriteLdbTable(dir_.path() + absl::StrFormat("/db%d", ++dbs_), keys, config);
@@ -55,7 +50,8 @@ class SstLdbCliTest : public ::testing::TestWithParam<LdbFilter> {
 // filter summing to the table's entries, the encoding, FP rate.
 TEST_P(SstLdbCliTest, DescribedAndQueried) {
   LdbConfig config;
-  config.filter = GetParam();
+  config.filter = GetParam().filter;
+  config.encoding = GetParam().encoding;
   const std::vector<std::string> keys = PresentKeys(4000);
   const std::string path = Write(keys, config);
   std::vector<std::string> args = {"--file", path, "--sample_absent", "20000", "--seed", "7"};
@@ -64,15 +60,18 @@ TEST_P(SstLdbCliTest, DescribedAndQueried) {
   }
   const Result r = RunTool(args);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const bool builtin = GetParam() == LdbFilter::kBuiltin;
+  // Ours in the leveldb encoding takes LevelDB's own policy name.
+  const bool builtin = GetParam().filter == LdbFilter::kBuiltin;
+  const bool leveldb_bytes = builtin || GetParam().encoding == EncodingId::kLevelDb;
   EXPECT_TRUE(Contains(r.output, "table                  LevelDB")) << r.output;
   EXPECT_TRUE(Contains(r.output, "entries                4000")) << r.output;
   EXPECT_TRUE(Contains(r.output, std::string("filter policy          ") +
-                                     (builtin ? "leveldb.BuiltinBloomFilter2" : "sstfilter.bloom")))
+                                     (leveldb_bytes ? "leveldb.BuiltinBloomFilter2" : "sstfilter.bloom")))
       << r.output;
   EXPECT_TRUE(Contains(r.output, "one per 2048 bytes of data-block offsets (lg(base) 11")) << r.output;
-  EXPECT_TRUE(Contains(r.output, builtin ? "encoding               leveldb k=6"
-                                         : "encoding               cache_local"))
+  EXPECT_TRUE(Contains(r.output, "encoding               " +
+                                     (builtin ? std::string("leveldb k=6")
+                                              : std::string(EncodingName(GetParam().encoding)))))
       << r.output;
   // 4000 keys of ~40 bytes with values: ~40 blocks of 4 KB, one per filter.
   EXPECT_GE(NumberAfter(r.output, "filters in use"), 30) << r.output;
@@ -103,7 +102,8 @@ TEST_P(SstLdbCliTest, DescribedAndQueried) {
 
 TEST_P(SstLdbCliTest, AbsentKeysAreMostlyAbsent) {
   LdbConfig config;
-  config.filter = GetParam();
+  config.filter = GetParam().filter;
+  config.encoding = GetParam().encoding;
   const std::string path = Write(PresentKeys(4000), config);
   std::vector<std::string> args = {"--file", path};
   for (const std::string& key : testing::RandomKeys(100, 99, 16)) {
@@ -116,10 +116,8 @@ TEST_P(SstLdbCliTest, AbsentKeysAreMostlyAbsent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, SstLdbCliTest,
-                         ::testing::Values(LdbFilter::kBuiltin, LdbFilter::kCacheLocal),
-                         [](const auto& info) {
-                           return info.param == LdbFilter::kBuiltin ? "builtin" : "cache_local";
-                         });
+                         ::testing::ValuesIn(testing::AllLdbWriters()),
+                         [](const auto& info) { return info.param.name; });
 
 class SstLdbCliCases : public SstLdbCliTest {};
 

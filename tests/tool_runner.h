@@ -42,6 +42,13 @@ inline bool Contains(const std::string& haystack, const std::string& needle) {
 }
 
 // The number after `label` in the output, or -1.
+// How many times needle occurs in haystack.
+inline size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = 0; (at = haystack.find(needle, at)) != std::string::npos; ++at) ++n;
+  return n;
+}
+
 inline double NumberAfter(const std::string& output, const std::string& label) {
   const size_t at = output.find(label);
   if (at == std::string::npos) return -1;

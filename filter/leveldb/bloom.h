@@ -29,6 +29,10 @@
 
 namespace sstfilter {
 
+// The name of LevelDB's built-in Bloom filter policy, whose filter bytes this
+// encoding writes (LevelDB stores a table's filter under "filter." + name).
+inline constexpr char kLevelDbBuiltinPolicyName[] = "leveldb.BuiltinBloomFilter2";
+
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* Finish
 // Finish leaves the builder empty, ready for the next filter.

@@ -30,13 +30,13 @@
 
 #include "absl/status/statusor.h"
 #include "filter/filter_options.h"
+#include "filter/leveldb/bloom.h"  // kLevelDbBuiltinPolicyName
 #include "leveldb/filter_policy.h"
 
 namespace sstfilter {
 
 // The Name() of LevelDB's built-in Bloom policy (LevelDB 1.x, and so of
 // every database it wrote).
-inline constexpr char kLevelDbBuiltinPolicyName[] = "leveldb.BuiltinBloomFilter2";
 
 // The policy, or InvalidArgument naming a bad option value.
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicy(

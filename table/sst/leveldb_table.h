@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "filter/leveldb/bloom.h"  // kLevelDbBuiltinPolicyName
 #include "table/sst/leveldb_filter_block.h"
 #include "table/sst/sst_format.h"
 #include "table/sst/sst_source.h"
@@ -41,8 +42,6 @@ namespace sstfilter {
 inline constexpr std::string_view kLevelDbFilterPrefix = "filter.";
 // RocksDB's properties block: every RocksDB table has one, no LevelDB table.
 inline constexpr std::string_view kRocksDbPropertiesBlock = "rocksdb.properties";
-// LevelDB's built-in Bloom filter policy.
-inline constexpr std::string_view kLevelDbBuiltinPolicyName = "leveldb.BuiltinBloomFilter2";
 
 struct LevelDbTable {
   SstFooter footer;
