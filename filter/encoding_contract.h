@@ -30,6 +30,13 @@
 //     MayMatchEach(n, key_at, bool* out)     keys read where the caller holds
 //                                            them (string_view key_at(size_t))
 //     state()                                what the bytes were (FilterState)
+//     static Recognises(filter)              whether the bytes are of E (by the
+//                                            final byte); E::kInfo.recognises
+//     OnceContext(SimdLevel)                 what one-shot queries resolve ahead
+//     static MayMatchOnce(filter, key, const OnceContext&)
+//                                            MayMatch's answer with no reader
+//                                            built: E's one parse, no allocation
+//                                            (OneShotQuery, filter_policy.h)
 //   E::kInfo                                 name, title, recogniser, FP models,
 //                                            description and plan of a filter
 #ifndef SSTFILTER_FILTER_ENCODING_CONTRACT_H_
@@ -43,6 +50,7 @@
 
 #include "absl/types/span.h"
 #include "filter/encoding_info.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 namespace encoding_contract {
@@ -114,6 +122,14 @@ struct ReaderQueries<
                                                    static_cast<bool*>(nullptr)))> &&
         kIs<FilterState, decltype(Const<R>().state())>>> : std::true_type {};
 
+// One query of a filter's bytes, no reader built.
+SSTFILTER_CONTRACT_PART(
+    ReaderAnswersOnce,
+    kIs<bool, decltype(T::Recognises(std::string_view{}))> &&
+        std::is_constructible_v<typename T::OnceContext, SimdLevel> &&
+        kIs<bool, decltype(T::MayMatchOnce(std::string_view{}, std::string_view{},
+                                           Const<typename T::OnceContext>()))>);
+
 #undef SSTFILTER_CONTRACT_PART
 
 }  // namespace encoding_contract
@@ -135,6 +151,8 @@ constexpr bool CheckEncodingContract() {
   static_assert(ec::ReaderQueries<R, typename B::Hash>::value,
                 "Reader: (string_view) constructor, MayMatch, HashMayMatch, MayMatchBatch, "
                 "MayMatchEach, state");
+  static_assert(ec::ReaderAnswersOnce<R>::value,
+                "Reader: static Recognises, OnceContext(SimdLevel), static MayMatchOnce");
   static_assert(ec::kIs<const EncodingInfo&, decltype(E::kInfo)>, "kInfo: an EncodingInfo");
   return true;
 }

@@ -35,6 +35,7 @@
 #include "filter/encoding_info.h"
 #include "filter/encoding_id.h"
 #include "filter/leveldb/bloom.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 
@@ -111,7 +112,8 @@ decltype(auto) VisitRecognisingEncoding(std::string_view filter, F& f) {
     return f(UnrecognisedEncoding{});
   } else {
     using E = std::tuple_element_t<I, Encodings>;
-    if (E::kInfo.recognises(filter)) return f(E{});
+    // E::kInfo.recognises is this function; called directly it inlines.
+    if (E::Reader::Recognises(filter)) return f(E{});
     return VisitRecognisingEncoding<I + 1>(filter, f);
   }
 }
@@ -125,12 +127,35 @@ decltype(auto) VisitEncoding(EncodingId format, F&& f) {
   return encodings_internal::VisitEncodingAt<0>(static_cast<size_t>(format), f);
 }
 
-// Returns f(E{}) for the encoding whose bytes filter holds, or
+// Returns f(E{}) for the encoding whose bytes filter holds (the first whose
+// E::Reader::Recognises, E::kInfo.recognises, takes them), or
 // f(UnrecognisedEncoding{}) when none recognises them.
 template <typename F>
 decltype(auto) VisitEncodingOf(std::string_view filter, F&& f) {
   return encodings_internal::VisitRecognisingEncoding<0>(filter, f);
 }
+
+// Each encoding's E::Reader::OnceContext, in EncodingId order: what its
+// one-shot queries (E::Reader::MayMatchOnce) resolve ahead, once, at a SIMD
+// level (OneShotQuery, filter_policy.h, holds one).
+class OnceContexts {
+ public:
+  explicit OnceContexts(SimdLevel simd) : contexts_(Make(simd, static_cast<Encodings*>(nullptr))) {}
+
+  template <typename E>
+  const typename E::Reader::OnceContext& Of() const {
+    return std::get<static_cast<size_t>(IdOf<E>())>(contexts_);
+  }
+
+ private:
+  template <typename... Es>
+  static std::tuple<typename Es::Reader::OnceContext...> Make(SimdLevel simd, std::tuple<Es...>*) {
+    return std::tuple<typename Es::Reader::OnceContext...>(
+        typename Es::Reader::OnceContext(simd)...);
+  }
+
+  decltype(Make(SimdLevel{}, static_cast<Encodings*>(nullptr))) contexts_;
+};
 
 // The filter E's builder makes for n keys at bits_per_key, in figures.
 template <typename E>

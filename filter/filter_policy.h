@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "filter/encodings.h"
 #include "filter/filter_options.h"
 #include "filter/simd_level.h"
 
@@ -43,12 +44,11 @@ class FilterPolicy {
 // (filter/encodings.h: VisitEncodingOf, then E::Reader(filter).MayMatch(key);
 // "may match" when none does): damaged, truncated or unknown bytes may match,
 // the empty filter matches nothing, never a false negative. But it builds no
-// reader: it checks the trailer fields the reader's constructor checks, then
-// probes with the encoding's probe math (filter/*/probes.h, the kernels;
-// LevelDB's bit positions by the division instruction, as LevelDB takes
-// them, not by the readers' FastMod32, whose setup one query does not
-// repay). No allocation, and the SIMD kernel is picked once, here, not per
-// query. Safe to use from several threads at once.
+// reader: it asks that encoding's E::Reader::MayMatchOnce, which parses the
+// bytes with the parse its reader's constructor uses and probes with its
+// probe math. No allocation, and the SIMD kernels are picked once, here
+// (each encoding's OnceContext), not per query. Safe to use from several
+// threads at once.
 class OneShotQuery {
  public:
   // simd: the kernels' level; a level the CPU lacks falls back to a lower
@@ -61,9 +61,7 @@ class OneShotQuery {
 
  private:
   SimdLevel simd_;
-  // The cache-local kernel's one-key probe of 64-byte lines (its Bloom
-  // bodies in compact filters too), at simd_.
-  bool (*cache_local_may_match_)(uint64_t hash, int k, const char* array, uint32_t num_lines);
+  OnceContexts contexts_;
 };
 
 // The policy named kBloomPolicyName: writes filters in options.encoding and

@@ -1,5 +1,7 @@
 // What every encoding's reader shares: the state its constructor found in
-// a filter's bytes, and the fixed answer of a filter it does not probe.
+// a filter's bytes, and the fixed answer of a filter it does not probe; and
+// the shape of an encoding's parse of its bytes, which the reader's
+// constructor and its one-shot query (E::Reader::MayMatchOnce) both take.
 #ifndef SSTFILTER_FILTER_READER_BASE_H_
 #define SSTFILTER_FILTER_READER_BASE_H_
 
@@ -9,6 +11,30 @@
 #include "filter/encoding_info.h"
 
 namespace sstfilter {
+
+// A filter's bytes as its encoding's parse reads them (ParseLevelDbFilter,
+// ParseCacheLocalFilter, ParseCompactFuse, beside their readers): the
+// answer every key gets, or (kProbe) the layout its probes need. A parse
+// is pure: it looks at no key and allocates nothing.
+template <typename Layout>
+struct ParsedFilter {
+  FilterState state = FilterState::kMatchEverything;  // Fails open.
+  Layout layout{};  // Set when kProbe.
+
+  // The fixed answer of a filter that is not probed, else probe(layout).
+  template <typename Probe>
+  bool Answer(Probe&& probe) const {
+    switch (state) {
+      case FilterState::kProbe:
+        return probe(layout);
+      case FilterState::kMatchNothing:
+        return false;
+      case FilterState::kMatchEverything:
+        break;
+    }
+    return true;
+  }
+};
 
 class ReaderBase {
  public:

@@ -14,9 +14,30 @@ namespace sstfilter {
 
 namespace cl = cache_local;
 
-bool IsCacheLocalBloomFilter(std::string_view filter) {
-  return filter.size() >= kCacheLocalTrailerBytes &&
-         static_cast<unsigned char>(filter.back()) == kCacheLocalTag;
+namespace {
+
+// Narrow lines are probed by the scalar code (small filters; the SIMD
+// kernels work on 64-byte lines).
+bool NarrowLinesMayMatch(const char* array, uint64_t h, int k, uint32_t num_lines,
+                         uint32_t line_bytes) {
+  return cl::NarrowLineMayMatch(array + cl::NarrowLineOffset(h, num_lines, line_bytes),
+                                cl::ProbeSeed(h), k, line_bytes);
+}
+
+}  // namespace
+
+ParsedFilter<CacheLocalFilterLayout> ParseCacheLocalFilter(std::string_view filter) {
+  if (!IsCacheLocalBloomFilter(filter)) return {};
+  const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
+  const auto* trailer = reinterpret_cast<const unsigned char*>(filter.data() + array_bytes);
+  if (trailer[0] != kCacheLocalHashXxh3 || trailer[1] != kCacheLocalLayout64) return {};
+  const int k = trailer[2];
+  if (array_bytes == 0 && k == 0) return {FilterState::kMatchNothing, {}};
+  if (k == 0 || k > cl::kMaxProbes || array_bytes == 0) return {};
+  const std::optional<CacheLocalShape> shape = CacheLocalShapeOfArray(array_bytes);
+  if (!shape || shape->num_lines > cl::kMaxLines) return {};
+  return {FilterState::kProbe,
+          {filter.data(), k, static_cast<uint32_t>(shape->num_lines), shape->line_bytes}};
 }
 
 CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel simd)
@@ -97,30 +118,31 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
     : simd_(ClampSimdLevel(simd)) {
   kernels_ = &GetCacheLocalKernels(simd_);
   may_match_ = kernels_->may_match;
-  // state_ starts as kMatchEverything: every early return fails open.
-  if (!IsCacheLocalBloomFilter(filter)) return;
-  const auto* trailer = reinterpret_cast<const unsigned char*>(
-      filter.data() + filter.size() - kCacheLocalTrailerBytes);
-  const int k = trailer[2];
-  if (trailer[0] != kCacheLocalHashXxh3 || trailer[1] != kCacheLocalLayout64) return;
-  const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
-  if (array_bytes == 0 && k == 0) {
-    state_ = FilterState::kMatchNothing;
-    return;
-  }
-  if (k == 0 || k > cl::kMaxProbes || array_bytes == 0) return;
-  const std::optional<CacheLocalShape> shape = CacheLocalShapeOfArray(array_bytes);
-  if (!shape || shape->num_lines > cl::kMaxLines) return;
-  state_ = FilterState::kProbe;
-  array_ = filter.data();
-  num_lines_ = static_cast<uint32_t>(shape->num_lines);
-  line_bytes_ = shape->line_bytes;
-  num_probes_ = k;
+  const ParsedFilter<CacheLocalFilterLayout> parsed = ParseCacheLocalFilter(filter);
+  state_ = parsed.state;
+  if (state_ != FilterState::kProbe) return;
+  array_ = parsed.layout.array;
+  num_lines_ = parsed.layout.num_lines;
+  line_bytes_ = parsed.layout.line_bytes;
+  num_probes_ = parsed.layout.k;
 }
 
 bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
-  return cl::NarrowLineMayMatch(array_ + cl::NarrowLineOffset(h, num_lines_, line_bytes_),
-                                cl::ProbeSeed(h), num_probes_, line_bytes_);
+  return NarrowLinesMayMatch(array_, h, num_probes_, num_lines_, line_bytes_);
+}
+
+CacheLocalBloomReader::OnceContext::OnceContext(SimdLevel simd)
+    : may_match(GetCacheLocalKernels(ClampSimdLevel(simd)).may_match) {}
+
+bool CacheLocalBloomReader::MayMatchOnce(std::string_view filter, std::string_view key,
+                                         const OnceContext& context) {
+  return ParseCacheLocalFilter(filter).Answer([key, &context](const CacheLocalFilterLayout& l) {
+    const uint64_t h = KeyHash64(key);
+    if (l.line_bytes != cl::kLineBytes) {
+      return NarrowLinesMayMatch(l.array, h, l.k, l.num_lines, l.line_bytes);
+    }
+    return context.may_match(h, l.k, l.array, l.num_lines);
+  });
 }
 
 }  // namespace sstfilter

@@ -50,8 +50,25 @@ inline constexpr size_t kCacheLocalTrailerBytes = 4;
 
 // Whether filter carries this encoding's tag (its final byte). A reader
 // serving several encodings dispatches on this; the trailer's other fields
-// are checked by CacheLocalBloomReader.
-bool IsCacheLocalBloomFilter(std::string_view filter);
+// are checked by ParseCacheLocalFilter.
+inline bool IsCacheLocalBloomFilter(std::string_view filter) {
+  return filter.size() >= kCacheLocalTrailerBytes &&
+         static_cast<unsigned char>(filter.back()) == kCacheLocalTag;
+}
+
+// What a cache-local filter's probes need: k over num_lines lines of
+// line_bytes (64, or fewer in a narrow filter).
+struct CacheLocalFilterLayout {
+  const char* array = nullptr;
+  int k = 0;
+  uint32_t num_lines = 0;
+  uint32_t line_bytes = 0;
+};
+
+// The format's one parse (the reader contract above): the tag, hash kind
+// and layout; no lines and k = 0 the empty filter; else k of 1..32 over an
+// array of a length some builder writes.
+ParsedFilter<CacheLocalFilterLayout> ParseCacheLocalFilter(std::string_view filter);
 
 // Collects key hashes, then writes one filter. Call order:
 //   (AddKey | AddHash)* Finish
@@ -117,6 +134,19 @@ class CacheLocalBloomReader : public ReaderBase {
   // `simd` as for the builder: every level gives the same answers.
   explicit CacheLocalBloomReader(std::string_view filter,
                                  SimdLevel simd = BestSimdLevel());
+
+  static bool Recognises(std::string_view filter) { return IsCacheLocalBloomFilter(filter); }
+
+  // One query of a filter's bytes with no reader built (OneShotQuery,
+  // filter_policy.h): MayMatch's answer, at the kernel level the context
+  // resolved once. No allocation.
+  struct OnceContext {
+    explicit OnceContext(SimdLevel simd = BestSimdLevel());
+    // The kernel's one-key probe of 64-byte lines.
+    bool (*may_match)(uint64_t hash, int k, const char* array, uint32_t num_lines);
+  };
+  static bool MayMatchOnce(std::string_view filter, std::string_view key,
+                           const OnceContext& context);
 
   // Inline, so that a caller's MayMatch (the RocksDB adapter's virtual one)
   // is one function: the hash, two predictable checks and one call into the

@@ -59,7 +59,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
-    kName, "sstfilter cache-local Bloom", IsCacheLocalBloomFilter, CacheLocalExpectedFpRate,
+    kName, "sstfilter cache-local Bloom", CacheLocalBloomReader::Recognises, CacheLocalExpectedFpRate,
     SizedFpRate, Describe, Details};
 
 }  // namespace sstfilter

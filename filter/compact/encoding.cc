@@ -87,7 +87,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCompactEncodingInfo = {
-    kName, "sstfilter compact (4-wise binary fuse)", IsCompactFilter, ExpectedFpRate,
+    kName, "sstfilter compact (4-wise binary fuse)", CompactFilterReader::Recognises, ExpectedFpRate,
     SizedFpRate, Describe, Details};
 
 }  // namespace sstfilter

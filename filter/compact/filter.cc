@@ -39,11 +39,6 @@ size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape) {
          FusePeeler::BytesFor(shape.num_cells());
 }
 
-bool IsCompactFilter(std::string_view filter) {
-  return filter.size() >= kCompactBloomTrailerBytes &&
-         static_cast<unsigned char>(filter.back()) == kCompactTag;
-}
-
 CompactFilterBuilder::CompactFilterBuilder(double bits_per_key, CompactBuildOptions options)
     : BuilderBase(bits_per_key, kCompactArity), options_(options) {}
 
@@ -238,37 +233,19 @@ void CompactFilterBuilder::Reset() {
   planned_ = false;
 }
 
-namespace {
-
-// The cache-local filter inside a Bloom body, or "" (read as damaged).
-std::string_view BloomBody(std::string_view filter) {
-  if (!IsCompactFilter(filter)) return {};
+std::optional<std::string_view> CompactBloomBody(std::string_view filter) {
+  if (!IsCompactFilter(filter)) return std::nullopt;
   const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
-  if (body != kCompactBodySmallBloom && body != kCompactBodyFallbackBloom) return {};
+  if (body != kCompactBodySmallBloom && body != kCompactBodyFallbackBloom) return std::nullopt;
   return filter.substr(0, filter.size() - kCompactBloomTrailerBytes);
 }
 
-}  // namespace
-
-CompactFilterReader::CompactFilterReader(std::string_view filter, SimdLevel simd)
-    : group_kernel_(GetCompactQueryKernel(ClampSimdLevel(simd))),
-      bloom_(BloomBody(filter), simd) {
-  // state_ starts as kMatchEverything: every early return fails open.
-  if (!IsCompactFilter(filter)) return;
-  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
-  if (body == kCompactBodySmallBloom || body == kCompactBodyFallbackBloom) {
-    body_ = body;
-    state_ = bloom_.state();
-    num_probes_ = bloom_.num_probes();
-  } else if (body == kCompactBodyFuse && ParseFuse(filter)) {
-    body_ = body;
-    state_ = FilterState::kProbe;
-    num_probes_ = kCompactArity;
+ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter) {
+  if (!IsCompactFilter(filter) ||
+      static_cast<unsigned char>(filter[filter.size() - 2]) != kCompactBodyFuse ||
+      filter.size() < kCompactFuseTrailerBytes) {
+    return {};
   }
-}
-
-bool CompactFilterReader::ParseFuse(std::string_view filter) {
-  if (filter.size() < kCompactFuseTrailerBytes) return false;
   const size_t array_bytes = filter.size() - kCompactFuseTrailerBytes;
   const auto* t = reinterpret_cast<const unsigned char*>(filter.data() + array_bytes);
   FuseShape s;
@@ -277,29 +254,56 @@ bool CompactFilterReader::ParseFuse(std::string_view filter) {
   const uint32_t seed = GetFixed32(t + 8);
   s.log_segment_length = t[12];
   s.fingerprint_bits = t[13];
-  if (t[14] != kCompactArity || t[15] != kCompactHashXxh3) return false;
+  if (t[14] != kCompactArity || t[15] != kCompactHashXxh3) return {};
   if (s.log_segment_length > kCompactMaxLogSegmentLength || s.fingerprint_bits < 1 ||
       s.fingerprint_bits > kCompactMaxFingerprintBits || s.segment_count == 0) {
-    return false;
+    return {};
   }
   // Cell indices, window starts and narrow_cells are 32-bit.
-  if (s.num_cells() > 0xffffffffu || s.narrow_cells > s.window_starts()) return false;
-  if (s.array_bytes() != array_bytes) return false;
-  shape_ = s;
-  params_ = cp::FuseParams::Of(s);
-  multiplier_ = cp::SeedMultiplier(seed);
-  array_ = filter.data();
-  return true;
+  if (s.num_cells() > 0xffffffffu || s.narrow_cells > s.window_starts()) return {};
+  if (s.array_bytes() != array_bytes) return {};
+  return {FilterState::kProbe, {filter.data(), s, cp::FuseParams::Of(s), cp::SeedMultiplier(seed)}};
+}
+
+CompactFilterReader::CompactFilterReader(std::string_view filter, SimdLevel simd)
+    : group_kernel_(GetCompactQueryKernel(ClampSimdLevel(simd))),
+      bloom_(CompactBloomBody(filter).value_or(std::string_view{}), simd) {
+  // state_ starts as kMatchEverything: a filter neither body takes fails open.
+  if (CompactBloomBody(filter)) {
+    body_ = static_cast<unsigned char>(filter[filter.size() - 2]);
+    state_ = bloom_.state();
+    num_probes_ = bloom_.num_probes();
+    return;
+  }
+  const ParsedFilter<CompactFuseLayout> fuse = ParseCompactFuse(filter);
+  if (fuse.state != FilterState::kProbe) return;
+  body_ = kCompactBodyFuse;
+  state_ = FilterState::kProbe;
+  num_probes_ = kCompactArity;
+  array_ = fuse.layout.array;
+  shape_ = fuse.layout.shape;
+  params_ = fuse.layout.params;
+  multiplier_ = fuse.layout.multiplier;
 }
 
 bool CompactFilterReader::HashMayMatch(uint64_t h) const {
-  if (body_ == kCompactBodyFuse) return FuseMayMatch(h);
+  if (body_ == kCompactBodyFuse) return FuseMayMatch(array_, h, multiplier_, params_);
   if (body_ != 0) return bloom_.HashMayMatch(h);
   return FixedAnswer();
 }
 
 bool CompactFilterReader::MayMatch(std::string_view key) const {
   return HashMayMatch(KeyHash64(key));
+}
+
+bool CompactFilterReader::MayMatchOnce(std::string_view filter, std::string_view key,
+                                       const OnceContext& context) {
+  if (const std::optional<std::string_view> bloom = CompactBloomBody(filter)) {
+    return CacheLocalBloomReader::MayMatchOnce(*bloom, key, context.bloom);
+  }
+  return ParseCompactFuse(filter).Answer([key](const CompactFuseLayout& l) {
+    return FuseMayMatch(l.array, KeyHash64(key), l.multiplier, l.params);
+  });
 }
 
 }  // namespace sstfilter

@@ -63,7 +63,31 @@ inline constexpr unsigned char kCompactHashXxh3 = 2;
 inline constexpr size_t kCompactFuseTrailerBytes = 18;
 inline constexpr size_t kCompactBloomTrailerBytes = 2;
 
-bool IsCompactFilter(std::string_view filter);
+// Whether filter carries this encoding's tag (its final byte) after a body
+// kind; the rest is checked by CompactBloomBody and ParseCompactFuse.
+inline bool IsCompactFilter(std::string_view filter) {
+  return filter.size() >= kCompactBloomTrailerBytes &&
+         static_cast<unsigned char>(filter.back()) == kCompactTag;
+}
+
+// The cache-local filter a compact filter's Bloom body is (the bytes before
+// its 2-byte trailer; its own reader contract applies), or nullopt when
+// filter is no compact filter with a Bloom body.
+std::optional<std::string_view> CompactBloomBody(std::string_view filter);
+
+// What a fuse body's probes need.
+struct CompactFuseLayout {
+  const char* array = nullptr;
+  FuseShape shape;
+  compact::FuseParams params;  // compact::FuseParams::Of(shape).
+  uint64_t multiplier = 0;     // compact::SeedMultiplier(seed).
+};
+
+// The format's one parse of a fuse body (the reader contract above): the
+// 18-byte trailer's every field in range, and the array as long as its
+// shape says. Anything else (not a compact filter, another body kind) may
+// match; the state is never kMatchNothing.
+ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter);
 
 // Construction settings; the defaults are what policies use.
 struct CompactBuildOptions {
@@ -171,6 +195,19 @@ class CompactFilterReader : public ReaderBase {
   // body's kernels; every level gives the same answers.
   explicit CompactFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel());
 
+  static bool Recognises(std::string_view filter) { return IsCompactFilter(filter); }
+
+  // One query of a filter's bytes with no reader built (OneShotQuery,
+  // filter_policy.h): MayMatch's answer; a Bloom body is asked through
+  // CacheLocalBloomReader::MayMatchOnce at the kernel level the context
+  // resolved once. No allocation.
+  struct OnceContext {
+    explicit OnceContext(SimdLevel simd = BestSimdLevel()) : bloom(simd) {}
+    CacheLocalBloomReader::OnceContext bloom;
+  };
+  static bool MayMatchOnce(std::string_view filter, std::string_view key,
+                           const OnceContext& context);
+
   bool MayMatch(std::string_view key) const;
   bool HashMayMatch(uint64_t h) const;
   // Answers as MayMatch does; out holds keys.size() entries. Hashes a group
@@ -189,9 +226,9 @@ class CompactFilterReader : public ReaderBase {
   const FuseShape& shape() const { return shape_; }  // Set for fuse bodies.
 
  private:
-  bool ParseFuse(std::string_view filter);
-  bool FuseMayMatch(uint64_t h) const {
-    return compact::FuseMayMatch(array_, h, compact::CellsOf(h, multiplier_, params_), params_);
+  static bool FuseMayMatch(const char* array, uint64_t h, uint64_t multiplier,
+                           const compact::FuseParams& params) {
+    return compact::FuseMayMatch(array, h, compact::CellsOf(h, multiplier, params), params);
   }
 
   unsigned char body_ = 0;

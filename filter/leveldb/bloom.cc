@@ -51,18 +51,14 @@ void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
 }
 
 LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
-  if (filter.size() < 2) {
-    state_ = FilterState::kMatchNothing;
-    return;
-  }
-  const int k = static_cast<unsigned char>(filter.back());
-  if (k == 0 || k > kLevelDbMaxProbes) return;  // kMatchEverything.
-  state_ = FilterState::kProbe;
-  array_ = filter.data();
-  num_probes_ = k;
-  num_bits_ = static_cast<uint64_t>(filter.size() - 1) * 8;
+  const ParsedFilter<LevelDbFilterLayout> parsed = ParseLevelDbFilter(filter);
+  state_ = parsed.state;
+  if (state_ != FilterState::kProbe) return;
+  array_ = parsed.layout.array;
+  num_probes_ = parsed.layout.k;
+  num_bits_ = parsed.layout.num_bits;
   bit_divisor_ = FastMod32(num_bits_);
-  kernels_ = &GetLevelDbKernels(k);
+  kernels_ = &GetLevelDbKernels(num_probes_);
 }
 
 bool LevelDbBloomReader::HashMayMatch(uint32_t h) const {

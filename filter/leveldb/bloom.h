@@ -25,7 +25,9 @@
 #include "filter/leveldb/fast_mod.h"
 #include "filter/leveldb/hash.h"
 #include "filter/leveldb/kernels.h"
+#include "filter/leveldb/probes.h"
 #include "filter/reader_base.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 
@@ -88,11 +90,52 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
 void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
                               double bits_per_key, std::string* dst);
 
+// What a LevelDB filter's probes need: k over the bits before the k byte.
+struct LevelDbFilterLayout {
+  const char* array = nullptr;
+  int k = 0;
+  uint64_t num_bits = 0;
+};
+
+// The format's one parse (the reader contract above): under 2 bytes the
+// empty filter; k, the final byte, of 1..30 probed over the bytes before it;
+// k = 0 (never written) may match. Callers recognise the encoding first
+// (LevelDbBloomReader::Recognises): a final byte above 30 is another's.
+inline ParsedFilter<LevelDbFilterLayout> ParseLevelDbFilter(std::string_view filter) {
+  if (filter.size() < 2) return {FilterState::kMatchNothing, {}};
+  const int k = static_cast<unsigned char>(filter.back());
+  if (k == 0 || k > kLevelDbMaxProbes) return {};
+  return {FilterState::kProbe, {filter.data(), k, uint64_t{filter.size() - 1} * 8}};
+}
+
 // Queries one filter. Parses the trailer once; the filter bytes must outlive
 // the reader. Safe to use from several threads at once.
 class LevelDbBloomReader : public ReaderBase {
  public:
   explicit LevelDbBloomReader(std::string_view filter);
+
+  // Whether filter is of this encoding: it ends in k (1..30), or in 0
+  // (damaged: read as may-match), or is the empty filter (under 2 bytes).
+  static bool Recognises(std::string_view filter) {
+    return filter.size() < 2 || static_cast<unsigned char>(filter.back()) <= kLevelDbMaxProbes;
+  }
+
+  // One query of a filter's bytes with no reader built (OneShotQuery,
+  // filter_policy.h): MayMatch's answer. Positions by the division
+  // instruction (DividingMod32), not FastMod32, whose setup one query does
+  // not repay. Nothing is resolved ahead: OnceContext is empty.
+  struct OnceContext {
+    OnceContext() = default;
+    explicit OnceContext(SimdLevel /*simd*/) {}
+  };
+  static bool MayMatchOnce(std::string_view filter, std::string_view key,
+                           const OnceContext& /*context*/ = {}) {
+    return ParseLevelDbFilter(filter).Answer([key](const LevelDbFilterLayout& l) {
+      return leveldb_probes::ForEachProbe(
+          LevelDbBloomHash(key), l.k, leveldb_probes::DividingMod32{l.num_bits},
+          [array = l.array](uint32_t pos) { return leveldb_probes::TestBit(array, pos); });
+    });
+  }
 
   bool MayMatch(std::string_view key) const;
   bool HashMayMatch(uint32_t h) const;

@@ -10,12 +10,6 @@ namespace sstfilter {
 
 namespace {
 
-// Its bytes end in k (1..30), or in 0 (damaged: read as may-match), or are
-// the empty filter (under 2 bytes).
-bool Recognises(std::string_view filter) {
-  return filter.size() < 2 || static_cast<unsigned char>(filter.back()) <= kLevelDbMaxProbes;
-}
-
 FilterDescription Describe(std::string_view filter) {
   const LevelDbBloomReader r(filter);
   if (r.state() == FilterState::kMatchNothing) {
@@ -52,7 +46,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
-    "leveldb", "sstfilter LevelDB-compatible Bloom", Recognises, LevelDbExpectedFpRate,
+    "leveldb", "sstfilter LevelDB-compatible Bloom", LevelDbBloomReader::Recognises, LevelDbExpectedFpRate,
     SizedFpRate, Describe, Details};
 
 }  // namespace sstfilter

