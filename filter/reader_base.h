@@ -46,6 +46,16 @@ class ReaderBase {
   // Every answer of a filter that is not probed.
   bool FixedAnswer() const { return state_ == FilterState::kMatchEverything; }
   void FillFixedAnswer(size_t n, bool* out) const { std::fill(out, out + n, FixedAnswer()); }
+  // Takes a Bloom parse's state, and when kProbe its array and k (a layout
+  // with .array and .k); returns whether the filter is probed.
+  template <typename Layout>
+  bool TakeParsed(const ParsedFilter<Layout>& parsed) {
+    state_ = parsed.state;
+    if (!Probes()) return false;
+    array_ = parsed.layout.array;
+    num_probes_ = parsed.layout.k;
+    return true;
+  }
 
   const char* array_ = nullptr;  // Set when kProbe.
   int num_probes_ = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "absl/base/attributes.h"
 #include "filter/bloom_math.h"
 #include "filter/key_hash64.h"
 #include "filter/cache_local/math.h"
@@ -24,9 +25,11 @@ bool NarrowLinesMayMatch(const char* array, uint64_t h, int k, uint32_t num_line
                                 cl::ProbeSeed(h), k, line_bytes);
 }
 
-}  // namespace
-
-ParsedFilter<CacheLocalFilterLayout> ParseCacheLocalFilter(std::string_view filter) {
+// ParseCacheLocalFilter, inlined where it is called in this file: into
+// MayMatchOnce it must be (a call, and the layout through memory, cost a
+// one-shot query 1-2 ns).
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<CacheLocalFilterLayout> Parse(
+    std::string_view filter) {
   if (!IsCacheLocalBloomFilter(filter)) return {};
   const size_t array_bytes = filter.size() - kCacheLocalTrailerBytes;
   const auto* trailer = reinterpret_cast<const unsigned char*>(filter.data() + array_bytes);
@@ -38,6 +41,12 @@ ParsedFilter<CacheLocalFilterLayout> ParseCacheLocalFilter(std::string_view filt
   if (!shape || shape->num_lines > cl::kMaxLines) return {};
   return {FilterState::kProbe,
           {filter.data(), k, static_cast<uint32_t>(shape->num_lines), shape->line_bytes}};
+}
+
+}  // namespace
+
+ParsedFilter<CacheLocalFilterLayout> ParseCacheLocalFilter(std::string_view filter) {
+  return Parse(filter);
 }
 
 CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel simd)
@@ -119,12 +128,9 @@ CacheLocalBloomReader::CacheLocalBloomReader(std::string_view filter, SimdLevel 
   kernels_ = &GetCacheLocalKernels(simd_);
   may_match_ = kernels_->may_match;
   const ParsedFilter<CacheLocalFilterLayout> parsed = ParseCacheLocalFilter(filter);
-  state_ = parsed.state;
-  if (state_ != FilterState::kProbe) return;
-  array_ = parsed.layout.array;
+  if (!TakeParsed(parsed)) return;
   num_lines_ = parsed.layout.num_lines;
   line_bytes_ = parsed.layout.line_bytes;
-  num_probes_ = parsed.layout.k;
 }
 
 bool CacheLocalBloomReader::NarrowMayMatch(uint64_t h) const {
@@ -136,7 +142,7 @@ CacheLocalBloomReader::OnceContext::OnceContext(SimdLevel simd)
 
 bool CacheLocalBloomReader::MayMatchOnce(std::string_view filter, std::string_view key,
                                          const OnceContext& context) {
-  return ParseCacheLocalFilter(filter).Answer([key, &context](const CacheLocalFilterLayout& l) {
+  return Parse(filter).Answer([key, &context](const CacheLocalFilterLayout& l) {
     const uint64_t h = KeyHash64(key);
     if (l.line_bytes != cl::kLineBytes) {
       return NarrowLinesMayMatch(l.array, h, l.k, l.num_lines, l.line_bytes);

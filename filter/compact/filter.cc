@@ -7,6 +7,7 @@
 #include <new>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "filter/bloom_math.h"
 #include "filter/key_hash64.h"
 
@@ -233,14 +234,21 @@ void CompactFilterBuilder::Reset() {
   planned_ = false;
 }
 
-std::optional<std::string_view> CompactBloomBody(std::string_view filter) {
+namespace {
+
+// CompactBloomBody and ParseCompactFuse, inlined where they are called in
+// this file: into MayMatchOnce they must be (a call, and the layout through
+// memory, cost a one-shot query 1-2 ns).
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<std::string_view> BloomBody(
+    std::string_view filter) {
   if (!IsCompactFilter(filter)) return std::nullopt;
   const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
   if (body != kCompactBodySmallBloom && body != kCompactBodyFallbackBloom) return std::nullopt;
   return filter.substr(0, filter.size() - kCompactBloomTrailerBytes);
 }
 
-ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<CompactFuseLayout> ParseFuse(
+    std::string_view filter) {
   if (!IsCompactFilter(filter) ||
       static_cast<unsigned char>(filter[filter.size() - 2]) != kCompactBodyFuse ||
       filter.size() < kCompactFuseTrailerBytes) {
@@ -263,6 +271,16 @@ ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter) {
   if (s.num_cells() > 0xffffffffu || s.narrow_cells > s.window_starts()) return {};
   if (s.array_bytes() != array_bytes) return {};
   return {FilterState::kProbe, {filter.data(), s, cp::FuseParams::Of(s), cp::SeedMultiplier(seed)}};
+}
+
+}  // namespace
+
+std::optional<std::string_view> CompactBloomBody(std::string_view filter) {
+  return BloomBody(filter);
+}
+
+ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter) {
+  return ParseFuse(filter);
 }
 
 CompactFilterReader::CompactFilterReader(std::string_view filter, SimdLevel simd)
@@ -298,10 +316,10 @@ bool CompactFilterReader::MayMatch(std::string_view key) const {
 
 bool CompactFilterReader::MayMatchOnce(std::string_view filter, std::string_view key,
                                        const OnceContext& context) {
-  if (const std::optional<std::string_view> bloom = CompactBloomBody(filter)) {
+  if (const std::optional<std::string_view> bloom = BloomBody(filter)) {
     return CacheLocalBloomReader::MayMatchOnce(*bloom, key, context.bloom);
   }
-  return ParseCompactFuse(filter).Answer([key](const CompactFuseLayout& l) {
+  return ParseFuse(filter).Answer([key](const CompactFuseLayout& l) {
     return FuseMayMatch(l.array, KeyHash64(key), l.multiplier, l.params);
   });
 }

@@ -52,10 +52,7 @@ void AppendLevelDbBloomFilter(absl::Span<const std::string_view> keys,
 
 LevelDbBloomReader::LevelDbBloomReader(std::string_view filter) {
   const ParsedFilter<LevelDbFilterLayout> parsed = ParseLevelDbFilter(filter);
-  state_ = parsed.state;
-  if (state_ != FilterState::kProbe) return;
-  array_ = parsed.layout.array;
-  num_probes_ = parsed.layout.k;
+  if (!TakeParsed(parsed)) return;
   num_bits_ = parsed.layout.num_bits;
   bit_divisor_ = FastMod32(num_bits_);
   kernels_ = &GetLevelDbKernels(num_probes_);
