@@ -11,10 +11,11 @@
 
 namespace sstfilter {
 
-// Builder is the derived class; it provides NumEntries(), FilterSize(n) and
-// FinishInto(char* out), which writes all FinishSize() bytes. FinishSize is
-// FilterSize(NumEntries()) unless Builder hides it with its own (an encoding
-// whose size is known only once the filter is built, compact/filter.h).
+// Builder is the derived class; it provides NumEntries(), FilterSize(n),
+// FittingFilterSize(n, bytes) and FinishInto(char* out, size_t bytes).
+// FinishSize and FittingBuiltSize follow from those unless Builder hides
+// them with its own (an encoding whose size is known only once the filter
+// is built, compact/filter.h).
 template <typename Builder>
 class BuilderBase {
  public:
@@ -25,6 +26,22 @@ class BuilderBase {
   size_t FinishSize() {
     Builder& self = static_cast<Builder&>(*this);
     return self.FilterSize(self.NumEntries());
+  }
+
+  // The largest size <= bytes the added entries' filter can be written at
+  // (encoding_contract.h), for an encoding whose sizes follow from the entry
+  // count: its FittingFilterSize(NumEntries(), bytes). An encoding whose
+  // sizes are known once built (compact) hides it with its own.
+  size_t FittingBuiltSize(size_t bytes) const {
+    const Builder& self = static_cast<const Builder&>(*this);
+    return self.FittingFilterSize(self.NumEntries(), bytes);
+  }
+
+  // Writes the filter into out[0, FinishSize()) and resets the builder. The
+  // bytes need not be initialised.
+  void FinishInto(char* out) {
+    Builder& self = static_cast<Builder&>(*this);
+    self.FinishInto(out, self.FinishSize());
   }
 
   // Appends the filter for the added entries to *dst and resets the builder.

@@ -95,9 +95,7 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
     hashes_.ForEach(visit);
   }
 
-  // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
-  // builder. The bytes need not be initialised.
-  void FinishInto(char* out) { FinishInto(out, FilterSize(NumEntries())); }
+  using BuilderBase::FinishInto;  // FinishInto(out): the FinishSize() bytes.
   // The same filter at another size, its lines the array's shape
   // (CacheLocalShapeOfArray). REQUIRES: bytes == FilterSize(NumEntries()) or
   // FittingFilterSize(NumEntries(), b) for some b, and not 0.
@@ -111,10 +109,7 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   // kMaxLines); small filters (narrow lines, CacheLocalFilterShape) and the
   // empty one keep their one size, as their shape follows from n.
   size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
-  // The sizes of the added entries' filter, as every encoding's builder
-  // gives them (filter/memory_sizing.h): FittingFilterSize for
-  // NumEntries(), and the FP model of the filter written at such a size.
-  size_t FittingBuiltSize(size_t bytes) const { return FittingFilterSize(NumEntries(), bytes); }
+  // The FP model of the filter written at a size FittingBuiltSize gave.
   double BuiltFpRate(size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none): the exact
   // inverse RocksDB's partitioned filters size their partitions with; at

@@ -130,8 +130,7 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
   // Builds the filter (the expensive part) and returns its exact size:
   // FilterSize(distinct entries), or a fallback Bloom filter's size.
   size_t FinishSize();
-  // Writes the FinishSize() bytes into out and resets the builder.
-  void FinishInto(char* out) { FinishInto(out, FinishSize()); }
+  using BuilderBase::FinishInto;  // FinishInto(out): the FinishSize() bytes.
 
   // Other sizes for the filter FinishSize built, for
   // optimize_filters_for_memory (filter/memory_sizing.h); FinishSize first.

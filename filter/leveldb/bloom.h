@@ -58,9 +58,7 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
     for (Hash h : hashes_) visit(h);
   }
 
-  // Writes the filter into out[0, FilterSize(NumEntries())) and resets the
-  // builder. The bytes need not be initialised.
-  void FinishInto(char* out) { FinishInto(out, FilterSize(NumEntries())); }
+  using BuilderBase::FinishInto;  // FinishInto(out): the FinishSize() bytes.
   // The same filter at another size: bytes - 1 bytes of bit array, k as
   // configured (the format stores k and probes the whole array, so any
   // length is a LevelDB filter). REQUIRES: bytes == FilterSize(NumEntries())
@@ -72,10 +70,7 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
   // Largest size <= bytes FinishInto(out, size) writes for n entries, 0 if
   // none: any size from FilterSize(0) (the 64-bit minimum array) on.
   size_t FittingFilterSize(size_t num_entries, size_t bytes) const;
-  // The sizes of the added entries' filter, as every encoding's builder
-  // gives them (filter/memory_sizing.h): FittingFilterSize for
-  // NumEntries(), and the FP model of the filter written at such a size.
-  size_t FittingBuiltSize(size_t bytes) const { return FittingFilterSize(NumEntries(), bytes); }
+  // The FP model of the filter written at a size FittingBuiltSize gave.
   double BuiltFpRate(size_t bytes) const;
   // Largest n with FilterSize(n) <= bytes (0 if there is none), at most
   // kMaxFilterEntries: the exact inverse RocksDB's partitioned filters size
