@@ -13,9 +13,13 @@
 //     every build reads);
 //   - one EncodingId value (encoding_id.h);
 //   - one entry in Encodings below, the include of its header, and the
-//     IdOf check that its EncodingId value is its position.
-// Tests, fuzz targets, tools and benchmarks loop over AllEncodingIds() and
-// ForEachEncoding, so they cover it without edits.
+//     IdOf check that its EncodingId value is its position;
+//   - its independent reference in the round-trip fuzzer
+//     (fuzz/build_roundtrip_fuzzer.cc does not compile without one), and,
+//     by choice, a reader fuzzer of its own and speed targets
+//     (bench/speed_targets.cc; without them the micro bench says "no target").
+// Tests, the other fuzz targets, tools and benchmarks loop over
+// AllEncodingIds() and ForEachEncoding, so they cover it without edits.
 #ifndef SSTFILTER_FILTER_ENCODINGS_H_
 #define SSTFILTER_FILTER_ENCODINGS_H_
 
