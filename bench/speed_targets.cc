@@ -30,7 +30,7 @@ std::vector<SpeedTargets> Declare() {
     t.via_rocksdb_other = 0.8;
     all.push_back(t);
   }
-  // compact, issue 12's, for a filter that spends ~25% less memory: in
+  // compact, for a filter that spends about a quarter less memory: in
   // cache 1.2x single and 1.0x batched, out of cache 1.3x single and 1.0x
   // batched, build 2.0x; and faster than Ribbon, the memory-efficient peer.
   {

@@ -114,13 +114,20 @@ void CheckLevelDb(const std::vector<std::string>& keys, double bpk) {
   }
 }
 
-void CheckCacheLocal(const std::vector<std::string>& keys, double bpk) {
-  const std::string where = absl::StrCat("cache_local bpk ", bpk, " keys ", keys.size());
-  std::vector<uint64_t> hashes;  // Adjacent equal hashes count once.
+// The reference XXH3 hashes of keys, adjacent equal hashes counted once (as
+// the cache-local and compact builders add them).
+std::vector<uint64_t> RefHashesOnce(const std::vector<std::string>& keys) {
+  std::vector<uint64_t> hashes;
   for (const std::string& k : keys) {
     const uint64_t h = RefCacheLocalHash(k);
     if (hashes.empty() || hashes.back() != h) hashes.push_back(h);
   }
+  return hashes;
+}
+
+void CheckCacheLocal(const std::vector<std::string>& keys, double bpk) {
+  const std::string where = absl::StrCat("cache_local bpk ", bpk, " keys ", keys.size());
+  std::vector<uint64_t> hashes = RefHashesOnce(keys);
   const size_t n = hashes.size();
   const auto formula = [bpk](size_t m) { return CacheLocalFormulaBytes(m, bpk); };
   std::string first;
@@ -166,11 +173,7 @@ uint32_t Fixed32At(std::string_view bytes, size_t pos) {
 // failed fuse construction removed them).
 void CheckCompact(const std::vector<std::string>& keys, double bpk) {
   const std::string where = absl::StrCat("compact bpk ", bpk, " keys ", keys.size());
-  std::vector<uint64_t> hashes;  // Adjacent equal hashes count once.
-  for (const std::string& k : keys) {
-    const uint64_t h = RefCacheLocalHash(k);
-    if (hashes.empty() || hashes.back() != h) hashes.push_back(h);
-  }
+  std::vector<uint64_t> hashes = RefHashesOnce(keys);
   std::vector<uint64_t> distinct;  // Each hash once, first occurrences in order.
   {
     std::vector<uint64_t> sorted = hashes;
