@@ -17,3 +17,6 @@ list(FILTER SSTFILTER_GLUE_SOURCES INCLUDE REGEX "^table/rocksdb/")
 # The registrar RocksDB calls when the plugin is built into its library;
 # outside a RocksDB tree, programs call EnsureRocksDbFilterPoliciesRegistered.
 list(REMOVE_ITEM SSTFILTER_GLUE_SOURCES table/rocksdb/rocksdb_plugin.cc)
+# Editing the list reconfigures the build.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${CMAKE_CURRENT_LIST_DIR}/../sstfilter.mk")

@@ -11,7 +11,8 @@
 
 namespace sstfilter {
 
-// Builder is the derived class; it provides NumEntries(), FilterSize(n),
+// Builder is the derived class; it provides Retune(bits_per_key) (through
+// SetSettings), NumEntries(), FilterSize(n),
 // FittingFilterSize(n, bytes) and FinishInto(char* out, size_t bytes).
 // FinishSize and FittingBuiltSize follow from those unless Builder hides
 // them with its own (an encoding whose size is known only once the filter
@@ -57,6 +58,13 @@ class BuilderBase {
   BuilderBase(double bits_per_key, int num_probes)
       : bits_per_key_(bits_per_key), num_probes_(num_probes) {
     assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
+  }
+
+  // For the builder's Retune: the new settings. REQUIRES as the constructor.
+  void SetSettings(double bits_per_key, int num_probes) {
+    assert(bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey);
+    bits_per_key_ = bits_per_key;
+    num_probes_ = num_probes;
   }
 
   double bits_per_key_;

@@ -10,6 +10,8 @@
 //     Hash, static Hash HashKey(key)         the encoding's key hash
 //     AddKey(key), AddHash(Hash)             (AddKey | AddHash)* ...
 //     NumEntries(), ForEachHash(visit)       what was added since the last Finish
+//     Retune(double bits_per_key)            the next Finish's setting (same
+//                                            REQUIRES); entries are kept
 //     FinishSize()                           bytes of the next filter (builds it
 //                                            where its size depends on it)
 //     FinishInto(char* out)                  writes FinishSize() bytes, resets
@@ -87,6 +89,7 @@ SSTFILTER_CONTRACT_PART(
         kIs<typename T::Hash, decltype(T::HashKey(std::string_view{}))> &&
         kIs<void, decltype(Mut<T>().AddKey(std::string_view{}))> &&
         kIs<void, decltype(Mut<T>().AddHash(typename T::Hash{}))> &&
+        kIs<void, decltype(Mut<T>().Retune(double{}))> &&
         kIs<size_t, decltype(Const<T>().NumEntries())> &&
         kIs<void, decltype(Const<T>().ForEachHash(VisitHash{}))>);
 SSTFILTER_CONTRACT_PART(
@@ -141,8 +144,8 @@ constexpr bool CheckEncodingContract() {
   using R = typename E::Reader;
   namespace ec = encoding_contract;
   static_assert(ec::BuilderAdds<B>::value,
-                "Builder: (double) constructor, Hash, HashKey, AddKey, AddHash, NumEntries, "
-                "ForEachHash");
+                "Builder: (double) constructor, Hash, HashKey, AddKey, AddHash, Retune, "
+                "NumEntries, ForEachHash");
   static_assert(ec::BuilderFinishes<B>::value, "Builder: FinishSize, FinishInto(out), Finish");
   static_assert(ec::BuilderSizesToAllocation<B>::value,
                 "Builder: FittingBuiltSize, BuiltFpRate, FinishInto(out, bytes)");

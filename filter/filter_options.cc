@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "filter/bloom_math.h"
+#include "filter/encodings.h"
 
 namespace sstfilter {
 
@@ -97,47 +98,56 @@ absl::Status CheckCompactFromLevel(const FilterOptions& options) {
   return absl::OkStatus();
 }
 
+absl::Status FpRateOutOfRange(std::string_view shown) {
+  return BadValue(kFpRateName, shown, "is out of range; expected a number in (0, 1)");
+}
+
+// An FP target is refused if some encoding the options write cannot reach it
+// at any setting for a small filter (kReachCheckKeys keys). Larger filters
+// of the LevelDB format, whose least FP grows with their size, get the
+// least they can have (filter/fp_target.h).
+constexpr size_t kReachCheckKeys = 1000;
+
+absl::Status CheckFpReachable(double fp_rate, EncodingId encoding) {
+  const double least = VisitEncoding(encoding, [](auto e) {
+    return decltype(e)::kInfo.expected_fp_rate(kReachCheckKeys, kMaxBitsPerKey);
+  });
+  if (least <= fp_rate) return absl::OkStatus();
+  return BadValue(kFpRateName, FormatFpRate(fp_rate),
+                  absl::StrFormat("is below what format=%s reaches at %g bits/key (%g)",
+                                  EncodingName(encoding), kMaxBitsPerKey, least));
+}
+
+// bits_per_key in range, or, when fp_rate replaces it, fp_rate in range and
+// reachable by every encoding the options write.
+absl::Status CheckAccuracy(const FilterOptions& options) {
+  if (!options.fp_rate.has_value()) {
+    if (BitsPerKeyInRange(options.bits_per_key)) return absl::OkStatus();
+    return BitsPerKeyOutOfRange(FormatBitsPerKey(options.bits_per_key));
+  }
+  const double p = *options.fp_rate;
+  if (!(p > 0 && p < 1)) return FpRateOutOfRange(FormatFpRate(p));  // Also rejects NaN.
+  if (absl::Status s = CheckFpReachable(p, options.encoding); !s.ok()) return s;
+  if (!options.compact_from_level.has_value()) return absl::OkStatus();
+  return CheckFpReachable(p, EncodingId::kCompact);
+}
+
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
-      "'%s' is not a %s id%s; expected %s[:<bits_per_key>[:<format>][:%s:<level>]]", id,
-      kBloomPolicyName, problem, kBloomPolicyName, kCompactFromLevelName));
+      "'%s' is not a %s id%s; expected %s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>]", id,
+      kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName));
 }
 
 }  // namespace
-
-absl::StatusOr<double> ResolveBitsPerKey(const FilterOptions& options) {
-  if (!options.fp_rate.has_value()) {
-    if (!BitsPerKeyInRange(options.bits_per_key)) {
-      return BitsPerKeyOutOfRange(FormatBitsPerKey(options.bits_per_key));
-    }
-    return options.bits_per_key;
-  }
-  const double p = *options.fp_rate;
-  const std::string shown = absl::StrFormat("%g", p);
-  if (!(p > 0 && p < 1)) {  // Also rejects NaN.
-    return BadValue("fp_rate", shown, "is out of range; expected 0 < fp_rate < 1");
-  }
-  const double bits_per_key = BitsPerKeyForFpRate(p);
-  if (!BitsPerKeyInRange(bits_per_key)) {
-    return BadValue("fp_rate", shown,
-                    absl::StrFormat("needs too many bits (%g bits/key; at most %g)",
-                                    bits_per_key, kMaxBitsPerKey));
-  }
-  return bits_per_key;
-}
 
 absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options) {
   if (!IsKnownEncoding(options.encoding)) {
     return BadValue("format", std::to_string(static_cast<int>(options.encoding)),
                     "is not a EncodingId; expected " + EncodingNameList());
   }
-  absl::StatusOr<double> bits_per_key = ResolveBitsPerKey(options);
-  if (!bits_per_key.ok()) return bits_per_key.status();
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
-  FilterOptions resolved = options;
-  resolved.bits_per_key = *bits_per_key;
-  resolved.fp_rate.reset();
-  return resolved;
+  if (absl::Status s = CheckAccuracy(options); !s.ok()) return s;
+  return options;
 }
 
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value) {
@@ -155,6 +165,21 @@ absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value) {
     return BadValue("format", value, "is unknown; expected " + EncodingNameList());
   }
   return *format;
+}
+
+absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value) {
+  if (value == kFpRateUnset) return std::nullopt;
+  double fp_rate = 0;
+  if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &fp_rate)) {
+    return BadValue(kFpRateName, value,
+                    absl::StrFormat("is not a number; expected one in (0, 1) or %s", kFpRateUnset));
+  }
+  if (!(fp_rate > 0 && fp_rate < 1)) return FpRateOutOfRange(value);
+  return fp_rate;
+}
+
+std::string FormatFpRate(const std::optional<double>& fp_rate) {
+  return fp_rate.has_value() ? FormatBitsPerKey(*fp_rate) : kFpRateUnset;
 }
 
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value) {
@@ -180,10 +205,85 @@ std::string FormatCompactFromLevel(const std::optional<int>& level) {
   return level.has_value() ? std::to_string(*level) : kCompactFromLevelUnset;
 }
 
-// The fields after the name: <bits_per_key>, then an optional <format>,
-// then optional named fields (compact_from_level:<level>), each at most once.
+namespace {
+
+using IdParts = std::vector<absl::string_view>;
+
+// The value after parts[i] (a named field's), or an error naming the field.
+absl::StatusOr<std::string_view> NamedValue(std::string_view id, const IdParts& parts, size_t i,
+                                            std::string_view placeholder) {
+  if (i + 1 < parts.size()) return StdView(parts[i + 1]);
+  return BadId(id, absl::StrFormat(": %s needs a value (%s:%s)", StdView(parts[i]),
+                                   StdView(parts[i]), placeholder));
+}
+
+// [<bits_per_key> | fp_rate:<p>] at parts[*i]; advances *i past it.
+absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
+                          FilterOptions* options) {
+  if (*i == parts.size()) return absl::OkStatus();
+  if (parts[*i] != kFpRateName) {
+    absl::StatusOr<double> bits = ParseBitsPerKeyValue(StdView(parts[*i]));
+    if (!bits.ok()) return bits.status();
+    options->bits_per_key = *bits;
+    ++*i;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::string_view> value = NamedValue(id, parts, *i, "<p>");
+  if (!value.ok()) return value.status();
+  absl::StatusOr<std::optional<double>> fp = ParseFpRateValue(*value);
+  if (!fp.ok()) return fp.status();
+  if (!fp->has_value()) return FpRateOutOfRange(*value);
+  options->fp_rate = *fp;
+  *i += 2;
+  return absl::OkStatus();
+}
+
+// [<format>] at parts[*i]; advances *i past it.
+absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
+                        FilterOptions* options) {
+  if (*i == parts.size() || parts[*i] == kCompactFromLevelName) return absl::OkStatus();
+  if (parts[*i] == kFpRateName) {
+    return BadId(id, absl::StrFormat(": %s takes the place of <bits_per_key>, first after "
+                                     "the name (%s:%s:0.01)",
+                                     kFpRateName, kBloomPolicyName, kFpRateName));
+  }
+  absl::StatusOr<EncodingId> format = ParseEncodingValue(StdView(parts[*i]));
+  if (!format.ok()) return format.status();
+  options->encoding = *format;
+  ++*i;
+  return absl::OkStatus();
+}
+
+// (compact_from_level:<level>)? from parts[i] to the end.
+absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i,
+                             FilterOptions* options) {
+  bool level_given = false;
+  for (; i < parts.size(); i += 2) {
+    if (parts[i] != kCompactFromLevelName) {
+      return BadId(id, absl::StrFormat(": unexpected '%s'", StdView(parts[i])));
+    }
+    absl::StatusOr<std::string_view> value = NamedValue(id, parts, i, "<level>");
+    if (!value.ok()) return value.status();
+    if (level_given) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: %s is given twice in '%s' (%s, then %s)", kBloomPolicyName,
+          kCompactFromLevelName, id, FormatCompactFromLevel(options->compact_from_level),
+          Shown(*value)));
+    }
+    absl::StatusOr<std::optional<int>> level = ParseCompactFromLevelValue(*value);
+    if (!level.ok()) return level.status();
+    options->compact_from_level = *level;
+    level_given = true;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// The fields after the name: the accuracy (<bits_per_key> or fp_rate:<p>),
+// then an optional <format>, then named fields, each at most once.
 absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
-  std::vector<absl::string_view> parts = absl::StrSplit(AbslView(id), ':');
+  const IdParts parts = absl::StrSplit(AbslView(id), ':');
   if (parts[0] != kBloomPolicyName) return BadId(id, "");
   for (absl::string_view part : parts) {
     if (absl::StrContains(part, '=')) {
@@ -194,39 +294,13 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
     }
   }
   FilterOptions options;
-  if (parts.size() >= 2) {
-    absl::StatusOr<double> bits = ParseBitsPerKeyValue(StdView(parts[1]));
-    if (!bits.ok()) return bits.status();
-    options.bits_per_key = *bits;
-  }
-  size_t i = 2;
-  if (i < parts.size() && parts[i] != kCompactFromLevelName) {
-    absl::StatusOr<EncodingId> format = ParseEncodingValue(StdView(parts[i]));
-    if (!format.ok()) return format.status();
-    options.encoding = *format;
-    ++i;
-  }
-  bool level_given = false;
-  for (; i < parts.size(); i += 2) {
-    if (parts[i] != kCompactFromLevelName) {
-      return BadId(id, absl::StrFormat(": unexpected '%s'", StdView(parts[i])));
-    }
-    if (i + 1 == parts.size()) {
-      return BadId(id, absl::StrFormat(": %s needs a value (%s:<level>)",
-                                       kCompactFromLevelName, kCompactFromLevelName));
-    }
-    if (level_given) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: %s is given twice in '%s' (%s, then %s)", kBloomPolicyName,
-          kCompactFromLevelName, id, FormatCompactFromLevel(options.compact_from_level),
-          Shown(StdView(parts[i + 1]))));
-    }
-    absl::StatusOr<std::optional<int>> level = ParseCompactFromLevelValue(StdView(parts[i + 1]));
-    if (!level.ok()) return level.status();
-    options.compact_from_level = *level;
-    level_given = true;
-  }
-  if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
+  size_t i = 1;
+  absl::Status s = ReadAccuracy(id, parts, &i, &options);
+  if (s.ok()) s = ReadFormat(id, parts, &i, &options);
+  if (s.ok()) s = ReadNamedFields(id, parts, i, &options);
+  if (s.ok()) s = CheckCompactFromLevel(options);
+  if (s.ok()) s = CheckAccuracy(options);
+  if (!s.ok()) return s;
   return options;
 }
 
@@ -240,8 +314,10 @@ std::string FormatBitsPerKey(double bits_per_key) {
 }
 
 std::string FormatPolicyId(const FilterOptions& options) {
-  std::string id =
-      absl::StrCat(kBloomPolicyName, ":", FormatBitsPerKey(options.bits_per_key));
+  std::string id = options.fp_rate.has_value()
+                       ? absl::StrCat(kBloomPolicyName, ":", kFpRateName, ":",
+                                      FormatFpRate(options.fp_rate))
+                       : absl::StrCat(kBloomPolicyName, ":", FormatBitsPerKey(options.bits_per_key));
   if (options.encoding != kDefaultEncoding) {
     absl::StrAppend(&id, ":", AbslView(EncodingName(options.encoding)));
   }

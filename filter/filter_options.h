@@ -9,6 +9,7 @@
 //   sstfilter.bloom:<bits_per_key>
 //   sstfilter.bloom:<bits_per_key>:<format>
 //   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
+//   sstfilter.bloom:fp_rate:<p>[:<format>][:compact_from_level:<level>]
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -38,12 +39,19 @@ inline constexpr int kMaxCompactFromLevel = 100;
 // option maps and OPTIONS files).
 inline constexpr char kCompactFromLevelUnset[] = "none";
 
+// The FP-rate option's name, and its spelling for "not set" (bits_per_key
+// rules) where every option is written out.
+inline constexpr char kFpRateName[] = "fp_rate";
+inline constexpr char kFpRateUnset[] = "none";
+
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
   // (0, kMaxBitsPerKey].
   double bits_per_key = 10.0;
-  // When set, overrides bits_per_key with the bits/key that a standard Bloom
-  // filter needs for this FP rate (BitsPerKeyForFpRate). Must be in (0, 1).
+  // When set, replaces bits_per_key: each filter gets the fewest bits/key
+  // at which its encoding's own FP model, at the filter's number of keys,
+  // is at most fp_rate (filter/fp_target.h). Must be in (0, 1) and
+  // reachable by the encodings the options write.
   std::optional<double> fp_rate;
   // Which encoding new filters are written in. Readers accept every format.
   EncodingId encoding = kDefaultEncoding;
@@ -60,20 +68,22 @@ struct FilterOptions {
   }
 };
 
-// The bits/key the options ask for, or InvalidArgument naming the bad value.
-absl::StatusOr<double> ResolveBitsPerKey(const FilterOptions& options);
-// The options with fp_rate turned into bits_per_key (and cleared): the form
-// a policy keeps. InvalidArgument names a bad value or combination.
+// The options checked, as a policy keeps them (filter/accuracy.h reads
+// them), or InvalidArgument naming a bad value or combination.
 absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options);
 
 // Parses a policy id (see the top of this file).
 absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id);
-// REQUIRES: options resolved (no fp_rate) and valid.
+// REQUIRES: options resolved. With fp_rate, the id holds it, not bits_per_key.
 std::string FormatPolicyId(const FilterOptions& options);
 
 // Strict parsers for one option value given as text.
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value);
 absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value);
+// A number in (0, 1), or kFpRateUnset (nullopt).
+absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value);
+// The text ParseFpRateValue reads back to `fp_rate`.
+std::string FormatFpRate(const std::optional<double>& fp_rate);
 // A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
 // kCompactFromLevelUnset (nullopt).
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "filter/accuracy.h"
 #include "filter/encodings.h"
 
 namespace sstfilter {
@@ -13,14 +14,18 @@ namespace {
 class BloomFilterPolicy final : public FilterPolicy {
  public:
   // REQUIRES: options resolved (ResolveFilterOptions).
-  explicit BloomFilterPolicy(const FilterOptions& options) : options_(options) {}
+  explicit BloomFilterPolicy(const FilterOptions& options)
+      : options_(options), accuracy_(options) {}
 
   const char* Name() const override { return kBloomPolicyName; }
 
   void CreateFilter(absl::Span<const std::string_view> keys,
                     std::string* dst) const override {
     VisitEncoding(options_.encoding, [&](auto encoding) {
-      typename decltype(encoding)::Builder builder(options_.bits_per_key);
+      // keys.size() counts duplicates too: a size class at or above the
+      // filter's, so its FP target still holds (filter/fp_target.h).
+      typename decltype(encoding)::Builder builder(
+          accuracy_.BitsPerKey(options_.encoding, keys.size()));
       for (std::string_view key : keys) builder.AddKey(key);
       builder.Finish(dst);
     });
@@ -32,6 +37,7 @@ class BloomFilterPolicy final : public FilterPolicy {
 
  private:
   const FilterOptions options_;
+  const Accuracy accuracy_;
   const OneShotQuery query_;
 };
 

@@ -12,6 +12,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "filter/encodings.h"
+#include "filter/fp_target.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_adapter.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
@@ -226,6 +227,35 @@ TEST_P(BitsAdapterTest, SharedReaderAnswersTheSameFromManyThreads) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(misses.load(), 0);
+}
+
+// With fp_rate, each Finish writes the filter at the setting the FP target
+// gives for that filter's entry count (filter/fp_target.h), not at the
+// builder's initial (nominal) one: the same bytes as the encoding's own
+// builder at that setting, partition after partition.
+TEST_P(BitsAdapterTest, FpRateSetsEachFiltersBitsByItsSize) {
+  FilterOptions options{10.0, 0.01, GetParam(), std::nullopt};
+  policy_ = NewRocksDbFilterPolicy(options).value();
+  auto builder = NewBuilder();
+  const FpTarget target(0.01);
+  bool any_differs_from_nominal = false;
+  for (size_t n : {100, 3000, 100000, 40}) {
+    const auto keys = RandomKeys(n, n);
+    const std::string filter = Build(builder.get(), keys);
+    VisitEncoding(GetParam(), [&](auto e) {
+      using E = decltype(e);
+      auto build_at = [&](double bits_per_key) {
+        typename E::Builder direct(bits_per_key);
+        for (const std::string& key : keys) direct.AddKey(key);
+        std::string bytes;
+        direct.Finish(&bytes);
+        return bytes;
+      };
+      EXPECT_TRUE(filter == build_at(target.BitsPerKey(GetParam(), n))) << n;
+      any_differs_from_nominal |= filter != build_at(target.BitsPerKey(GetParam(), kNominalFilterKeys));
+    });
+  }
+  EXPECT_TRUE(any_differs_from_nominal) << "the test would not see a missing retune";
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,

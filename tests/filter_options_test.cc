@@ -35,38 +35,65 @@ FilterOptions WithFp(double fp_rate) {
   return options;
 }
 
+// The options' check, as policies run it.
+absl::Status Check(const FilterOptions& options) { return ResolveFilterOptions(options).status(); }
+
 TEST(BloomOptionsTest, DefaultIsTenBitsPerKey) {
-  absl::StatusOr<double> bits = ResolveBitsPerKey(FilterOptions());
-  ASSERT_TRUE(bits.ok()) << bits.status();
-  EXPECT_EQ(*bits, 10.0);
+  EXPECT_TRUE(Check(FilterOptions()).ok());
+  EXPECT_EQ(FilterOptions().bits_per_key, 10.0);
+  EXPECT_FALSE(FilterOptions().fp_rate.has_value());
   EXPECT_EQ(FilterOptions().encoding, EncodingId::kLevelDb);
 }
 
 TEST(BloomOptionsTest, AcceptsBitsPerKeyInRange) {
   for (double b : {1e-3, 0.5, 1.0, 9.5, 10.0, 30.0, kMaxBitsPerKey}) {
-    absl::StatusOr<double> bits = ResolveBitsPerKey(WithBits(b));
-    ASSERT_TRUE(bits.ok()) << b << ": " << bits.status();
-    EXPECT_EQ(*bits, b);
+    absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(WithBits(b));
+    ASSERT_TRUE(resolved.ok()) << b << ": " << resolved.status();
+    EXPECT_EQ(resolved->bits_per_key, b);
   }
 }
 
-TEST(BloomOptionsTest, FpRateGivesStandardBloomSizing) {
-  for (double p : {0.5, 0.1, 0.01, 1e-3, 1e-20}) {
-    absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(p));
-    ASSERT_TRUE(bits.ok()) << p << ": " << bits.status();
-    EXPECT_DOUBLE_EQ(*bits, BitsPerKeyForFpRate(p)) << p;
-  }
-  absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(0.01));
-  ASSERT_TRUE(bits.ok());
-  EXPECT_NEAR(*bits, 9.585058, 1e-6);
-}
-
-TEST(BloomOptionsTest, FpRateOverridesBitsPerKey) {
+// The policy keeps the FP target (each filter's bits follow from it and
+// the filter's size, filter/fp_target.h), so its id says what was asked.
+TEST(BloomOptionsTest, FpRateIsKeptAndReplacesBitsPerKey) {
   FilterOptions options = WithFp(0.01);
   options.bits_per_key = 20;
-  absl::StatusOr<double> bits = ResolveBitsPerKey(options);
-  ASSERT_TRUE(bits.ok());
-  EXPECT_NEAR(*bits, 9.585058, 1e-6);
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
+  ASSERT_TRUE(resolved.ok()) << resolved.status();
+  EXPECT_EQ(resolved->fp_rate, 0.01);
+  EXPECT_EQ(FormatPolicyId(*resolved), "sstfilter.bloom:fp_rate:0.01");
+}
+
+TEST(BloomOptionsTest, FpRateIdsParseAndRoundTrip) {
+  for (const char* id : {"sstfilter.bloom:fp_rate:0.01", "sstfilter.bloom:fp_rate:0.001:cache_local",
+                         "sstfilter.bloom:fp_rate:0.005:cache_local:compact_from_level:2",
+                         "sstfilter.bloom:fp_rate:1e-06:compact"}) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_TRUE(options.ok()) << id << ": " << options.status();
+    ASSERT_TRUE(options->fp_rate.has_value()) << id;
+    EXPECT_EQ(FormatPolicyId(*options), id);
+  }
+  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:fp_rate:0.01:cache_local")->encoding,
+            EncodingId::kCacheLocal);
+}
+
+TEST(BloomOptionsTest, BadFpRateIdsNameTheProblem) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"sstfilter.bloom:fp_rate", "fp_rate needs a value (fp_rate:<p>)"},
+      {"sstfilter.bloom:fp_rate:2", "fp_rate=2 is out of range; expected a number in (0, 1)"},
+      {"sstfilter.bloom:fp_rate:none", "fp_rate=none is out of range"},
+      {"sstfilter.bloom:fp_rate:1%", "fp_rate=1% is not a number"},
+      {"sstfilter.bloom:10:fp_rate:0.01", "fp_rate takes the place of <bits_per_key>"},
+      {"sstfilter.bloom:fp_rate:1e-30:cache_local",
+       "fp_rate=1e-30 is below what format=cache_local reaches at 100 bits/key"},
+      {"sstfilter.bloom:fp_rate:1e-30:leveldb:compact_from_level:1",
+       "fp_rate=1e-30 is below what format=leveldb reaches"},
+  };
+  for (const auto& [id, want] : kCases) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_FALSE(options.ok()) << id;
+    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
+  }
 }
 
 struct BadValue {
@@ -86,10 +113,10 @@ std::string BadValueName(const ::testing::TestParamInfo<BadValue>& info) {
 class BadBitsPerKeyTest : public ::testing::TestWithParam<BadValue> {};
 
 TEST_P(BadBitsPerKeyTest, IsRejectedNamingTheValue) {
-  absl::StatusOr<double> bits = ResolveBitsPerKey(WithBits(GetParam().value));
+  absl::Status bits = Check(WithBits(GetParam().value));
   ASSERT_FALSE(bits.ok()) << "accepted bits_per_key=" << GetParam().value;
-  EXPECT_EQ(bits.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(bits.status().message()), HasSubstr(GetParam().named));
+  EXPECT_EQ(bits.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bits.message()), HasSubstr(GetParam().named));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -107,10 +134,10 @@ INSTANTIATE_TEST_SUITE_P(
 class BadFpRateTest : public ::testing::TestWithParam<BadValue> {};
 
 TEST_P(BadFpRateTest, IsRejectedNamingTheValue) {
-  absl::StatusOr<double> bits = ResolveBitsPerKey(WithFp(GetParam().value));
+  absl::Status bits = Check(WithFp(GetParam().value));
   ASSERT_FALSE(bits.ok()) << "accepted fp_rate=" << GetParam().value;
-  EXPECT_EQ(bits.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(bits.status().message()), HasSubstr(GetParam().named));
+  EXPECT_EQ(bits.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bits.message()), HasSubstr(GetParam().named));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -122,7 +149,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{-0.01, "fp_rate=-0.01"},
                       BadValue{1.0, "fp_rate=1"},
                       BadValue{1.5, "fp_rate=1.5"},
-                      // Needs more than kMaxBitsPerKey (105 bits/key).
+                      // Below what 100 bits/key reach (a standard Bloom
+                      // filter would need 105 bits/key).
                       BadValue{1e-22, "fp_rate=1e-22"},
                       BadValue{std::numeric_limits<double>::denorm_min(),
                                "fp_rate=4.94066e-324"}),
@@ -137,7 +165,7 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
     ASSERT_TRUE(absl::SimpleAtod(text, &value)) << text;
     const std::string want = std::string("sstfilter.bloom: bits_per_key=") + text +
                              " is out of range; expected a number in (0, 100]";
-    EXPECT_EQ(ResolveBitsPerKey(WithBits(value)).status().message(), want);
+    EXPECT_EQ(Check(WithBits(value)).message(), want);
     EXPECT_EQ(ParseBitsPerKeyValue(text).status().message(), want);
     EXPECT_EQ(ParsePolicyId(std::string("sstfilter.bloom:") + text).status().message(),
               want);
@@ -314,20 +342,20 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
       {"sstfilter.bloom:10:cache_local:compact_from_level",
        "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
        "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
        "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
        "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
        "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
       {"sstfilter.bloom:10:compact_from_level:2:cache_local",
        "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
        "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
        "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
        "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>[:<format>][:compact_from_level:<level>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;

@@ -34,13 +34,21 @@ expected fp rate   0.00867532
   standard bloom   0.00760097"
 if [ "$out" = "$want" ]; then pass; else fail "report differs:"; diff <(echo "$want") <(echo "$out"); fi
 
-# 1M keys at 1%: 9.5851 bits/key as for leveldb, 18721 lines; the blocked
-# layout misses the target at that size (1.14%).
+# 1M keys at 1%: the blocked layout needs more than the standard formula's
+# 9.5851 bits/key (18721 lines, 1.14% by its model): the fewest lines whose
+# model is at most 1%, give or take the 1/16 bit/key a policy may spare
+# (kFpTargetSlackBits): 1/16 bit/key less misses it.
 out="$("$params" --keys=1000000 --fp=0.01 --encoding=cache_local 2>&1)"
-expect_line "$out" "bits/key           9.5851"
-expect_line "$out" "lines (64 bytes)   18721"
-expect_line "$out" "filter bytes       1198148"
-expect_line "$out" "expected fp rate   0.0114041"
+fp="$(awk '/^expected fp rate/ { print $NF }' <<<"$out")"
+lines="$(awk '/^lines \(64 bytes\)/ { print $NF }' <<<"$out")"
+if awk -v a="$fp" -v l="$lines" 'BEGIN { exit !(a <= 0.01 && a > 0.0099 && l > 18721) }'; then pass;
+else fail "1M keys at --fp=0.01: fp $fp over $lines lines"; fi
+bits="$(awk '/^bits\/key  / { print $NF }' <<<"$out")"
+less="$(awk -v b="$bits" 'BEGIN { printf "%.6f", b - 1 / 16 }')"
+out="$("$params" --keys=1000000 --bits_per_key="$less" --encoding=cache_local 2>&1)"
+fewer="$(awk '/^expected fp rate/ { print $NF }' <<<"$out")"
+if awk -v a="$fewer" 'BEGIN { exit !(a > 0.01) }'; then pass;
+else fail "$less bits/key (1/16 less than $bits) still meets 1%: fp $fewer"; fi
 
 # A small filter (LevelDB's per-block sizes): 20 keys at 10 bits/key need
 # 200 bits, one narrow line of 25 bytes rather than 64, and all 20 keys sit

@@ -58,6 +58,26 @@ TEST_F(PolicyOptionsTest, MapFormResolves) {
   EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local");
 }
 
+TEST_F(PolicyOptionsTest, FpRateInIdAndMap) {
+  rocksdb::BlockBasedTableOptions table;
+  rocksdb::Status s = TableOptionsFrom("filter_policy=sstfilter.bloom:fp_rate:0.005", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:fp_rate:0.005");
+
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;fp_rate=0.01;format=compact}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:fp_rate:0.01:compact");
+
+  // A set fp_rate replaces bits_per_key (RocksDB writes both out); "none"
+  // leaves bits_per_key in charge.
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;bits_per_key=12;fp_rate=0.02}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:fp_rate:0.02");
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;bits_per_key=12;fp_rate=none}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:12");
+}
+
 TEST_F(PolicyOptionsTest, CompactFromLevelInIdAndMap) {
   rocksdb::BlockBasedTableOptions table;
   rocksdb::Status s = TableOptionsFrom(
@@ -115,7 +135,8 @@ TEST_F(PolicyOptionsTest, WorksInsideFullOptionsString) {
 TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
   for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:10",
                          "sstfilter.bloom:10:cache_local:compact_from_level:2",
-                         "sstfilter.bloom:8:compact_from_level:0"}) {
+                         "sstfilter.bloom:8:compact_from_level:0",
+                         "sstfilter.bloom:fp_rate:0.003:cache_local:compact_from_level:1"}) {
     rocksdb::BlockBasedTableOptions table, reloaded;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
     std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
@@ -261,14 +282,14 @@ TEST(NewRocksDbBloomPolicyTest, RejectsBadOptions) {
   EXPECT_NE(policy.status().message().find("1.5"), std::string::npos);
 }
 
-TEST(NewRocksDbBloomPolicyTest, FpRateResolvesToBitsPerKey) {
+// The id says what was asked: the target, not the bits of one filter size.
+TEST(NewRocksDbBloomPolicyTest, FpRateIsKeptInTheId) {
   FilterOptions options;
   options.fp_rate = 0.01;
+  options.encoding = EncodingId::kCacheLocal;
   auto policy = NewRocksDbFilterPolicy(options);
   ASSERT_TRUE(policy.ok());
-  absl::StatusOr<FilterOptions> config = ParsePolicyId((*policy)->GetId());
-  ASSERT_TRUE(config.ok());
-  EXPECT_NEAR(config->bits_per_key, 9.585, 0.001);
+  EXPECT_EQ((*policy)->GetId(), "sstfilter.bloom:fp_rate:0.01:cache_local");
 }
 
 TEST(PolicyIdTest, RoundTrips) {

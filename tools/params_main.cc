@@ -16,6 +16,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
+#include "filter/accuracy.h"
 #include "filter/bloom_math.h"
 #include "filter/filter_options.h"
 #include "filter/encodings.h"
@@ -93,6 +94,10 @@ void PrintPlan(sstfilter::EncodingId format, int64_t keys, std::optional<double>
   PrintSpent(n, bits_per_key, plan.filter_bytes, plan.expected_fp_rate,
              plan_for(1000000).expected_fp_rate);
   absl::PrintF("%-18s %.6g\n", "expected fp rate", plan.expected_fp_rate);
+  if (fp.has_value() && plan.expected_fp_rate > *fp) {
+    absl::PrintF("%-18s %s cannot reach the target at %d keys (at most %g bits/key)\n",
+                 "note", sstfilter::EncodingName(format), keys, sstfilter::kMaxBitsPerKey);
+  }
   for (const auto& [label, value] : plan.details.fp_parts) {
     absl::PrintF("%-18s %s\n", label, value);
   }
@@ -124,14 +129,18 @@ int main(int argc, char** argv) {
   if (fp.has_value() == bits.has_value()) {
     return Fail("give exactly one of --fp and --bits_per_key");
   }
-  sstfilter::FilterOptions options;
-  options.fp_rate = fp;
-  if (bits.has_value()) options.bits_per_key = *bits;
-  absl::StatusOr<double> bits_per_key = sstfilter::ResolveBitsPerKey(options);
-  if (!bits_per_key.ok()) return Fail(std::string(bits_per_key.status().message()));
   absl::StatusOr<sstfilter::EncodingId> format =
       sstfilter::ParseEncodingValue(absl::GetFlag(FLAGS_encoding));
   if (!format.ok()) return Fail(std::string(format.status().message()));
-  PrintPlan(*format, keys, fp, *bits_per_key);
+  sstfilter::FilterOptions options;
+  options.encoding = *format;
+  options.fp_rate = fp;
+  if (bits.has_value()) options.bits_per_key = *bits;
+  if (absl::Status s = sstfilter::ResolveFilterOptions(options).status(); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  // A policy's choice for a filter of this many keys (filter/accuracy.h).
+  const double bits_per_key = sstfilter::Accuracy(options).BitsPerKey(*format, keys);
+  PrintPlan(*format, keys, fp, bits_per_key);
   return 0;
 }

@@ -53,6 +53,10 @@ CacheLocalBloomBuilder::CacheLocalBloomBuilder(double bits_per_key, SimdLevel si
     : BuilderBase(bits_per_key, CacheLocalNumProbes(bits_per_key)),
       simd_(ClampSimdLevel(simd)) {}
 
+void CacheLocalBloomBuilder::Retune(double bits_per_key) {
+  SetSettings(bits_per_key, CacheLocalNumProbes(bits_per_key));
+}
+
 CacheLocalBloomBuilder::Hash CacheLocalBloomBuilder::HashKey(std::string_view key) {
   return KeyHash64(key);
 }

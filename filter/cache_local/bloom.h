@@ -80,6 +80,8 @@ class CacheLocalBloomBuilder : public BuilderBase<CacheLocalBloomBuilder> {
   // Every level writes the same bytes.
   explicit CacheLocalBloomBuilder(double bits_per_key,
                                   SimdLevel simd = BestSimdLevel());
+  // The next filter is written at bits_per_key; entries added are kept.
+  void Retune(double bits_per_key);
 
   using Hash = uint64_t;
   static Hash HashKey(std::string_view key);

@@ -9,6 +9,17 @@
 
 namespace sstfilter {
 
+namespace {
+
+// ln |Gamma(x)| without std::lgamma's write to the global signgam: builders
+// on several threads evaluate these models at once (TSan found the race).
+double LogGamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
+}  // namespace
+
 uint64_t CacheLocalNumLines(size_t num_keys, double bits_per_key) {
   if (num_keys == 0) return 0;
   const double lines =
@@ -61,8 +72,8 @@ double BinomialBlockedFpRate(size_t num_keys, uint64_t lines, uint32_t line_bits
   const double p = 1.0 / static_cast<double>(lines);
   const auto mode = static_cast<size_t>(std::floor((n + 1) * p));
   const auto m = static_cast<double>(mode);
-  const double mode_pmf = std::exp(std::lgamma(n + 1) - std::lgamma(m + 1) -
-                                   std::lgamma(n - m + 1) + m * std::log(p) +
+  const double mode_pmf = std::exp(LogGamma(n + 1) - LogGamma(m + 1) -
+                                   LogGamma(n - m + 1) + m * std::log(p) +
                                    (n - m) * std::log1p(-p));
   const double odds = p / (1 - p);
   double fp = mode_pmf * line_fp(std::pow(keep_per_key, m));
@@ -103,7 +114,7 @@ double BlockedBloomFpRate(double keys_per_line, int num_probes) {
   };
   const auto mode = static_cast<int>(lambda);
   const double mode_pmf =
-      std::exp(mode * std::log(lambda) - lambda - std::lgamma(mode + 1.0));
+      std::exp(mode * std::log(lambda) - lambda - LogGamma(mode + 1.0));
   const double mode_clear = std::pow(keep_per_key, mode);
   double fp = mode_pmf * fp_at(mode_clear);
   double pmf = mode_pmf, clear = mode_clear;

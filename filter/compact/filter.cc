@@ -43,6 +43,11 @@ size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape) {
 CompactFilterBuilder::CompactFilterBuilder(double bits_per_key, CompactBuildOptions options)
     : BuilderBase(bits_per_key, kCompactArity), options_(options) {}
 
+void CompactFilterBuilder::Retune(double bits_per_key) {
+  SetSettings(bits_per_key, kCompactArity);
+  planned_ = false;
+}
+
 CompactFilterBuilder::Hash CompactFilterBuilder::HashKey(std::string_view key) {
   return KeyHash64(key);
 }

@@ -111,6 +111,8 @@ class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit CompactFilterBuilder(double bits_per_key, CompactBuildOptions options = {});
+  // The next filter is written at bits_per_key; entries added are kept.
+  void Retune(double bits_per_key);
 
   using Hash = uint64_t;
   static Hash HashKey(std::string_view key);

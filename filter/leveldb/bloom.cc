@@ -13,6 +13,10 @@ namespace sstfilter {
 LevelDbBloomBuilder::LevelDbBloomBuilder(double bits_per_key)
     : BuilderBase(bits_per_key, LevelDbNumProbes(bits_per_key)) {}
 
+void LevelDbBloomBuilder::Retune(double bits_per_key) {
+  SetSettings(bits_per_key, LevelDbNumProbes(bits_per_key));
+}
+
 LevelDbBloomBuilder::Hash LevelDbBloomBuilder::HashKey(std::string_view key) {
   return LevelDbBloomHash(key);
 }

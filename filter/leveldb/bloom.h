@@ -42,6 +42,8 @@ class LevelDbBloomBuilder : public BuilderBase<LevelDbBloomBuilder> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit LevelDbBloomBuilder(double bits_per_key);
+  // The next filter is written at bits_per_key; entries added are kept.
+  void Retune(double bits_per_key);
 
   using Hash = uint32_t;
   static Hash HashKey(std::string_view key);

@@ -8,6 +8,7 @@
 #ifndef SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 #define SSTFILTER_TABLE_ROCKSDB_BITS_BUILDER_ADAPTER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,8 +36,14 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // (BlockBasedTableOptions::optimize_filters_for_memory), with the FP
   // credit of the policy, which outlives its builders; nullptr: the
   // encoding's own sizes.
-  BitsBuilderAdapter(FormatBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr)
-      : builder_(std::move(builder)), post_verify_(post_verify), memory_credit_(memory_credit) {}
+  // bits_for_entries: the setting of a filter of n entries, asked at each
+  // Finish (an FP target's, filter/accuracy.h); empty: builder's setting.
+  BitsBuilderAdapter(FormatBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr,
+                     std::function<double(size_t)> bits_for_entries = nullptr)
+      : builder_(std::move(builder)),
+        post_verify_(post_verify),
+        memory_credit_(memory_credit),
+        bits_for_entries_(std::move(bits_for_entries)) {}
 
   // Duplicates are skipped by hash (RocksDB passes repeated user keys, and
   // prefixes shared by consecutive keys): an entry whose hash equals one
@@ -84,6 +91,10 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
     if (post_verify_) {
       verify_hashes_.clear();
       builder_.ForEachHash([this](Hash h) { verify_hashes_.push_back(h); });
+    }
+    if (bits_for_entries_) {
+      const double bits_per_key = bits_for_entries_(builder_.NumEntries());
+      if (bits_per_key != builder_.bits_per_key()) builder_.Retune(bits_per_key);
     }
     const Sizes sizes = ChooseSizes();
     std::unique_ptr<char[]> bytes(new char[sizes.allocation]);
@@ -155,6 +166,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   FormatBuilder builder_;
   const bool post_verify_;
   FpCredit* const memory_credit_;
+  const std::function<double(size_t)> bits_for_entries_;
   LastHash prev_key_;
   LastHash prev_alt_;
   std::vector<Hash> verify_hashes_;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "filter/accuracy.h"
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
 #include "rocksdb/utilities/options_type.h"
@@ -60,8 +61,10 @@ std::string FormatEncodingValue(const EncodingId& format) {
 // RegisterOptions addresses the fields by offset.
 static_assert(std::is_standard_layout_v<FilterOptions>, "offsetof needs a standard layout");
 
-// bits_per_key, format and compact_from_level ("none" when unset: RocksDB
-// writes every option out), the options of "{id=sstfilter.bloom;...}".
+// bits_per_key, fp_rate, format and compact_from_level, the options of
+// "{id=sstfilter.bloom;...}" (fp_rate and compact_from_level are "none"
+// when unset: RocksDB writes every option out). A set fp_rate replaces
+// bits_per_key.
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
       {"bits_per_key", StrictOption<double>(offsetof(FilterOptions, bits_per_key),
@@ -71,6 +74,8 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
       {kCompactFromLevelName,
        StrictOption<std::optional<int>>(offsetof(FilterOptions, compact_from_level),
                                         ParseCompactFromLevelValue, FormatCompactFromLevel)},
+      {kFpRateName, StrictOption<std::optional<double>>(offsetof(FilterOptions, fp_rate),
+                                                        ParseFpRateValue, FormatFpRate)},
   };
   return *kInfo;
 }
@@ -127,11 +132,16 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
-    return VisitEncoding(FormatForTable(options_, context),
-                         [&](auto encoding) -> rocksdb::FilterBitsBuilder* {
-      using E = decltype(encoding);
-      return new BitsBuilderAdapter<E>(
-          typename E::Builder(options_.bits_per_key), post_verify, memory_credit);
+    const EncodingId encoding = FormatForTable(options_, context);
+    const Accuracy accuracy(options_);
+    std::function<double(size_t)> bits_for_entries;
+    if (accuracy.PerFilter()) {
+      bits_for_entries = [accuracy, encoding](size_t n) { return accuracy.BitsPerKey(encoding, n); };
+    }
+    return VisitEncoding(encoding, [&](auto e) -> rocksdb::FilterBitsBuilder* {
+      using E = decltype(e);
+      return new BitsBuilderAdapter<E>(typename E::Builder(accuracy.NominalBitsPerKey(encoding)),
+                                       post_verify, memory_credit, std::move(bits_for_entries));
     });
   }
 
@@ -174,8 +184,8 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                  "compact_from_level:2)"
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key, format or %s%s",
-            kBloomPolicyName, name, value, kCompactFromLevelName, hint));
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format or %s%s",
+            kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName, hint));
       }
     }
     return rocksdb::Status::OK();
