@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
 
 namespace sstfilter::db_bench {
 
@@ -106,34 +107,41 @@ std::string CompareTable(const std::vector<FilterRun>& runs) {
   return out;
 }
 
+namespace {
+
+nlohmann::json ResultJson(const BenchmarkResult& r) {
+  return {{"benchmark", r.name},
+          {"ops", r.ops},
+          {"seconds", r.seconds},
+          {"micros_per_op", r.micros_per_op()},
+          {"ops_per_sec", r.ops_per_sec()},
+          {"found", r.found},
+          {"fp_rate", r.is_read ? r.fp_rate() : 0.0},
+          {"data_block_reads_per_op", r.data_block_reads_per_op()},
+          {"filter_bytes_per_key", r.filter_bytes_per_key},
+          {"filter_bytes", r.filter_bytes},
+          {"filter_bytes_by_level", r.filter_bytes_by_level}};
+}
+
+}  // namespace
+
 std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) {
-  std::vector<std::string> filters;
+  nlohmann::json filters = nlohmann::json::array();
   for (const FilterRun& run : runs) {
-    std::vector<std::string> results;
-    for (const BenchmarkResult& r : run.results) {
-      results.push_back(absl::StrFormat(
-          "{\"benchmark\":\"%s\",\"ops\":%d,\"seconds\":%.6f,\"micros_per_op\":%.6f,"
-          "\"ops_per_sec\":%.1f,\"found\":%d,\"fp_rate\":%.6f,"
-          "\"data_block_reads_per_op\":%.6f,\"filter_bytes_per_key\":%.6f,"
-          "\"filter_bytes\":%d,\"filter_bytes_by_level\":[%s]}",
-          r.name, r.ops, r.seconds, r.micros_per_op(), r.ops_per_sec(), r.found,
-          r.is_read ? r.fp_rate() : 0.0, r.data_block_reads_per_op(),
-          r.filter_bytes_per_key, r.filter_bytes, absl::StrJoin(r.filter_bytes_by_level, ",")));
-    }
-    // Filter strings are option strings: escape the JSON-special characters.
-    std::string name;
-    for (char ch : run.filter) {
-      if (ch == '"' || ch == '\\') name += '\\';
-      name += ch;
-    }
-    filters.push_back(absl::StrFormat("{\"filter\":\"%s\",\"results\":[%s]}", name,
-                                      absl::StrJoin(results, ",")));
+    nlohmann::json results = nlohmann::json::array();
+    for (const BenchmarkResult& r : run.results) results.push_back(ResultJson(r));
+    filters.push_back({{"filter", run.filter}, {"results", std::move(results)}});
   }
-  return absl::StrFormat(
-      "{\"num\":%d,\"reads\":%d,\"key_size\":%d,\"value_size\":%d,\"batch_size\":%d,"
-      "\"threads\":%d,\"partition_index_and_filters\":%s,\"runs\":[%s]}\n",
-      c.num, c.reads >= 0 ? c.reads : c.num, c.key_size, c.value_size, c.batch_size, c.threads,
-      c.partition_index_and_filters ? "true" : "false", absl::StrJoin(filters, ","));
+  const nlohmann::json doc = {{"num", c.num},
+                              {"reads", c.reads >= 0 ? c.reads : c.num},
+                              {"key_size", c.key_size},
+                              {"value_size", c.value_size},
+                              {"batch_size", c.batch_size},
+                              {"threads", c.threads},
+                              {"partition_index_and_filters", c.partition_index_and_filters},
+                              {"runs", std::move(filters)}};
+  // Invalid UTF-8 in a filter string is replaced, not thrown about.
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace sstfilter::db_bench
