@@ -142,7 +142,7 @@ expect_error "--max_bytes_for_level_base=-5: expected a byte count > 0" \
   --max_bytes_for_level_base=-5 --num=10
 expect_error "--compression_type=gzip: expected none, snappy, lz4 or zstd" \
   --compression_type=gzip --num=10
-expect_error "shape RocksDB's tree; they need --engine=rocksdb" \
+expect_error "are RocksDB's; they need --engine=rocksdb" \
   --engine=leveldb --target_file_size_base=1048576 --num=10
 expect_error "compact_from_level=2 needs a host that tells the policy each table's level" \
   --engine=leveldb --filter=sstfilter.bloom:10:cache_local:compact_from_level:2 --num=10
@@ -156,6 +156,30 @@ expect_error "--key_size=4" --key_size=4
 expect_error "unknown benchmark 'readsometimes'" --benchmarks=readsometimes
 expect_error "unexpected argument" --num=10 stray
 expect_error "Unknown command line flag" --no_such_flag=1
+# The disk scenario, at a small size: direct reads and a tree of levels;
+# absent-key checks are counted per level, and the levels add up to the
+# DB's whole count (two independent counters: RocksDB's per-level perf
+# context and its statistics tickers).
+out="$("$bench" --scenario=disk --filter=bloomfilter:10 --num=30000 --reads=3000 \
+       --write_buffer_size=262144 --target_file_size_base=262144 --max_bytes_for_level_base=524288 \
+       --benchmarks=fillrandom,readmissing,multireadmissing --json="$work/disk.json" 2>/dev/null)"
+echo "$out"
+check "multireadmissing finds nothing" grep -qE '^multireadmissing : .*\(0 of 3000 found\)' <<<"$out"
+for b in readmissing multireadmissing; do
+  total="$(grep -A1 -E "^$b " <<<"$out" | sed -nE 's/.*filter fp [0-9.]+% \(([0-9]+) absent-key checks\).*/\1/p')"
+  levels="$(grep -A2 -E "^$b " <<<"$out" | sed -nE 's/.*: fp by level (.*)/\1/p' |
+            grep -oE '\(([0-9]+) checks\)' | tr -dc '0-9\n' | awk '{s += $1} END {print s}')"
+  count="$(grep -A2 -E "^$b " <<<"$out" | sed -nE 's/.*: fp by level (.*)/\1/p' | grep -oE 'L[0-9]+ ' | wc -l)"
+  check "$b: checks by level add up ($levels of $total)" test -n "$total" -a "$levels" = "$total"
+  check "$b: checks at 2 or more levels ($count)" test "$count" -ge 2
+done
+check "json says direct reads" grep -q '"use_direct_reads":true' "$work/disk.json"
+check "json has checks by level" grep -q '"filter_checks_by_level":\[{"absent_checks"' "$work/disk.json"
+expect_error "--scenario=ssd: expected memory, disk or budget" --scenario=ssd --num=10
+expect_error "they need --engine=rocksdb (and --scenario=memory)" --engine=leveldb --scenario=disk
+expect_error "--max_bytes_for_level_multiplier=1: expected a number in (1, 1000]" \
+  --max_bytes_for_level_multiplier=1 --num=10
+
 help="$("$bench" --help 2>&1)"
 check "--help lists the db_bench flags" grep -qF -- "--partition_index_and_filters (" <<<"$help"
 

@@ -16,11 +16,12 @@ BenchmarkResult ReadResult() {
   r.ops = 1000;
   r.seconds = 0.5;
   r.is_read = true;
-  r.filter_useful = 990;
-  r.filter_positive = 10;
-  r.data_block_reads = 12;
-  r.filter_bytes = 4096;
-  r.filter_bytes_by_level = {100, 0, 3996};
+  r.counters.filter.useful = 990;
+  r.counters.filter.positive = 10;
+  r.counters.data_block_reads = 12;
+  r.tables.bytes = 4096;
+  r.tables.keys = 3000;
+  r.tables.by_level = {{1, 100, 100}, {}, {2, 2900, 3996}};
   return r;
 }
 
@@ -40,7 +41,9 @@ TEST(DbBenchReportTest, JsonParsesBackWithEveryCharacterOfAFilterString) {
   EXPECT_DOUBLE_EQ(r["micros_per_op"].get<double>(), 500.0);
   EXPECT_DOUBLE_EQ(r["fp_rate"].get<double>(), 0.01);  // 10 of 1000 absent checks.
   EXPECT_DOUBLE_EQ(r["data_block_reads_per_op"].get<double>(), 0.012);
-  EXPECT_EQ(r["filter_bytes_by_level"], nlohmann::json({100, 0, 3996}));
+  EXPECT_EQ(r["tables_by_level"][2]["filter_bytes"], 3996);
+  EXPECT_EQ(r["tables_by_level"][2]["keys"], 2900);
+  EXPECT_EQ(r["tables_by_level"][1]["files"], 0);
   EXPECT_EQ(doc["reads"], 1000) << "reads -1 is written as --num";
 }
 

@@ -204,16 +204,20 @@ TEST(LevelDbBenchDb, RunsTheWorkloadAndRefusesMultiGet) {
   absl::StatusOr<BenchmarkResult> absent = (*db)->Run("readmissing");
   ASSERT_TRUE(absent.ok()) << absent.status();
   EXPECT_EQ(absent->found, 0);
-  EXPECT_EQ(absent->absent_checks(), static_cast<uint64_t>(config.num));
+  // One filter check per absent key (one table), except a key past the
+  // table's last (the missing key after the largest written one, drawn
+  // with probability 1/num per read): no table is asked.
+  EXPECT_LE(absent->absent_checks(), static_cast<uint64_t>(config.num));
+  EXPECT_GE(absent->absent_checks(), static_cast<uint64_t>(config.num) - 5);
   EXPECT_LT(absent->data_block_reads_per_op(), 0.05);
-  EXPECT_GT(absent->filter_bytes_per_key, 1.0);
+  EXPECT_GT(absent->filter_bytes_per_key(), 1.0);
   absl::StatusOr<BenchmarkResult> multi = (*db)->Run("multireadrandom");
   ASSERT_FALSE(multi.ok());
   EXPECT_THAT(std::string(multi.status().message()), HasSubstr("multireadrandom: LevelDB has no MultiGet (a loop of Gets "));
 }
 
 TEST(BenchmarkTable, NamesAndLookup) {
-  EXPECT_EQ(BenchmarkNames(), "fillrandom, fillseq, readrandom, readmissing, multireadrandom");
+  EXPECT_EQ(BenchmarkNames(), "fillrandom, fillseq, readrandom, readmissing, multireadrandom, multireadmissing");
   ASSERT_NE(FindBenchmark("readmissing"), nullptr);
   EXPECT_TRUE(FindBenchmark("readmissing")->missing);
   EXPECT_EQ(FindBenchmark("readsometimes"), nullptr);

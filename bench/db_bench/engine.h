@@ -3,13 +3,12 @@
 // order, timing, threads) is the engine's caller and knows no engine; an
 // engine knows no workload.
 //
-// Counter meanings (what the report's columns show):
-//   filter_useful        filter checks that said "absent" (a data block
-//                        read saved);
-//   filter_positive      filter checks that said "may be present";
-//   filter_true_positive positives whose key was found in that table;
+// Counter meanings (what the report's columns show): FilterChecks below;
 //   data_block_reads     data blocks read from table files by Gets (block
-//                        cache misses), on the reader threads only.
+//                        cache misses), on the reader threads only;
+//   filter_block_reads   filter blocks read from table files by Gets (with
+//                        cache_index_and_filter_blocks, when the block cache
+//                        had lost them).
 #ifndef SSTFILTER_BENCH_DB_BENCH_ENGINE_H_
 #define SSTFILTER_BENCH_DB_BENCH_ENGINE_H_
 
@@ -37,14 +36,23 @@ struct LsmShape {
   std::optional<int64_t> write_buffer_size;
   std::optional<int64_t> target_file_size_base;
   std::optional<int64_t> max_bytes_for_level_base;
+  std::optional<double> max_bytes_for_level_multiplier;
   std::optional<bool> level_compaction_dynamic_level_bytes;
   // "none", "snappy", "lz4" or "zstd" (main.cc checks the name).
   std::optional<std::string> compression_type;
 
   bool IsDefault() const {
     return !write_buffer_size && !target_file_size_base && !max_bytes_for_level_base &&
-           !level_compaction_dynamic_level_bytes && !compression_type;
+           !max_bytes_for_level_multiplier && !level_compaction_dynamic_level_bytes &&
+           !compression_type;
   }
+};
+
+// The live tables of one level.
+struct LevelTables {
+  uint64_t files = 0;
+  uint64_t keys = 0;          // Their entries.
+  uint64_t filter_bytes = 0;  // Their filters' bytes.
 };
 
 // The filters of a DB's live tables.
@@ -53,9 +61,9 @@ struct FilterSizes {
   // Keys they hold: RocksDB's table entries; LevelDB, which keeps no entry
   // counts, the keys the fills wrote (--num).
   uint64_t keys = 0;
-  // bytes by the level the tables sit at (index = level); empty when the
-  // engine does not say.
-  std::vector<uint64_t> bytes_by_level;
+  // By the level the tables sit at (index = level); empty when the engine
+  // does not say.
+  std::vector<LevelTables> by_level;
 
   double BytesPerKey() const {
     return keys ? static_cast<double>(bytes) / static_cast<double>(keys) : 0;
@@ -73,14 +81,46 @@ struct EngineOptions {
   bool use_existing_db = false;
   int64_t num = 0;  // Keys the fills write (engines without a key count).
   LsmShape shape;
+  // RocksDB only: reads bypass the OS page cache (use_direct_reads), so a
+  // block cache miss is a device read; filter and index blocks live in the
+  // block cache, competing with data blocks (cache_index_and_filter_blocks).
+  bool use_direct_reads = false;
+  bool cache_index_and_filter_blocks = false;
+};
+
+// Filter checks made by lookups (RocksDB's BLOOM_FILTER_* counters).
+struct FilterChecks {
+  uint64_t useful = 0;         // Said "absent": a data block read saved.
+  uint64_t positive = 0;       // Said "may be present".
+  uint64_t true_positive = 0;  // Positives whose key was in that table.
+
+  // Checks of keys the table did not hold: rejections plus false positives
+  // (a filter has no false negatives).
+  uint64_t absent() const { return useful + positive - true_positive; }
+  // False positives / absent(); 0 when there were none.
+  double fp_rate() const {
+    return absent() ? static_cast<double>(positive - true_positive) / absent() : 0;
+  }
+  FilterChecks operator-(const FilterChecks& o) const {
+    return {useful - o.useful, positive - o.positive, true_positive - o.true_positive};
+  }
+  FilterChecks& operator+=(const FilterChecks& o) {
+    useful += o.useful, positive += o.positive, true_positive += o.true_positive;
+    return *this;
+  }
 };
 
 // Cumulative since the engine was opened (see the file comment).
 struct EngineCounters {
-  uint64_t filter_useful = 0;
-  uint64_t filter_positive = 0;
-  uint64_t filter_true_positive = 0;
+  FilterChecks filter;
+  // By the level of the table checked (index = level); empty when the
+  // engine does not say (LevelDB).
+  std::vector<FilterChecks> filter_by_level;
   uint64_t data_block_reads = 0;
+  uint64_t filter_block_reads = 0;
+
+  // This minus an earlier reading of the same engine.
+  EngineCounters Since(const EngineCounters& before) const;
 };
 
 // Lookups of one reader thread. Create, use and destroy it on that thread:

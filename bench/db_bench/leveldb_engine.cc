@@ -157,10 +157,10 @@ class LevelDbEngine final : public Engine {
   EngineCounters Counters() const override {
     EngineCounters c;
     if (policy_ != nullptr) {
-      c.filter_useful = policy_->useful();
-      c.filter_positive = policy_->positive();
+      c.filter.useful = policy_->useful();
+      c.filter.positive = policy_->positive();
     }
-    c.filter_true_positive = true_positives_.load();
+    c.filter.true_positive = true_positives_.load();
     c.data_block_reads = data_block_reads_.load();
     return c;
   }

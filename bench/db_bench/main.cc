@@ -23,6 +23,7 @@
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/rocksdb_engine.h"
+#include "bench/db_bench/scenario.h"
 #include "bench/db_bench/workload.h"
 #include "bench/db_bench/engine.h"
 #include "filter/encoding_id.h"
@@ -45,20 +46,26 @@ ABSL_FLAG(std::string, compare, "",
           "comma-separated filter strings: run the same workload for each, in one "
           "process, and print a side-by-side table (overrides --filter); "
           "sstfilter.bloom:10:* stands for sstfilter.bloom:10 in each encoding");
-ABSL_FLAG(int64_t, num, 1000000, "number of keys written by fill benchmarks");
-ABSL_FLAG(int64_t, reads, -1, "reads per read benchmark (-1: --num)");
+// Flags a scenario sets (bench/db_bench/scenario.h) are optional: unset,
+// the scenario's value, or the default in their help.
+ABSL_FLAG(std::optional<int64_t>, num, std::nullopt,
+          "number of keys written by fill benchmarks (default 1000000; disk: 2100000)");
+ABSL_FLAG(std::optional<int64_t>, reads, std::nullopt,
+          "reads per read benchmark (-1: --num; default -1; disk: 100000)");
 ABSL_FLAG(int32_t, key_size, 16, "key bytes (>= 8; db_bench's big-endian number + '0' padding)");
 ABSL_FLAG(int32_t, value_size, 100, "value bytes");
 ABSL_FLAG(int32_t, batch_size, 32, "keys per MultiGet in multireadrandom");
 ABSL_FLAG(int32_t, threads, 1, "reader threads (fills are single-threaded)");
 ABSL_FLAG(bool, partition_index_and_filters, false,
           "partitioned filters with a two-level index (one filter per partition)");
-ABSL_FLAG(int64_t, cache_size, 8 << 20, "block cache bytes");
+ABSL_FLAG(std::optional<int64_t>, cache_size, std::nullopt,
+          "block cache bytes (default 8 MiB; budget: 32 MiB)");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
-ABSL_FLAG(bool, final_compaction, true,
+ABSL_FLAG(std::optional<bool>, final_compaction, std::nullopt,
           "compact the DB after fills, so reads see one sorted run; false: reads see a tree "
           "of levels, which fills build without racing the engine's background work "
-          "(RocksDB: each write batch waits for the flushes and compactions it triggers)");
+          "(RocksDB: each write batch waits for the flushes and compactions it triggers) "
+          "(default true; disk: false)");
 // The LSM shape, RocksDB only, as stock db_bench's flags of the same names;
 // unset: RocksDB's defaults. tools/dev bench --levels sets them.
 ABSL_FLAG(std::optional<int64_t>, write_buffer_size, std::nullopt,
@@ -67,10 +74,23 @@ ABSL_FLAG(std::optional<int64_t>, target_file_size_base, std::nullopt,
           "rocksdb: table file bytes in level 1 (default: RocksDB's, 64 MB)");
 ABSL_FLAG(std::optional<int64_t>, max_bytes_for_level_base, std::nullopt,
           "rocksdb: bytes of the base level (default: RocksDB's, 256 MB)");
+ABSL_FLAG(std::optional<double>, max_bytes_for_level_multiplier, std::nullopt,
+          "rocksdb: growth of each level's bytes over the one above (default: RocksDB's, 10)");
 ABSL_FLAG(std::optional<bool>, level_compaction_dynamic_level_bytes, std::nullopt,
           "rocksdb: size levels from the bottom up (default: RocksDB's: false before 8.4)");
 ABSL_FLAG(std::optional<std::string>, compression_type, std::nullopt,
           "rocksdb: none, snappy, lz4 or zstd (default: RocksDB's, snappy)");
+ABSL_FLAG(std::optional<bool>, use_direct_reads, std::nullopt,
+          "rocksdb: read table files with O_DIRECT, so a block cache miss is a device read "
+          "(default false; disk: true)");
+ABSL_FLAG(std::optional<bool>, cache_index_and_filter_blocks, std::nullopt,
+          "rocksdb: keep filter and index blocks in the block cache, competing with data "
+          "blocks; false: held by each open table (default false; budget: true)");
+ABSL_FLAG(std::string, scenario, "memory",
+          "defaults for the flags that name one (a flag given wins): memory (one sorted run "
+          "from the page cache), disk (a tree of levels in steady state, direct reads, "
+          "uncompressed, 4 MB memtables and files, 16 MB level 1 growing 4x), budget (disk "
+          "with filters and indexes in a 32 MB block cache); bench/db_bench/scenario.h");
 ABSL_FLAG(std::string, db, "",
           "DB directory (default: a temporary directory, removed after); with --compare, "
           "the i-th filter's DB is <db>.<i> (the first's <db>). Destroyed first unless "
@@ -86,6 +106,37 @@ namespace {
 int Fail(const std::string& message) {
   std::fprintf(stderr, "sstfilter_db_bench: %s\n", message.c_str());
   return 2;
+}
+
+// The tree's shape and the reads' storage: valid values, and RocksDB only.
+absl::Status CheckRocksDbOnly(const WorkloadConfig& c) {
+  const std::pair<const char*, std::optional<int64_t>> sizes[] = {
+      {"write_buffer_size", c.shape.write_buffer_size},
+      {"target_file_size_base", c.shape.target_file_size_base},
+      {"max_bytes_for_level_base", c.shape.max_bytes_for_level_base}};
+  for (const auto& [flag, value] : sizes) {
+    if (value.has_value() && *value <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--%s=%d: expected a byte count > 0", flag, *value));
+    }
+  }
+  const std::optional<double> multiplier = c.shape.max_bytes_for_level_multiplier;
+  if (multiplier.has_value() && !(*multiplier > 1 && *multiplier <= 1000)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--max_bytes_for_level_multiplier=%g: expected a number in (1, 1000]", *multiplier));
+  }
+  if (c.shape.compression_type) {
+    if (absl::Status s = CompressionNamed(*c.shape.compression_type).status(); !s.ok()) return s;
+  }
+  const bool storage = c.use_direct_reads || c.cache_index_and_filter_blocks;
+  if (c.engine != EngineKind::kRocksDb && (!c.shape.IsDefault() || storage)) {
+    return absl::InvalidArgumentError(
+        "--write_buffer_size, --target_file_size_base, --max_bytes_for_level_base, "
+        "--max_bytes_for_level_multiplier, --level_compaction_dynamic_level_bytes, "
+        "--compression_type, --use_direct_reads and --cache_index_and_filter_blocks are "
+        "RocksDB's; they need --engine=rocksdb (and --scenario=memory)");
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>& benchmarks) {
@@ -104,22 +155,7 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
   }
   if (c.threads < 1 || c.threads > 256) return bad("threads", c.threads, "expected 1..256");
   if (c.cache_size < 0) return bad("cache_size", c.cache_size, "expected >= 0");
-  const std::pair<const char*, std::optional<int64_t>> sizes[] = {
-      {"write_buffer_size", c.shape.write_buffer_size},
-      {"target_file_size_base", c.shape.target_file_size_base},
-      {"max_bytes_for_level_base", c.shape.max_bytes_for_level_base}};
-  for (const auto& [flag, value] : sizes) {
-    if (value.has_value() && *value <= 0) return bad(flag, *value, "expected a byte count > 0");
-  }
-  if (c.shape.compression_type) {
-    if (absl::Status s = CompressionNamed(*c.shape.compression_type).status(); !s.ok()) return s;
-  }
-  if (c.engine != EngineKind::kRocksDb && !c.shape.IsDefault()) {
-    return absl::InvalidArgumentError(
-        "--write_buffer_size, --target_file_size_base, --max_bytes_for_level_base, "
-        "--level_compaction_dynamic_level_bytes and --compression_type shape RocksDB's "
-        "tree; they need --engine=rocksdb");
-  }
+  if (absl::Status s = CheckRocksDbOnly(c); !s.ok()) return s;
   for (const std::string& b : benchmarks) {
     if (FindBenchmark(b) == nullptr) {
       return absl::InvalidArgumentError(
@@ -135,16 +171,65 @@ absl::Status CheckFlags(const WorkloadConfig& c, const std::vector<std::string>&
   return absl::OkStatus();
 }
 
-// --benchmarks, or when it is empty the default list less what the engine
-// cannot run (LevelDB has no MultiGet; naming multireadrandom is an error).
-std::vector<std::string> BenchmarksFor(EngineKind engine) {
-  const std::string given = absl::GetFlag(FLAGS_benchmarks);
+// --benchmarks, or when it is empty the scenario's list, or the default list
+// less what the engine cannot run (LevelDB has no MultiGet; naming
+// multireadrandom is an error).
+std::vector<std::string> BenchmarksFor(EngineKind engine,
+                                       const std::optional<std::string>& scenario_list) {
+  std::string given = absl::GetFlag(FLAGS_benchmarks);
+  if (given.empty() && scenario_list.has_value()) given = *scenario_list;
   if (!given.empty()) return absl::StrSplit(given, ',', absl::SkipEmpty());
   std::vector<std::string> benchmarks;
   for (const char* b : {"fillrandom", "readrandom", "readmissing", "multireadrandom"}) {
     if (CheckBenchmarkSupported(*FindBenchmark(b), engine).ok()) benchmarks.push_back(b);
   }
   return benchmarks;
+}
+
+// The flag's value if given, else the scenario's if it has one, else
+// `otherwise` (the default its help states).
+template <typename T>
+T Pick(const absl::Flag<std::optional<T>>& flag, const std::optional<T>& from_scenario,
+       const T& otherwise) {
+  return absl::GetFlag(flag).value_or(from_scenario.value_or(otherwise));
+}
+// The same for a flag whose unset value means the engine's default.
+template <typename T>
+std::optional<T> Pick(const absl::Flag<std::optional<T>>& flag,
+                      const std::optional<T>& from_scenario) {
+  const std::optional<T> given = absl::GetFlag(flag);
+  return given.has_value() ? given : from_scenario;
+}
+
+absl::StatusOr<WorkloadConfig> ConfigFromFlags(const Scenario& scenario) {
+  WorkloadConfig c;
+  c.num = Pick(FLAGS_num, scenario.num, int64_t{1000000});
+  c.reads = Pick(FLAGS_reads, scenario.reads, int64_t{-1});
+  c.key_size = absl::GetFlag(FLAGS_key_size);
+  c.value_size = absl::GetFlag(FLAGS_value_size);
+  c.batch_size = absl::GetFlag(FLAGS_batch_size);
+  c.threads = absl::GetFlag(FLAGS_threads);
+  c.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
+  c.cache_size = Pick(FLAGS_cache_size, scenario.cache_size, int64_t{8} << 20);
+  c.compact_after_fill = Pick(FLAGS_final_compaction, scenario.final_compaction, true);
+  c.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
+  c.use_direct_reads = Pick(FLAGS_use_direct_reads, scenario.use_direct_reads, false);
+  c.cache_index_and_filter_blocks =
+      Pick(FLAGS_cache_index_and_filter_blocks, scenario.cache_index_and_filter_blocks, false);
+  const LsmShape& s = scenario.shape;
+  c.shape.write_buffer_size = Pick(FLAGS_write_buffer_size, s.write_buffer_size);
+  c.shape.target_file_size_base = Pick(FLAGS_target_file_size_base, s.target_file_size_base);
+  c.shape.max_bytes_for_level_base =
+      Pick(FLAGS_max_bytes_for_level_base, s.max_bytes_for_level_base);
+  c.shape.max_bytes_for_level_multiplier =
+      Pick(FLAGS_max_bytes_for_level_multiplier, s.max_bytes_for_level_multiplier);
+  c.shape.level_compaction_dynamic_level_bytes =
+      Pick(FLAGS_level_compaction_dynamic_level_bytes, s.level_compaction_dynamic_level_bytes);
+  c.shape.compression_type = Pick(FLAGS_compression_type, s.compression_type);
+  absl::StatusOr<EngineKind> engine = ParseEngineKind(absl::GetFlag(FLAGS_engine));
+  if (!engine.ok()) return engine.status();
+  c.engine = *engine;
+  return c;
 }
 
 std::string MakeDbPath(const std::string& base, size_t index, bool* temporary) {
@@ -195,31 +280,16 @@ int Main(int argc, char** argv) {
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
 
-  WorkloadConfig config;
-  config.num = absl::GetFlag(FLAGS_num);
-  config.reads = absl::GetFlag(FLAGS_reads);
-  config.key_size = absl::GetFlag(FLAGS_key_size);
-  config.value_size = absl::GetFlag(FLAGS_value_size);
-  config.batch_size = absl::GetFlag(FLAGS_batch_size);
-  config.threads = absl::GetFlag(FLAGS_threads);
-  config.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
-  config.cache_size = absl::GetFlag(FLAGS_cache_size);
-  config.compact_after_fill = absl::GetFlag(FLAGS_final_compaction);
-  config.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
-  config.shape.write_buffer_size = absl::GetFlag(FLAGS_write_buffer_size);
-  config.shape.target_file_size_base = absl::GetFlag(FLAGS_target_file_size_base);
-  config.shape.max_bytes_for_level_base = absl::GetFlag(FLAGS_max_bytes_for_level_base);
-  config.shape.level_compaction_dynamic_level_bytes =
-      absl::GetFlag(FLAGS_level_compaction_dynamic_level_bytes);
-  config.shape.compression_type = absl::GetFlag(FLAGS_compression_type);
-  absl::StatusOr<EngineKind> engine = ParseEngineKind(absl::GetFlag(FLAGS_engine));
-  if (!engine.ok()) return Fail(std::string(engine.status().message()));
-  config.engine = *engine;
-  if (config.use_existing_db && absl::GetFlag(FLAGS_db).empty()) {
+  absl::StatusOr<Scenario> scenario = FindScenario(absl::GetFlag(FLAGS_scenario));
+  if (!scenario.ok()) return Fail(std::string(scenario.status().message()));
+  absl::StatusOr<WorkloadConfig> config = ConfigFromFlags(*scenario);
+  if (!config.ok()) return Fail(std::string(config.status().message()));
+  if (config->use_existing_db && absl::GetFlag(FLAGS_db).empty()) {
     return Fail("--use_existing_db needs --db=<directory of the existing DB>");
   }
-  const std::vector<std::string> benchmarks = BenchmarksFor(config.engine);
-  if (absl::Status s = CheckFlags(config, benchmarks); !s.ok()) {
+  const std::vector<std::string> benchmarks =
+      BenchmarksFor(config->engine, scenario->benchmarks);
+  if (absl::Status s = CheckFlags(*config, benchmarks); !s.ok()) {
     return Fail(std::string(s.message()));
   }
   const bool comparing = !absl::GetFlag(FLAGS_compare).empty();
@@ -233,7 +303,7 @@ int Main(int argc, char** argv) {
     bool temporary = false;
     const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), i, &temporary);
     if (path.empty()) return Fail("cannot create a temporary directory");
-    absl::StatusOr<FilterRun> run = RunFilter((*filters)[i], path, config, benchmarks,
+    absl::StatusOr<FilterRun> run = RunFilter((*filters)[i], path, *config, benchmarks,
                                               absl::GetFlag(FLAGS_statistics));
     if (temporary) {
       std::error_code ignored;
@@ -246,7 +316,7 @@ int Main(int argc, char** argv) {
   const std::string json_path = absl::GetFlag(FLAGS_json);
   if (!json_path.empty()) {
     std::ofstream json(json_path);
-    json << ToJson(runs, config);
+    json << ToJson(runs, *config);
     if (!json) return Fail(absl::StrFormat("--json=%s: cannot write the file", json_path));
   }
   return 0;

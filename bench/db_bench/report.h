@@ -20,7 +20,9 @@ struct FilterRun {
 // "readmissing  :       0.828 micros/op 1207394 ops/sec 0.083 seconds 100000 operations; (0 of 100000 found)"
 std::string ResultLine(const BenchmarkResult& result);
 
-// "             : filter fp 0.96%, 0.010 data-block reads/op, 1.25 filter bytes/key"
+// "             : filter fp 0.96%, 0.010 data-block reads/op, 1.25 filter bytes/key",
+// and for a read whose engine counts by level, a second line with the FP
+// of each level's filters.
 std::string FilterLine(const BenchmarkResult& result);
 
 // Rows: benchmarks; per filter: micros/op, ratio to the first filter, and

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -79,6 +80,9 @@ void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
   if (shape.max_bytes_for_level_base) {
     options->max_bytes_for_level_base = static_cast<uint64_t>(*shape.max_bytes_for_level_base);
   }
+  if (shape.max_bytes_for_level_multiplier) {
+    options->max_bytes_for_level_multiplier = *shape.max_bytes_for_level_multiplier;
+  }
   if (shape.level_compaction_dynamic_level_bytes) {
     options->level_compaction_dynamic_level_bytes = *shape.level_compaction_dynamic_level_bytes;
   }
@@ -87,17 +91,45 @@ void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
   }
 }
 
+// What the reader threads add up when they finish (their perf contexts).
+class ReaderCounts {
+ public:
+  void Add(const rocksdb::PerfContext& perf) {
+    std::lock_guard<std::mutex> lock(mu_);
+    counts_.data_block_reads +=
+        perf.block_read_count - perf.index_block_read_count - perf.filter_block_read_count;
+    counts_.filter_block_reads += perf.filter_block_read_count;
+    if (perf.level_to_perf_context == nullptr) return;
+    for (const auto& [level, by_level] : *perf.level_to_perf_context) {
+      if (counts_.filter_by_level.size() <= level) counts_.filter_by_level.resize(level + 1);
+      counts_.filter_by_level[level] += {by_level.bloom_filter_useful,
+                                         by_level.bloom_filter_full_positive,
+                                         by_level.bloom_filter_full_true_positive};
+    }
+  }
+  // The counts other than the whole-DB filter tickers.
+  EngineCounters Get() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return counts_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  EngineCounters counts_;
+};
+
 class RocksDbReader final : public EngineReader {
  public:
-  RocksDbReader(rocksdb::DB* db, std::atomic<uint64_t>* data_block_reads)
-      : db_(db), data_block_reads_(data_block_reads) {
+  RocksDbReader(rocksdb::DB* db, ReaderCounts* counts) : db_(db), counts_(counts) {
     rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
     rocksdb::get_perf_context()->Reset();
+    rocksdb::get_perf_context()->EnablePerLevelPerfContext();
   }
   ~RocksDbReader() override {
-    const rocksdb::PerfContext& perf = *rocksdb::get_perf_context();
-    *data_block_reads_ +=
-        perf.block_read_count - perf.index_block_read_count - perf.filter_block_read_count;
+    rocksdb::PerfContext& perf = *rocksdb::get_perf_context();
+    counts_->Add(perf);
+    perf.ClearPerLevelPerfContext();
+    perf.DisablePerLevelPerfContext();
     rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
   }
 
@@ -121,7 +153,7 @@ class RocksDbReader final : public EngineReader {
 
  private:
   rocksdb::DB* const db_;
-  std::atomic<uint64_t>* const data_block_reads_;
+  ReaderCounts* const counts_;
   std::string value_;
   std::vector<rocksdb::Slice> slices_;
   std::vector<rocksdb::PinnableSlice> values_;
@@ -147,6 +179,8 @@ class RocksDbEngine final : public Engine {
       table.partition_filters = true;
       table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
     }
+    table.cache_index_and_filter_blocks = options.cache_index_and_filter_blocks;
+    options_.use_direct_reads = options.use_direct_reads;
     options_.create_if_missing = !options.use_existing_db;
     if (env != nullptr) options_.env = env;
     options_.statistics = rocksdb::CreateDBStatistics();
@@ -205,16 +239,15 @@ class RocksDbEngine final : public Engine {
   }
   bool SupportsMultiGet() const override { return true; }
   std::unique_ptr<EngineReader> NewReader() override {
-    return std::make_unique<RocksDbReader>(db_.get(), &data_block_reads_);
+    return std::make_unique<RocksDbReader>(db_.get(), &reader_counts_);
   }
 
   EngineCounters Counters() const override {
     const rocksdb::Statistics& stats = *options_.statistics;
-    EngineCounters c;
-    c.filter_useful = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
-    c.filter_positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
-    c.filter_true_positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
-    c.data_block_reads = data_block_reads_.load();
+    EngineCounters c = reader_counts_.Get();
+    c.filter.useful = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
+    c.filter.positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+    c.filter.true_positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
     return c;
   }
 
@@ -233,8 +266,11 @@ class RocksDbEngine final : public Engine {
       const auto level = level_of.find(file);
       if (level == level_of.end()) continue;  // Compacted away between the two calls.
       const auto index = static_cast<size_t>(level->second);
-      if (sizes.bytes_by_level.size() <= index) sizes.bytes_by_level.resize(index + 1);
-      sizes.bytes_by_level[index] += props->filter_size;
+      if (sizes.by_level.size() <= index) sizes.by_level.resize(index + 1);
+      LevelTables& at = sizes.by_level[index];
+      ++at.files;
+      at.keys += props->num_entries;
+      at.filter_bytes += props->filter_size;
     }
     return sizes;
   }
@@ -243,7 +279,7 @@ class RocksDbEngine final : public Engine {
 
  private:
   rocksdb::Options options_;
-  std::atomic<uint64_t> data_block_reads_{0};
+  ReaderCounts reader_counts_;
   std::unique_ptr<rocksdb::DB> db_;
 };
 

@@ -77,13 +77,6 @@ absl::Status UnknownBenchmarkError(std::string_view name) {
       absl::StrFormat("unknown benchmark '%s'; expected one of %s", name, BenchmarkNames()));
 }
 
-double BenchmarkResult::fp_rate() const {
-  // Negatives are always absent keys (a filter has no false negatives);
-  // false positives are positives whose key was not there.
-  const uint64_t checks = absent_checks();
-  return checks ? static_cast<double>(filter_positive - filter_true_positive) / checks : 0;
-}
-
 std::string MakeKey(uint64_t v, int key_size) {
   std::string key(static_cast<size_t>(key_size), '0');
   const int bytes = std::min(key_size, 8);
@@ -115,6 +108,8 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(const std::string& filter
   options.use_existing_db = config.use_existing_db;
   options.num = config.num;
   options.shape = config.shape;
+  options.use_direct_reads = config.use_direct_reads;
+  options.cache_index_and_filter_blocks = config.cache_index_and_filter_blocks;
   absl::StatusOr<std::unique_ptr<Engine>> engine =
       config.engine == EngineKind::kLevelDb ? OpenLevelDbEngine(options)
                                             : OpenRocksDbEngine(options, env);
@@ -136,9 +131,7 @@ absl::StatusOr<BenchmarkResult> BenchDb::Run(const std::string& benchmark) {
   if (!result.ok()) return result;
   absl::StatusOr<FilterSizes> sizes = engine_->LiveFilterSizes();
   if (!sizes.ok()) return sizes.status();
-  result->filter_bytes_per_key = sizes->BytesPerKey();
-  result->filter_bytes = sizes->bytes;
-  result->filter_bytes_by_level = sizes->bytes_by_level;
+  result->tables = *sizes;
   return result;
 }
 
@@ -210,7 +203,10 @@ void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t 
     }
   };
   const std::unique_ptr<EngineReader> reader = engine_->NewReader();
-  std::mt19937_64 rng(config_.seed * 7919 + static_cast<uint64_t>(t));
+  // Each benchmark draws its own keys: one reading the keys the previous
+  // one read would find their blocks in the block cache.
+  const uint64_t benchmark_index = static_cast<uint64_t>(&spec - kBenchmarks);
+  std::mt19937_64 rng((config_.seed * 7919 + static_cast<uint64_t>(t)) * 31 + benchmark_index);
   std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(config_.num - 1));
   const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
   std::vector<std::string> keys(batch);
@@ -251,11 +247,7 @@ absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
   result.ops = reads;
   result.seconds = SecondsSince(start);
   result.found = totals.found;
-  const EngineCounters after = engine_->Counters();
-  result.filter_useful = after.filter_useful - before.filter_useful;
-  result.filter_positive = after.filter_positive - before.filter_positive;
-  result.filter_true_positive = after.filter_true_positive - before.filter_true_positive;
-  result.data_block_reads = after.data_block_reads - before.data_block_reads;
+  result.counters = engine_->Counters().Since(before);
   return result;
 }
 

@@ -38,6 +38,7 @@ inline constexpr BenchmarkSpec kBenchmarks[] = {
     {"readrandom", BenchmarkSpec::Op::kRead, false, false, false},
     {"readmissing", BenchmarkSpec::Op::kRead, false, true, false},
     {"multireadrandom", BenchmarkSpec::Op::kRead, false, false, true},
+    {"multireadmissing", BenchmarkSpec::Op::kRead, false, true, true},
 };
 
 // The entry of kBenchmarks called `name`, or nullptr.
@@ -69,6 +70,8 @@ struct WorkloadConfig {
   // same for every filter (RocksDB).
   bool compact_after_fill = true;
   LsmShape shape;  // RocksDB only.
+  bool use_direct_reads = false;               // RocksDB only (EngineOptions).
+  bool cache_index_and_filter_blocks = false;  // RocksDB only.
   // Open the DB as it is (fills are then skipped by the tool, as by
   // db_bench); otherwise it is destroyed first.
   bool use_existing_db = false;
@@ -84,25 +87,23 @@ struct BenchmarkResult {
   double seconds = 0;
   int64_t found = 0;
   bool is_read = false;
-  uint64_t filter_useful = 0;         // Absent keys rejected by a filter.
-  uint64_t filter_positive = 0;       // Filter said "may match".
-  uint64_t filter_true_positive = 0;  // ... and the key was there.
-  uint64_t data_block_reads = 0;      // Block reads minus index/filter reads.
+  // The engine's counters over this benchmark (engine.h).
+  EngineCounters counters;
   // Over all live tables after the benchmark.
-  double filter_bytes_per_key = 0;
-  uint64_t filter_bytes = 0;
-  std::vector<uint64_t> filter_bytes_by_level;  // Empty: the engine does not say.
+  FilterSizes tables;
 
   double micros_per_op() const { return ops ? seconds * 1e6 / ops : 0; }
   double ops_per_sec() const { return seconds > 0 ? ops / seconds : 0; }
   // Filter checks of absent keys: rejections plus false positives.
-  uint64_t absent_checks() const {
-    return filter_useful + (filter_positive - filter_true_positive);
-  }
+  uint64_t absent_checks() const { return counters.filter.absent(); }
   // FP rate of the filter on absent keys: false positives / absent checks.
-  double fp_rate() const;
-  double data_block_reads_per_op() const {
-    return ops ? static_cast<double>(data_block_reads) / ops : 0;
+  double fp_rate() const { return counters.filter.fp_rate(); }
+  double data_block_reads_per_op() const { return PerOp(counters.data_block_reads); }
+  double filter_block_reads_per_op() const { return PerOp(counters.filter_block_reads); }
+  double filter_bytes_per_key() const { return tables.BytesPerKey(); }
+  uint64_t filter_bytes() const { return tables.bytes; }
+  double PerOp(uint64_t count) const {
+    return ops ? static_cast<double>(count) / static_cast<double>(ops) : 0;
   }
 };
 

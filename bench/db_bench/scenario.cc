@@ -1,0 +1,73 @@
+#include "bench/db_bench/scenario.h"
+
+#include "absl/strings/str_format.h"
+
+namespace sstfilter::db_bench {
+
+namespace {
+
+constexpr int64_t kMiB = 1 << 20;
+
+// 2.1M keys of 16 + 100 bytes, uncompressed (~260 MB of data blocks), in
+// 4 MB memtables and files under a 16 MB level 1 growing 4x a level: L0 (3
+// files: the fill's last flushes, whatever the filter) to L3, built in
+// about 35 s on 2 cores.
+Scenario Disk() {
+  Scenario s;
+  s.name = "disk";
+  s.num = 2100000;
+  s.reads = 100000;
+  s.final_compaction = false;
+  s.use_direct_reads = true;
+  s.benchmarks = "fillrandom,readrandom,readmissing,multireadrandom,multireadmissing";
+  s.shape.write_buffer_size = 4 * kMiB;
+  s.shape.target_file_size_base = 4 * kMiB;
+  s.shape.max_bytes_for_level_base = 16 * kMiB;
+  s.shape.max_bytes_for_level_multiplier = 4;
+  s.shape.compression_type = "none";
+  return s;
+}
+
+// The disk tree with filters and indexes in a 32 MB block cache: a tenth
+// of the data, and ~10x the filters at 10 bits/key.
+Scenario Budget() {
+  Scenario s = Disk();
+  s.name = "budget";
+  s.cache_index_and_filter_blocks = true;
+  s.cache_size = 32 * kMiB;
+  return s;
+}
+
+// Every flag's own default.
+Scenario Memory() {
+  Scenario s;
+  s.name = "memory";
+  return s;
+}
+
+const std::vector<Scenario>& AllScenarios() {
+  static const auto* all = new std::vector<Scenario>{Memory(), Disk(), Budget()};
+  return *all;
+}
+
+}  // namespace
+
+absl::StatusOr<Scenario> FindScenario(std::string_view name) {
+  for (const Scenario& s : AllScenarios()) {
+    if (s.name == name) return s;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("--scenario=%s: expected %s", name, ScenarioNames()));
+}
+
+std::string ScenarioNames() {
+  std::string names;
+  const std::vector<Scenario>& all = AllScenarios();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i > 0) names += i + 1 == all.size() ? " or " : ", ";
+    names += std::string(all[i].name);
+  }
+  return names;
+}
+
+}  // namespace sstfilter::db_bench
