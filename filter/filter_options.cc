@@ -121,6 +121,12 @@ absl::Status CheckFpReachable(double fp_rate, EncodingId encoding) {
 // bits_per_key in range, or, when fp_rate replaces it, fp_rate in range and
 // reachable by every encoding the options write.
 absl::Status CheckAccuracy(const FilterOptions& options) {
+  if (options.optimize_levels && options.fp_rate.has_value()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s with %s=%s: optimize_levels spends bits_per_key on average over the tree "
+        "and sets each table's FP itself; give bits_per_key instead",
+        kBloomPolicyName, kOptimizeLevelsName, kFpRateName, FormatFpRate(options.fp_rate)));
+  }
   if (!options.fp_rate.has_value()) {
     if (BitsPerKeyInRange(options.bits_per_key)) return absl::OkStatus();
     return BitsPerKeyOutOfRange(FormatBitsPerKey(options.bits_per_key));
@@ -134,8 +140,10 @@ absl::Status CheckAccuracy(const FilterOptions& options) {
 
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
-      "'%s' is not a %s id%s; expected %s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>]", id,
-      kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName));
+      "'%s' is not a %s id%s; expected "
+      "%s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>][:%s]",
+      id, kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName,
+      kOptimizeLevelsName));
 }
 
 }  // namespace
@@ -180,6 +188,16 @@ absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value) {
 
 std::string FormatFpRate(const std::optional<double>& fp_rate) {
   return fp_rate.has_value() ? FormatBitsPerKey(*fp_rate) : kFpRateUnset;
+}
+
+absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  return BadValue(kOptimizeLevelsName, value, "is not a boolean; expected true or false");
+}
+
+std::string FormatOptimizeLevels(const bool& optimize_levels) {
+  return optimize_levels ? "true" : "false";
 }
 
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value) {
@@ -241,7 +259,10 @@ absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
 // [<format>] at parts[*i]; advances *i past it.
 absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
                         FilterOptions* options) {
-  if (*i == parts.size() || parts[*i] == kCompactFromLevelName) return absl::OkStatus();
+  if (*i == parts.size() || parts[*i] == kCompactFromLevelName ||
+      parts[*i] == kOptimizeLevelsName) {
+    return absl::OkStatus();
+  }
   if (parts[*i] == kFpRateName) {
     return BadId(id, absl::StrFormat(": %s takes the place of <bits_per_key>, first after "
                                      "the name (%s:%s:0.01)",
@@ -254,11 +275,18 @@ absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
-// (compact_from_level:<level>)? from parts[i] to the end.
+// (compact_from_level:<level>)? (optimize_levels)? from parts[i] to the end.
 absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i,
                              FilterOptions* options) {
   bool level_given = false;
   for (; i < parts.size(); i += 2) {
+    if (parts[i] == kOptimizeLevelsName && i + 1 == parts.size()) {
+      options->optimize_levels = true;
+      return absl::OkStatus();
+    }
+    if (parts[i] == kOptimizeLevelsName) {
+      return BadId(id, absl::StrFormat(": %s comes last and takes no value", kOptimizeLevelsName));
+    }
     if (parts[i] != kCompactFromLevelName) {
       return BadId(id, absl::StrFormat(": unexpected '%s'", StdView(parts[i])));
     }
@@ -324,6 +352,7 @@ std::string FormatPolicyId(const FilterOptions& options) {
   if (options.compact_from_level.has_value()) {
     absl::StrAppend(&id, ":", kCompactFromLevelName, ":", *options.compact_from_level);
   }
+  if (options.optimize_levels) absl::StrAppend(&id, ":", kOptimizeLevelsName);
   return id;
 }
 

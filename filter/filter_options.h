@@ -10,6 +10,7 @@
 //   sstfilter.bloom:<bits_per_key>:<format>
 //   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
 //   sstfilter.bloom:fp_rate:<p>[:<format>][:compact_from_level:<level>]
+//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -42,6 +43,10 @@ inline constexpr char kCompactFromLevelUnset[] = "none";
 // The FP-rate option's name, and its spelling for "not set" (bits_per_key
 // rules) where every option is written out.
 inline constexpr char kFpRateName[] = "fp_rate";
+
+// The per-level option's name, in ids (a field with no value) and in
+// RocksDB's option maps (true or false).
+inline constexpr char kOptimizeLevelsName[] = "optimize_levels";
 inline constexpr char kFpRateUnset[] = "none";
 
 struct FilterOptions {
@@ -61,10 +66,16 @@ struct FilterOptions {
   // has the rule). Unset: `format` for every table. Must be in
   // [0, kMaxCompactFromLevel] and `format` must not be kCompact.
   std::optional<int> compact_from_level;
+  // RocksDB only: bits_per_key is the average over the tree, and each
+  // table's filter gets the accuracy that minimises the data blocks an
+  // absent-key lookup reads: its sorted run's FP proportional to the run's
+  // keys (filter/level_allocation.h; the runs come from
+  // table/rocksdb/level_census.h). Not with fp_rate.
+  bool optimize_levels = false;
 
   bool operator==(const FilterOptions& o) const {
     return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
-           compact_from_level == o.compact_from_level;
+           compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels;
   }
 };
 
@@ -84,6 +95,9 @@ absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value);
 absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value);
 // The text ParseFpRateValue reads back to `fp_rate`.
 std::string FormatFpRate(const std::optional<double>& fp_rate);
+// "true" or "false".
+absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
+std::string FormatOptimizeLevels(const bool& optimize_levels);
 // A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
 // kCompactFromLevelUnset (nullopt).
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);

@@ -73,6 +73,13 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
         "format=compact for all", kBloomPolicyName, kCompactFromLevelName,
         *resolved->compact_from_level, kCompactFromLevelName));
   }
+  if (resolved->optimize_levels) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s needs a host that tells the policy each table's level and the tree's sizes "
+        "(RocksDB, with the level census listener); this policy (and LevelDB's) is never "
+        "told which table it builds for: drop %s", kBloomPolicyName, kOptimizeLevelsName,
+        kOptimizeLevelsName));
+  }
   return std::make_unique<BloomFilterPolicy>(*resolved);
 }
 

@@ -77,6 +77,47 @@ TEST(BloomOptionsTest, FpRateIdsParseAndRoundTrip) {
             EncodingId::kCacheLocal);
 }
 
+TEST(OptimizeLevelsTest, IdsParseAndRoundTrip) {
+  for (const char* id : {"sstfilter.bloom:10:optimize_levels",
+                         "sstfilter.bloom:8:cache_local:optimize_levels",
+                         "sstfilter.bloom:10:cache_local:compact_from_level:2:optimize_levels"}) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_TRUE(options.ok()) << id << ": " << options.status();
+    EXPECT_TRUE(options->optimize_levels) << id;
+    EXPECT_EQ(FormatPolicyId(*options), id);
+  }
+  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10")->optimize_levels);
+}
+
+TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"sstfilter.bloom:10:optimize_levels:cache_local",
+       "optimize_levels comes last and takes no value"},
+      {"sstfilter.bloom:10:optimize_levels:optimize_levels", "comes last"},
+      {"sstfilter.bloom:fp_rate:0.01:optimize_levels",
+       "optimize_levels with fp_rate=0.01: optimize_levels spends bits_per_key on average"},
+  };
+  for (const auto& [id, want] : kCases) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_FALSE(options.ok()) << id;
+    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
+  }
+  EXPECT_EQ(ParseOptimizeLevelsValue("yes").status().message(),
+            "sstfilter.bloom: optimize_levels=yes is not a boolean; expected true or false");
+  EXPECT_TRUE(*ParseOptimizeLevelsValue("true"));
+  EXPECT_FALSE(*ParseOptimizeLevelsValue("false"));
+}
+
+// The LevelDB-shaped policy is never told a table's level or the tree.
+TEST(OptimizeLevelsTest, LevelFreePolicyRefusesIt) {
+  FilterOptions options;
+  options.optimize_levels = true;
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy = NewFilterPolicy(options);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_THAT(std::string(policy.status().message()),
+              HasSubstr("optimize_levels needs a host that tells the policy each table's level"));
+}
+
 TEST(BloomOptionsTest, BadFpRateIdsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
       {"sstfilter.bloom:fp_rate", "fp_rate needs a value (fp_rate:<p>)"},
@@ -342,20 +383,20 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
       {"sstfilter.bloom:10:cache_local:compact_from_level",
        "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
        "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
        "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
        "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
        "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
       {"sstfilter.bloom:10:compact_from_level:2:cache_local",
        "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
        "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
        "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
        "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;

@@ -78,6 +78,24 @@ TEST_F(PolicyOptionsTest, FpRateInIdAndMap) {
   EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:12");
 }
 
+TEST_F(PolicyOptionsTest, OptimizeLevelsInIdAndMap) {
+  rocksdb::BlockBasedTableOptions table;
+  rocksdb::Status s =
+      TableOptionsFrom("filter_policy=sstfilter.bloom:10:cache_local:optimize_levels", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:cache_local:optimize_levels");
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;optimize_levels=true}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:optimize_levels");
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;optimize_levels=false}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10");
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;optimize_levels=1}", &table);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("optimize_levels=1 is not a boolean"), std::string::npos)
+      << s.ToString();
+}
+
 TEST_F(PolicyOptionsTest, CompactFromLevelInIdAndMap) {
   rocksdb::BlockBasedTableOptions table;
   rocksdb::Status s = TableOptionsFrom(
@@ -136,7 +154,8 @@ TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
   for (const char* id : {"sstfilter.bloom:9.25:cache_local", "sstfilter.bloom:10",
                          "sstfilter.bloom:10:cache_local:compact_from_level:2",
                          "sstfilter.bloom:8:compact_from_level:0",
-                         "sstfilter.bloom:fp_rate:0.003:cache_local:compact_from_level:1"}) {
+                         "sstfilter.bloom:fp_rate:0.003:cache_local:compact_from_level:1",
+                         "sstfilter.bloom:9:compact_from_level:3:optimize_levels"}) {
     rocksdb::BlockBasedTableOptions table, reloaded;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
     std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));

@@ -5,14 +5,12 @@
 
 namespace sstfilter {
 
-namespace {
-
-// Whether the table is the memtable written out to L0: a flush, or the same
-// after a restart (the memtable rebuilt from the WAL).
 bool IsFlush(const rocksdb::FilterBuildingContext& context) {
   return context.reason == rocksdb::TableFileCreationReason::kFlush ||
          context.reason == rocksdb::TableFileCreationReason::kRecovery;
 }
+
+namespace {
 
 // Whether the tree ever moves the table's keys into a lower level.
 bool TreeHasLevels(rocksdb::CompactionStyle style) {
@@ -27,6 +25,15 @@ bool WantsCompact(int compact_from_level, const rocksdb::FilterBuildingContext& 
 }
 
 }  // namespace
+
+EncodingId FormatForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
+                          int level, bool is_bottommost) {
+  if (!options.compact_from_level.has_value()) return options.encoding;
+  if (!TreeHasLevels(style)) return EncodingId::kCompact;
+  if (level <= 0) return options.encoding;
+  return level >= *options.compact_from_level || is_bottommost ? EncodingId::kCompact
+                                                               : options.encoding;
+}
 
 EncodingId FormatForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context) {

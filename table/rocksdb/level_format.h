@@ -40,10 +40,20 @@
 
 namespace sstfilter {
 
+// Whether the table is the memtable written out to L0: a flush, or the same
+// after a restart (the memtable rebuilt from the WAL).
+bool IsFlush(const rocksdb::FilterBuildingContext& context);
+
 // The format of the table `context` describes. Without compact_from_level,
 // options.encoding for every table. REQUIRES: options resolved.
 EncodingId FormatForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context);
+
+// The format of the tables already at `level` of a tree (0: L0, taken as
+// flushes; is_bottommost: the tree's deepest level holding tables), by the
+// same rule. REQUIRES: options resolved.
+EncodingId FormatForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
+                          int level, bool is_bottommost);
 
 }  // namespace sstfilter
 

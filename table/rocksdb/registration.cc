@@ -6,6 +6,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "filter/filter_options.h"
+#include "table/rocksdb/level_census.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 
 namespace sstfilter {
@@ -24,7 +25,15 @@ int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
         guard->reset(NewRocksDbFilterPolicyFromId(uri).release());
         return guard->get();
       });
-  return 1;
+  // listeners=sstfilter.level_census (optimize_levels needs it).
+  library.AddFactory<rocksdb::EventListener>(
+      LevelCensusListener::kClassName(),
+      [](const std::string& /*uri*/, std::unique_ptr<rocksdb::EventListener>* guard,
+         std::string* /*errmsg*/) {
+        guard->reset(new LevelCensusListener());
+        return guard->get();
+      });
+  return 2;
 }
 
 void EnsureRocksDbFilterPoliciesRegistered() {

@@ -12,10 +12,11 @@
 
 namespace sstfilter {
 
-// A rocksdb::RegistrarFunc: adds our filter policy factories to library and
-// returns how many it added. The factory accepts
-//   sstfilter.bloom[:<bits_per_key>[:<format>]]
-// and rejects a bad bits_per_key or format with a message naming the value.
+// A rocksdb::RegistrarFunc: adds our factories to library and returns how
+// many it added: the filter policy's, which accepts every
+// sstfilter.bloom[:...] id (filter/filter_options.h) and rejects a bad one
+// with a message naming the value, and the level census listener's
+// (sstfilter.level_census, table/rocksdb/level_census.h).
 int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
                                   const std::string& arg);
 

@@ -16,6 +16,8 @@
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
+#include "table/rocksdb/level_accuracy.h"
+#include "table/rocksdb/level_census.h"
 #include "table/rocksdb/level_format.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
@@ -76,6 +78,9 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
                                         ParseCompactFromLevelValue, FormatCompactFromLevel)},
       {kFpRateName, StrictOption<std::optional<double>>(offsetof(FilterOptions, fp_rate),
                                                         ParseFpRateValue, FormatFpRate)},
+      {kOptimizeLevelsName,
+       StrictOption<bool>(offsetof(FilterOptions, optimize_levels), ParseOptimizeLevelsValue,
+                          FormatOptimizeLevels)},
   };
   return *kInfo;
 }
@@ -118,6 +123,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   rocksdb::Status ValidateOptions(const rocksdb::DBOptions& db_options,
                                   const rocksdb::ColumnFamilyOptions& cf_options) const override {
     rocksdb::Status s = Error();
+    if (s.ok()) s = CensusListenerPresent(db_options);
     return s.ok() ? rocksdb::FilterPolicy::ValidateOptions(db_options, cf_options) : s;
   }
 
@@ -134,8 +140,8 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
             : nullptr;
     const EncodingId encoding = FormatForTable(options_, context);
     const Accuracy accuracy(options_);
-    std::function<double(size_t)> bits_for_entries;
-    if (accuracy.PerFilter()) {
+    std::function<double(size_t)> bits_for_entries = LevelBitsForTable(options_, context, encoding);
+    if (!bits_for_entries && accuracy.PerFilter()) {
       bits_for_entries = [accuracy, encoding](size_t n) { return accuracy.BitsPerKey(encoding, n); };
     }
     return VisitEncoding(encoding, [&](auto e) -> rocksdb::FilterBitsBuilder* {
@@ -184,11 +190,32 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                  "compact_from_level:2)"
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format or %s%s",
-            kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName, hint));
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format, %s or "
+            "%s%s",
+            kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName,
+            kOptimizeLevelsName, hint));
       }
     }
     return rocksdb::Status::OK();
+  }
+
+  // optimize_levels sizes filters from the tree's runs, which only the level
+  // census listener reads: without it every table would silently get the
+  // uniform setting, so DB::Open fails instead.
+  rocksdb::Status CensusListenerPresent(const rocksdb::DBOptions& db_options) const {
+    if (!options_.optimize_levels) return rocksdb::Status::OK();
+    // By name: RocksDB's own builds have no RTTI for dynamic_cast.
+    for (const auto& listener : db_options.listeners) {
+      if (listener != nullptr &&
+          std::string_view(listener->Name()) == LevelCensusListener::kClassName()) {
+        return rocksdb::Status::OK();
+      }
+    }
+    return rocksdb::Status::InvalidArgument(absl::StrFormat(
+        "%s: %s needs the level census listener beside it, which reads the tree's level "
+        "sizes: add listeners=%s to the DB options (C++: "
+        "options.listeners.push_back(sstfilter::NewLevelCensusListener()))",
+        kBloomPolicyName, kOptimizeLevelsName, LevelCensusListener::kClassName()));
   }
 
   // The options' combination rules (ResolveFilterOptions): each option map

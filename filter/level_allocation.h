@@ -1,0 +1,59 @@
+// Accuracy per sorted run at a memory budget (Monkey: Dayan, Athanassoulis,
+// Idreos, SIGMOD 2017; "Optimal Bloom Filters and Adaptive Merging for
+// LSM-Trees", TODS 2018).
+//
+// An absent-key lookup checks one filter per sorted run it reaches (each L0
+// table, each level below), so the data blocks it reads for nothing are, in
+// expectation, the sum of those filters' FP rates. The same bits per key in
+// every run is not the allocation that minimises that sum for the memory:
+// the bottom run holds most keys, so a bit per key there costs most, and
+// the small runs above buy the same FP for a fraction of the bytes. With
+// bits(p) = a - ln(p) / c (a Bloom filter, and close enough for every
+// encoding here), the minimum of sum p_i subject to sum n_i bits_i(p_i) = M
+// has p_i = mu * n_i / c_i: each run's FP proportional to its keys (and to
+// what a bit buys in its encoding), mu set by the budget.
+//
+// Pure arithmetic on the runs' sizes and cost models; the RocksDB policy
+// (table/rocksdb/) finds the runs of a tree.
+#ifndef SSTFILTER_FILTER_LEVEL_ALLOCATION_H_
+#define SSTFILTER_FILTER_LEVEL_ALLOCATION_H_
+
+#include <functional>
+#include <vector>
+
+#include "filter/encoding_id.h"
+
+namespace sstfilter {
+
+// The highest FP the allocation gives a run: a run so small against the
+// others that it would get more gets this (a filter of ~1.4 bits/key
+// rather than none: RocksDB cannot skip one run's filter).
+inline constexpr double kMaxRunFpRate = 0.5;
+
+// One sorted run, as the allocation sees it.
+struct RunModel {
+  double keys = 0;  // Its entries (> 0).
+  // Filter bits per key the run spends for an FP rate p in (0, 1)
+  // (decreasing in p): its encoding's model.
+  std::function<double(double fp_rate)> bits_for_fp;
+  // Bits per key it spends under the uniform setting: its share of the
+  // budget is keys * uniform_bits.
+  double uniform_bits = 0;
+};
+
+// Each run's FP target (same order), in (0, kMaxRunFpRate]: the least sum
+// of FP rates whose memory, sum keys * bits_for_fp(fp), is the uniform
+// setting's, sum keys * uniform_bits (to within 0.1%; with the rates capped
+// at kMaxRunFpRate, or past 100 bits/key, the memory can come out lower).
+std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);
+
+// The model of a run of `keys` entries in `encoding`, whose uniform setting
+// is bits_per_key: bits spent as its builder spends them on a filter of
+// min(keys, kNominalFilterKeys) entries (tables are smaller than runs; a
+// compact filter spends fewer bits than its setting), at the setting that
+// meets each FP rate by the encoding's own model (fp_target.h).
+RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_LEVEL_ALLOCATION_H_

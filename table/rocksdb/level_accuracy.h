@@ -1,0 +1,45 @@
+// The per-level policy's setting for one table (optimize_levels): the FP
+// target of the sorted run the table joins, allocated over the tree's runs
+// at the policy's budget (filter/level_allocation.h), the runs read from
+// the level census (level_census.h).
+#ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_ACCURACY_H_
+#define SSTFILTER_TABLE_ROCKSDB_LEVEL_ACCURACY_H_
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
+#include "table/rocksdb/level_census.h"
+#include "table/rocksdb/rocksdb_internal.h"
+
+namespace sstfilter {
+
+// A table's place in the tree, as the allocation needs it.
+struct TablePlace {
+  int level = 0;      // 0: a flush or an L0 table (a run of its own).
+  EncodingId encoding;  // What its filter is written in.
+};
+
+// The FP target of a table at `place` whose filter holds num_entries
+// entries, with the tree's other runs as `runs` describes them, at the
+// options' budget. Runs are weighed by keys: an L0 table's run is the table
+// itself (num_entries, or the L0 tables' mean if larger: partitioned
+// filters finish a partition at a time); a level's run is its entries plus
+// those being compacted into it. REQUIRES: options resolved.
+double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
+                     size_t num_entries);
+
+// For the adapter (bits_builder_adapter.h): the bits/key of each filter the
+// table `context` describes, from its entry count; empty when the uniform
+// setting applies: optimize_levels off, a table outside the tree
+// (SstFileWriter), or no census for its DB and column family (no
+// LevelCensusListener, or nothing flushed or compacted yet).
+std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
+                                                const rocksdb::FilterBuildingContext& context,
+                                                EncodingId encoding);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_LEVEL_ACCURACY_H_

@@ -1,0 +1,123 @@
+// The per-run allocation against Monkey's closed form, and on the real
+// encodings' models: the budget held, the sum of FP rates lowered.
+#include "filter/level_allocation.h"
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "filter/encoding_id.h"
+#include "filter/encodings.h"
+#include "filter/fp_target.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+const double kLn2Squared = std::log(2.0) * std::log(2.0);
+
+// A standard Bloom filter with optimal (real) k: bits(p) = -ln p / ln(2)^2.
+RunModel TextbookRun(double keys, double bits_per_key) {
+  RunModel run;
+  run.keys = keys;
+  run.uniform_bits = bits_per_key;
+  run.bits_for_fp = [](double p) { return -std::log(p) / kLn2Squared; };
+  return run;
+}
+
+// The disk scenario's tree: 3 L0 tables of 28k keys, L1 112k, L2 450k,
+// L3 1.5M.
+const std::vector<double> kTree = {28e3, 28e3, 28e3, 112e3, 450e3, 1.5e6};
+
+double Sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+// Monkey's optimum for standard Bloom filters (TODS 2018), worked out
+// independently: bits_i = B + ln(G / n_i) / ln(2)^2, G the key-weighted
+// geometric mean of the runs' sizes, so p_i = e^(-ln(2)^2 B) * n_i / G.
+TEST(LevelAllocationTest, MatchesTheClosedFormForBloomFilters) {
+  const double kBits = 10;
+  std::vector<RunModel> runs;
+  double total = 0, weighted_log = 0;
+  for (double n : kTree) {
+    runs.push_back(TextbookRun(n, kBits));
+    total += n;
+    weighted_log += n * std::log(n);
+  }
+  const double geometric_mean = std::exp(weighted_log / total);
+  const std::vector<double> fp = AllocateRunFpRates(runs);
+  ASSERT_EQ(fp.size(), kTree.size());
+  for (size_t i = 0; i < kTree.size(); ++i) {
+    const double want = std::exp(-kLn2Squared * kBits) * kTree[i] / geometric_mean;
+    EXPECT_NEAR(fp[i] / want, 1.0, 0.01) << "run " << i;
+  }
+  // The theory's gain on this tree: the sum of FP rates (data blocks an
+  // absent lookup reads) against uniform 10 bits/key.
+  const double uniform = kTree.size() * std::exp(-kLn2Squared * kBits);
+  EXPECT_GT(uniform / Sum(fp), 2.0);
+}
+
+// On the encodings' own models the memory is the uniform setting's, the
+// smaller runs get the lower FP, and the sum of FP rates falls.
+TEST(LevelAllocationTest, HoldsTheBudgetOnEveryEncoding) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    std::vector<RunModel> runs;
+    double budget = 0, uniform_sum = 0;
+    for (double n : kTree) {
+      runs.push_back(EncodingRunModel(encoding, n, 10));
+      budget += n * runs.back().uniform_bits;
+      uniform_sum += VisitEncoding(encoding, [&](auto e) {
+        return decltype(e)::kInfo.expected_fp_rate(
+            std::min<size_t>(static_cast<size_t>(n), kNominalFilterKeys), 10);
+      });
+    }
+    const std::vector<double> fp = AllocateRunFpRates(runs);
+    double memory = 0;
+    for (size_t i = 0; i < runs.size(); ++i) memory += runs[i].keys * runs[i].bits_for_fp(fp[i]);
+    EXPECT_NEAR(memory / budget, 1.0, 0.002) << EncodingName(encoding);
+    for (size_t i = 3; i + 1 < runs.size(); ++i) {
+      EXPECT_LT(fp[i], fp[i + 1]) << EncodingName(encoding) << " run " << i;
+    }
+    EXPECT_GT(uniform_sum / Sum(fp), 1.8) << EncodingName(encoding);
+  }
+}
+
+// A compact bottom (compact_from_level): the runs' models differ; the
+// budget is what each spends at the setting (compact ~7.3 bits/key at 10).
+TEST(LevelAllocationTest, MixedEncodingsHoldTheBudget) {
+  std::vector<RunModel> runs;
+  double budget = 0;
+  for (size_t i = 0; i < kTree.size(); ++i) {
+    const EncodingId e = i >= 4 ? EncodingId::kCompact : EncodingId::kCacheLocal;
+    runs.push_back(EncodingRunModel(e, kTree[i], 10));
+    budget += kTree[i] * runs.back().uniform_bits;
+  }
+  EXPECT_LT(runs.back().uniform_bits, 7.6);
+  const std::vector<double> fp = AllocateRunFpRates(runs);
+  double memory = 0;
+  for (size_t i = 0; i < runs.size(); ++i) memory += runs[i].keys * runs[i].bits_for_fp(fp[i]);
+  EXPECT_NEAR(memory / budget, 1.0, 0.002);
+}
+
+// One run: nothing to trade, the allocation is the uniform setting's FP.
+TEST(LevelAllocationTest, OneRunKeepsTheUniformFp) {
+  const std::vector<double> fp = AllocateRunFpRates({TextbookRun(1e6, 10)});
+  ASSERT_EQ(fp.size(), 1u);
+  EXPECT_NEAR(fp[0] / std::exp(-kLn2Squared * 10), 1.0, 0.01);
+}
+
+// Runs of very different sizes: a tiny run against a huge one would get an
+// FP above 1; it is capped at kMaxRunFpRate. And a budget below what the
+// cap costs gives every run the cap.
+TEST(LevelAllocationTest, RatesAreCapped) {
+  std::vector<double> fp = AllocateRunFpRates({TextbookRun(1e9, 2), TextbookRun(1e12, 2)});
+  for (double p : fp) {
+    EXPECT_GT(p, 0);
+    EXPECT_LE(p, kMaxRunFpRate);
+  }
+  fp = AllocateRunFpRates({TextbookRun(1e5, 0.1), TextbookRun(1e6, 0.1)});
+  EXPECT_EQ(fp, std::vector<double>(2, kMaxRunFpRate));
+  EXPECT_TRUE(AllocateRunFpRates({}).empty());
+}
+
+}  // namespace
+}  // namespace sstfilter
