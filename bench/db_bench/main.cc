@@ -89,7 +89,8 @@ ABSL_FLAG(std::optional<bool>, cache_index_and_filter_blocks, std::nullopt,
 ABSL_FLAG(std::string, scenario, "memory",
           "defaults for the flags that name one (a flag given wins): memory (one sorted run "
           "from the page cache), disk (a tree of levels in steady state, direct reads, "
-          "uncompressed, 4 MB memtables and files, 16 MB level 1 growing 4x), budget (disk "
+          "uncompressed, 4 MB memtables and files, levels sized from the bottom growing 10x "
+          "over a 16 MB base), budget (disk "
           "with filters and indexes in a 32 MB block cache); bench/db_bench/scenario.h");
 ABSL_FLAG(std::string, db, "",
           "DB directory (default: a temporary directory, removed after); with --compare, "

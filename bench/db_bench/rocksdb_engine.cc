@@ -20,6 +20,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
+#include "table/rocksdb/level_census.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
 
@@ -184,6 +185,8 @@ class RocksDbEngine final : public Engine {
     options_.create_if_missing = !options.use_existing_db;
     if (env != nullptr) options_.env = env;
     options_.statistics = rocksdb::CreateDBStatistics();
+    // What sstfilter.bloom:...:optimize_levels needs; idle for other policies.
+    options_.listeners.push_back(NewLevelCensusListener());
     options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     options_.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
     ApplyShape(options.shape, &options_);
