@@ -94,7 +94,16 @@ void AppendLevelRows(const std::vector<FilterRun>& runs, const std::vector<size_
   for (const FilterRun& run : runs) {
     if (!run.results.empty()) levels = std::max(levels, run.results.back().tables.by_level.size());
   }
+  auto has_tables = [&runs](size_t level) {
+    for (const FilterRun& run : runs) {
+      if (run.results.empty()) continue;
+      const auto& tables = run.results.back().tables.by_level;
+      if (level < tables.size() && tables[level].files > 0) return true;
+    }
+    return false;
+  };
   for (size_t level = 0; level < levels; ++level) {
+    if (!has_tables(level)) continue;
     absl::StrAppendFormat(out, "%-16s", absl::StrFormat("L%d bits/key fp", level));
     for (size_t i = 0; i < runs.size(); ++i) {
       const std::vector<BenchmarkResult>& results = runs[i].results;
