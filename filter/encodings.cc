@@ -25,9 +25,11 @@ bool IsKnownEncoding(EncodingId format) {
   return static_cast<size_t>(format) < kNumEncodings;
 }
 
-std::string_view EncodingName(EncodingId format) {
-  return VisitEncoding(format, [](auto encoding) { return decltype(encoding)::kInfo.name; });
+const EncodingInfo& EncodingInfoOf(EncodingId encoding) {
+  return VisitEncoding(encoding, [](auto e) -> const EncodingInfo& { return decltype(e)::kInfo; });
 }
+
+std::string_view EncodingName(EncodingId format) { return EncodingInfoOf(format).name; }
 
 std::optional<EncodingId> ParseEncodingName(std::string_view name) {
   std::optional<EncodingId> format;

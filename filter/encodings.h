@@ -170,6 +170,9 @@ FilterPlan PlanFilter(size_t num_keys, double bits_per_key) {
           E::kInfo.plan_details(num_keys, bits_per_key)};
 }
 
+// The facts of the encoding `encoding` names (E::kInfo).
+const EncodingInfo& EncodingInfoOf(EncodingId encoding);
+
 // What a filter's bytes hold, for tools. Never fails.
 FilterDescription DescribeFilter(std::string_view filter);
 

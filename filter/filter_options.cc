@@ -109,9 +109,8 @@ absl::Status FpRateOutOfRange(std::string_view shown) {
 constexpr size_t kReachCheckKeys = 1000;
 
 absl::Status CheckFpReachable(double fp_rate, EncodingId encoding) {
-  const double least = VisitEncoding(encoding, [](auto e) {
-    return decltype(e)::kInfo.expected_fp_rate(kReachCheckKeys, kMaxBitsPerKey);
-  });
+  const double least =
+      EncodingInfoOf(encoding).expected_fp_rate(kReachCheckKeys, kMaxBitsPerKey);
   if (least <= fp_rate) return absl::OkStatus();
   return BadValue(kFpRateName, FormatFpRate(fp_rate),
                   absl::StrFormat("is below what format=%s reaches at %g bits/key (%g)",

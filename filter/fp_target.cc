@@ -10,10 +10,6 @@ namespace sstfilter {
 
 namespace {
 
-const EncodingInfo& InfoOf(EncodingId encoding) {
-  return VisitEncoding(encoding, [](auto e) -> const EncodingInfo& { return decltype(e)::kInfo; });
-}
-
 // Size classes: n < 4 alone, then four per power of two (n's top three
 // bits), so that a class's largest n is at most 1.25 times its smallest.
 size_t SizeClassOf(size_t num_keys) {
@@ -49,7 +45,7 @@ double BitsPerKeyForFp(const EncodingInfo& info, size_t num_keys, double fp_rate
 }
 
 double BitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate) {
-  return BitsPerKeyForFp(InfoOf(encoding), num_keys, fp_rate);
+  return BitsPerKeyForFp(EncodingInfoOf(encoding), num_keys, fp_rate);
 }
 
 FpTarget::FpTarget(double fp_rate) : fp_rate_(fp_rate), memo_(std::make_shared<Memo>()) {
@@ -60,7 +56,7 @@ FpTarget::FpTarget(double fp_rate) : fp_rate_(fp_rate), memo_(std::make_shared<M
 }
 
 double FpTarget::BitsPerKey(EncodingId encoding, size_t num_keys) const {
-  const EncodingInfo& info = InfoOf(encoding);
+  const EncodingInfo& info = EncodingInfoOf(encoding);
   std::atomic<double>& memo = (*memo_)[static_cast<size_t>(encoding)][SizeClassOf(num_keys)];
   double bits = memo.load(std::memory_order_relaxed);
   if (bits == 0) {

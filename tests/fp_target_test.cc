@@ -23,10 +23,7 @@ using testing::KeyShape;
 
 class FpTargetTest : public ::testing::TestWithParam<EncodingId> {
  protected:
-  const EncodingInfo& Info() const {
-    return VisitEncoding(GetParam(),
-                         [](auto e) -> const EncodingInfo& { return decltype(e)::kInfo; });
-  }
+  const EncodingInfo& Info() const { return EncodingInfoOf(GetParam()); }
   double ModelFp(size_t n, double bits_per_key) const {
     return Info().expected_fp_rate(n, bits_per_key);
   }

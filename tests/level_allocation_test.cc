@@ -65,10 +65,8 @@ TEST(LevelAllocationTest, HoldsTheBudgetOnEveryEncoding) {
     for (double n : kTree) {
       runs.push_back(EncodingRunModel(encoding, n, 10));
       budget += n * runs.back().uniform_bits;
-      uniform_sum += VisitEncoding(encoding, [&](auto e) {
-        return decltype(e)::kInfo.expected_fp_rate(
-            std::min<size_t>(static_cast<size_t>(n), kNominalFilterKeys), 10);
-      });
+      uniform_sum += EncodingInfoOf(encoding).expected_fp_rate(
+          std::min<size_t>(static_cast<size_t>(n), kNominalFilterKeys), 10);
     }
     const std::vector<double> fp = AllocateRunFpRates(runs);
     double memory = 0;

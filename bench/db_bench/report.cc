@@ -86,6 +86,13 @@ std::string ResultCell(const BenchmarkResult& r, double ratio) {
 }
 
 
+// A run's tables at `level` after its last benchmark (none: all zero).
+LevelTables TablesAt(const FilterRun& run, size_t level) {
+  if (run.results.empty()) return {};
+  const std::vector<LevelTables>& tables = run.results.back().tables.by_level;
+  return level < tables.size() ? tables[level] : LevelTables();
+}
+
 // Per level with tables in some run: each filter's bits/key there, and its
 // FP there on the last absent-key benchmark (readmissing, multireadmissing).
 void AppendLevelRows(const std::vector<FilterRun>& runs, const std::vector<size_t>& widths,
@@ -94,24 +101,16 @@ void AppendLevelRows(const std::vector<FilterRun>& runs, const std::vector<size_
   for (const FilterRun& run : runs) {
     if (!run.results.empty()) levels = std::max(levels, run.results.back().tables.by_level.size());
   }
-  auto has_tables = [&runs](size_t level) {
-    for (const FilterRun& run : runs) {
-      if (run.results.empty()) continue;
-      const auto& tables = run.results.back().tables.by_level;
-      if (level < tables.size() && tables[level].files > 0) return true;
-    }
-    return false;
-  };
   for (size_t level = 0; level < levels; ++level) {
-    if (!has_tables(level)) continue;
+    const bool any = std::any_of(runs.begin(), runs.end(),
+                                 [level](const FilterRun& run) { return TablesAt(run, level).files > 0; });
+    if (!any) continue;
     absl::StrAppendFormat(out, "%-16s", absl::StrFormat("L%d bits/key fp", level));
     for (size_t i = 0; i < runs.size(); ++i) {
-      const std::vector<BenchmarkResult>& results = runs[i].results;
-      const auto& tables = results.empty() ? std::vector<LevelTables>() : results.back().tables.by_level;
-      const LevelTables at = level < tables.size() ? tables[level] : LevelTables();
+      const LevelTables at = TablesAt(runs[i], level);
       const double bits = at.keys ? 8.0 * at.filter_bytes / at.keys : 0;
       FilterChecks checks;
-      for (const BenchmarkResult& r : results) {
+      for (const BenchmarkResult& r : runs[i].results) {
         const auto& by_level = r.counters.filter_by_level;
         if (r.is_read && r.found == 0 && level < by_level.size()) checks = by_level[level];
       }
