@@ -1,10 +1,7 @@
 #include "bench/fp_plot.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-
 #include "absl/strings/str_format.h"
+#include "bench/gnuplot.h"
 
 namespace sstfilter::bench {
 namespace {
@@ -12,19 +9,6 @@ namespace {
 // Fixed colours so a kind looks the same in every panel.
 constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
                                     "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-
-// The script names no absolute path: it writes the PNG beside itself,
-// whatever the working directory. ARG0 is the script's path as gnuplot was
-// given it ("" when read from stdin: then the working directory).
-std::string OutputBesideScript(const std::string& png_name) {
-  return absl::StrFormat(
-      "# Writes %s beside this script: gnuplot path/to/this.gp\n"
-      "script_dir = ARG0\n"
-      "dir_end = strlen(script_dir)\n"
-      "while (dir_end > 0 && script_dir[dir_end:dir_end] ne '/') { dir_end = dir_end - 1 }\n"
-      "script_dir = script_dir[1:dir_end]\n",
-      png_name);
-}
 
 // Datablocks $d_<panel>_<series>: x, measured and model FP in percent.
 std::string DataBlocks(const FpPlot& plot) {
@@ -131,7 +115,7 @@ std::string LegendCell(const FpPlot& plot) {
 }
 
 std::string Script(const FpPlot& plot, const std::string& png_name) {
-  std::string s = OutputBesideScript(png_name) + DataBlocks(plot) + PageSetup(plot, png_name);
+  std::string s = OutputBeside() + DataBlocks(plot) + PageSetup(plot, png_name);
   for (size_t p = 0; p < plot.panels.size(); ++p) s += PanelPlot(plot, p);
   return s + LegendCell(plot) + "unset multiplot\n";
 }
@@ -139,21 +123,7 @@ std::string Script(const FpPlot& plot, const std::string& png_name) {
 }  // namespace
 
 absl::Status RenderFpPlot(const FpPlot& plot, const std::string& path_stem) {
-  const std::string gp = path_stem + ".gp";
-  const size_t slash = path_stem.rfind('/');
-  const std::string png_name =
-      (slash == std::string::npos ? path_stem : path_stem.substr(slash + 1)) + ".png";
-  {
-    std::ofstream out(gp);
-    out << Script(plot, png_name);
-    if (!out) return absl::UnavailableError("cannot write " + gp);
-  }
-  const std::string command = "gnuplot '" + gp + "' 2>&1";
-  if (std::system(command.c_str()) != 0) {
-    return absl::UnavailableError(
-        "gnuplot failed on " + gp + " (install gnuplot-nox, e.g. via tools/dev build)");
-  }
-  return absl::OkStatus();
+  return RunGnuplot(Script(plot, PngNameOf(path_stem)), path_stem);
 }
 
 }  // namespace sstfilter::bench

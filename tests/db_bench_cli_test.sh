@@ -175,6 +175,25 @@ for b in readmissing multireadmissing; do
 done
 check "json says direct reads" grep -q '"use_direct_reads":true' "$work/disk.json"
 check "json has checks by level" grep -q '"filter_checks_by_level":\[{"absent_checks"' "$work/disk.json"
+# The frontier, at a small size: two families at two settings, its table,
+# CSV and plot.
+out="$("$bench" --scenario=disk --num=30000 --reads=3000 --write_buffer_size=262144 \
+       --target_file_size_base=262144 --max_bytes_for_level_base=524288 --frontier=6,12 \
+       --frontier_families='bloomfilter:N,sstfilter.bloom:N:compact:optimize_levels' \
+       --out_dir="$work/frontier" 2>/dev/null)"
+echo "$out"
+check "frontier: four runs in its table" \
+  test "$(grep -cE '^(bloomfilter|sstfilter\.bloom):N.* (6|12) +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$out")" = 4
+check "frontier: ratios against bloomfilter:N at 12" grep -q '^against bloomfilter:N at 12 (' <<<"$out"
+check "frontier: csv of four points" test "$(wc -l < "$work/frontier/frontier.csv")" = 5
+reads6="$(awk -F, '$1 == "\"bloomfilter:N\"" && $2 == 6 {print $4}' "$work/frontier/frontier.csv")"
+reads12="$(awk -F, '$1 == "\"bloomfilter:N\"" && $2 == 12 {print $4}' "$work/frontier/frontier.csv")"
+check "frontier: more bits, fewer reads ($reads6 at 6, $reads12 at 12)" \
+  awk -v a="$reads6" -v b="$reads12" 'BEGIN { exit !(a != "" && b != "" && a > 2 * b) }'
+check "frontier: plot drawn" test -s "$work/frontier/frontier.png"
+expect_error "--frontier: 'x' is not a setting" --frontier=8,x
+expect_error "--frontier builds its own DBs" --frontier=8,10 --compare=bloomfilter:10
+expect_error "expected one field 'N'" --frontier=8,10 --frontier_families=bloomfilter:10
 expect_error "--scenario=ssd: expected memory, disk or budget" --scenario=ssd --num=10
 expect_error "they need --engine=rocksdb (and --scenario=memory)" --engine=leveldb --scenario=disk
 expect_error "--max_bytes_for_level_multiplier=1: expected a number in (1, 1000]" \

@@ -5,6 +5,7 @@
 //   sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000
 //   sstfilter_db_bench --compare='sstfilter.bloom:10:*,bloomfilter:10'  (* : each encoding)
 //   sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/compare_list.h"
+#include "bench/db_bench/frontier.h"
+#include "bench/db_bench/frontier_plot.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/rocksdb_engine.h"
 #include "bench/db_bench/scenario.h"
@@ -100,6 +103,15 @@ ABSL_FLAG(bool, use_existing_db, false,
           "as db_bench: open the DB(s) at --db as they are and skip fill benchmarks "
           "(reads use --num and --key_size of the run that wrote them)");
 ABSL_FLAG(std::string, json, "", "also write the results as JSON to this file");
+ABSL_FLAG(std::string, frontier, "",
+          "settings (bits/key), e.g. 6,8,10,12: run fillrandom,readmissing for each family of "
+          "--frontier_families at each setting and print data-block reads per absent Get "
+          "against filter bytes per key, with <out_dir>/frontier.{csv,gp,png} (instead of "
+          "--compare and --benchmarks)");
+ABSL_FLAG(std::string, frontier_families, sstfilter::db_bench::kDefaultFrontierFamilies,
+          "--frontier's policy families: filter strings with N for the setting (* : each "
+          "encoding); the first is the reference the table compares each with");
+ABSL_FLAG(std::string, out_dir, ".", "where --frontier writes frontier.csv, .gp and .png");
 
 namespace sstfilter::db_bench {
 namespace {
@@ -269,6 +281,66 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
   return run;
 }
 
+// Runs one filter in a DB of its own (a temporary directory unless --db).
+absl::StatusOr<FilterRun> RunInOwnDb(const std::string& filter, size_t index,
+                                     const WorkloadConfig& config,
+                                     const std::vector<std::string>& benchmarks) {
+  bool temporary = false;
+  const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), index, &temporary);
+  if (path.empty()) return absl::InternalError("cannot create a temporary directory");
+  absl::StatusOr<FilterRun> run =
+      RunFilter(filter, path, config, benchmarks, absl::GetFlag(FLAGS_statistics));
+  if (temporary) {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  return run;
+}
+
+// --frontier: each family at each setting; the table, CSV and plot.
+int RunFrontier(const WorkloadConfig& config, const Scenario& scenario) {
+  if (!absl::GetFlag(FLAGS_compare).empty() || config.use_existing_db) {
+    return Fail("--frontier builds its own DBs: it takes neither --compare nor --use_existing_db");
+  }
+  const absl::StatusOr<std::vector<double>> settings =
+      ParseFrontierSettings(absl::GetFlag(FLAGS_frontier));
+  if (!settings.ok()) return Fail(std::string(settings.status().message()));
+  const absl::StatusOr<std::vector<FrontierFamily>> families =
+      ExpandFrontierFamilies(absl::GetFlag(FLAGS_frontier_families), *settings);
+  if (!families.ok()) return Fail(std::string(families.status().message()));
+  const std::vector<std::string> benchmarks = {"fillrandom", "readmissing"};
+  std::vector<FrontierCurve> curves;
+  size_t index = 0;
+  for (const FrontierFamily& family : *families) {
+    curves.push_back({family.label, {}});
+    for (size_t i = 0; i < settings->size(); ++i) {
+      absl::StatusOr<FilterRun> run = RunInOwnDb(family.filters[i], index++, config, benchmarks);
+      if (!run.ok()) return Fail(std::string(run.status().message()));
+      const BenchmarkResult& read = run->results.back();
+      curves.back().points.push_back({(*settings)[i], read.filter_bytes_per_key(),
+                                      read.data_block_reads_per_op(), read.micros_per_op()});
+    }
+  }
+  const double reference = (*settings)[settings->size() / 2];
+  const double ten = 10;
+  const bool has_ten = std::find(settings->begin(), settings->end(), ten) != settings->end();
+  std::printf("\n%s", FrontierTable(curves, has_ten ? ten : reference).c_str());
+  const std::string stem = absl::GetFlag(FLAGS_out_dir) + "/frontier";
+  std::error_code ignored;
+  std::filesystem::create_directories(absl::GetFlag(FLAGS_out_dir), ignored);
+  std::ofstream csv(stem + ".csv");
+  csv << FrontierCsv(curves);
+  if (!csv) return Fail(absl::StrFormat("--out_dir: cannot write %s.csv", stem));
+  const std::string title = absl::StrFormat(
+      "sstfilter_db_bench --scenario=%s: %d keys, %d absent Gets per point", scenario.name,
+      config.num, config.reads < 0 ? config.num : config.reads);
+  if (absl::Status s = RenderFrontierPlot(curves, title, stem); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  std::printf("\nwrote %s.csv, %s.gp and %s.png\n", stem.c_str(), stem.c_str(), stem.c_str());
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   sstfilter::SetToolUsage(
       "bench/db_bench/",
@@ -288,6 +360,7 @@ int Main(int argc, char** argv) {
   if (config->use_existing_db && absl::GetFlag(FLAGS_db).empty()) {
     return Fail("--use_existing_db needs --db=<directory of the existing DB>");
   }
+  if (!absl::GetFlag(FLAGS_frontier).empty()) return RunFrontier(*config, *scenario);
   const std::vector<std::string> benchmarks =
       BenchmarksFor(config->engine, scenario->benchmarks);
   if (absl::Status s = CheckFlags(*config, benchmarks); !s.ok()) {
@@ -301,15 +374,7 @@ int Main(int argc, char** argv) {
 
   std::vector<FilterRun> runs;
   for (size_t i = 0; i < filters->size(); ++i) {
-    bool temporary = false;
-    const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), i, &temporary);
-    if (path.empty()) return Fail("cannot create a temporary directory");
-    absl::StatusOr<FilterRun> run = RunFilter((*filters)[i], path, *config, benchmarks,
-                                              absl::GetFlag(FLAGS_statistics));
-    if (temporary) {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
+    absl::StatusOr<FilterRun> run = RunInOwnDb((*filters)[i], i, *config, benchmarks);
     if (!run.ok()) return Fail(std::string(run.status().message()));
     runs.push_back(*std::move(run));
   }
