@@ -11,6 +11,10 @@ namespace sstfilter {
 
 namespace {
 
+// Below it a run's reach counts as this: a run no lookup reaches still has
+// a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
+constexpr double kMinReach = 1e-3;
+
 // What a bit per key buys the run, c in bits(p) = a - ln(p) / c: measured
 // over the decade 1% to 0.1%, where trees' filters live. ln(2)^2 (a
 // standard Bloom filter's) if the model is flat there.
@@ -28,7 +32,8 @@ struct Candidate {
 Candidate At(const std::vector<RunModel>& runs, const std::vector<double>& slopes, double mu) {
   Candidate c;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const double fp = std::min(kMaxRunFpRate, mu * runs[i].keys / slopes[i]);
+    const double fp =
+        std::min(kMaxRunFpRate, mu * runs[i].keys / (slopes[i] * std::max(runs[i].reach, kMinReach)));
     c.fp_rates.push_back(fp);
     c.memory += runs[i].keys * runs[i].bits_for_fp(fp);
   }

@@ -11,7 +11,9 @@
 // bits(p) = a - ln(p) / c (a Bloom filter, and close enough for every
 // encoding here), the minimum of sum p_i subject to sum n_i bits_i(p_i) = M
 // has p_i = mu * n_i / c_i: each run's FP proportional to its keys (and to
-// what a bit buys in its encoding), mu set by the budget.
+// what a bit buys in its encoding), mu set by the budget. A run that only
+// some lookups reach (its tables cover part of the key space) counts its
+// FP at that share: p_i = mu * n_i / (c_i * reach_i).
 //
 // Pure arithmetic on the runs' sizes and cost models; the RocksDB policy
 // (table/rocksdb/) finds the runs of a tree.
@@ -39,10 +41,13 @@ struct RunModel {
   // Bits per key it spends under the uniform setting: its share of the
   // budget is keys * uniform_bits.
   double uniform_bits = 0;
+  // Share of absent-key lookups that check its filter (filter/run_reach.h):
+  // its false positives cost reach * fp reads.
+  double reach = 1;
 };
 
 // Each run's FP target (same order), in (0, kMaxRunFpRate]: the least sum
-// of FP rates whose memory, sum keys * bits_for_fp(fp), is the uniform
+// of reach * FP rate (p_i = mu * n_i / (c_i * reach_i)) whose memory, sum keys * bits_for_fp(fp), is the uniform
 // setting's, sum keys * uniform_bits (to within 0.1%; with the rates capped
 // at kMaxRunFpRate, or past 100 bits/key, the memory can come out lower).
 std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);

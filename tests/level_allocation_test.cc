@@ -56,6 +56,29 @@ TEST(LevelAllocationTest, MatchesTheClosedFormForBloomFilters) {
   EXPECT_GT(uniform / Sum(fp), 2.0);
 }
 
+// With reach: minimise sum r_i p_i at the same memory. Substituting
+// q_i = r_i p_i, the closed form above holds for sizes n_i / r_i: p_i =
+// e^(-ln(2)^2 B) * (n_i / r_i) / G', G' the key-weighted geometric mean of
+// n_i / r_i (the memory term sum n_i ln p_i is unchanged by the weights).
+TEST(LevelAllocationTest, ReachWeighsEachRunsFp) {
+  const double kBits = 10;
+  const std::vector<double> reach = {1, 1, 1, 1, 0.2, 1};
+  std::vector<RunModel> runs;
+  double total = 0, weighted_log = 0;
+  for (size_t i = 0; i < kTree.size(); ++i) {
+    runs.push_back(TextbookRun(kTree[i], kBits));
+    runs.back().reach = reach[i];
+    total += kTree[i];
+    weighted_log += kTree[i] * std::log(kTree[i] / reach[i]);
+  }
+  const double geometric_mean = std::exp(weighted_log / total);
+  const std::vector<double> fp = AllocateRunFpRates(runs);
+  for (size_t i = 0; i < kTree.size(); ++i) {
+    const double want = std::exp(-kLn2Squared * kBits) * kTree[i] / reach[i] / geometric_mean;
+    EXPECT_NEAR(fp[i] / want, 1.0, 0.01) << "run " << i;
+  }
+}
+
 // On the encodings' own models the memory is the uniform setting's, the
 // smaller runs get the lower FP, and the sum of FP rates falls.
 TEST(LevelAllocationTest, HoldsTheBudgetOnEveryEncoding) {

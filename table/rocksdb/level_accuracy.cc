@@ -14,6 +14,12 @@ namespace {
 
 uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
 
+// A run's reach as the census measured it; 1 where it has none (a level
+// that held no table when the census was taken).
+double ReachAt(const std::vector<double>& v, size_t i) {
+  return i < v.size() && v[i] > 0 ? v[i] : 1.0;
+}
+
 // The deepest level holding tables or receiving them (0 if only L0 does).
 int DeepestLevel(const TreeRuns& runs) {
   for (size_t level = std::max(runs.levels.size(), runs.incoming.size()); level-- > 1;) {
@@ -34,8 +40,10 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
     return FormatForLevel(options, rocksdb::kCompactionStyleLevel, level, level == deepest);
   };
   std::vector<RunModel> models;
-  for (uint64_t keys : runs.l0_tables) {
-    if (keys > 0) models.push_back(EncodingRunModel(encoding_at(0), keys, bits));
+  for (size_t i = 0; i < runs.l0_tables.size(); ++i) {
+    if (runs.l0_tables[i] == 0) continue;
+    models.push_back(EncodingRunModel(encoding_at(0), runs.l0_tables[i], bits));
+    models.back().reach = ReachAt(runs.l0_reach, i);
   }
   const double n = static_cast<double>(num_entries);
   size_t mine = 0;
@@ -57,6 +65,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
     if (is_mine) mine = models.size();
     const EncodingId e = is_mine ? place.encoding : encoding_at(static_cast<int>(level));
     models.push_back(EncodingRunModel(e, keys, bits));
+    models.back().reach = ReachAt(runs.level_reach, level);
   }
   return AllocateRunFpRates(models)[mine];
 }

@@ -27,7 +27,9 @@ struct TablePlace {
 // options' budget. Runs are weighed by keys: an L0 table's run is the table
 // itself (num_entries, or the L0 tables' mean if larger: partitioned
 // filters finish a partition at a time); a level's run is its entries plus
-// those being compacted into it. REQUIRES: options resolved.
+// those being compacted into it. Each run's reach (the census's) weighs its
+// FP; the table's own L0 run counts as reached by every lookup.
+// REQUIRES: options resolved.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
                      size_t num_entries);
 

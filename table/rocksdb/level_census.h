@@ -45,6 +45,10 @@ struct TreeRuns {
   // Entries that running compactions are moving into each level from
   // the levels above it (index = level).
   std::vector<uint64_t> incoming;
+  // Share of absent-key lookups that reach each L0 table and each level
+  // (filter/run_reach.h; 1 where the keys are not in bytewise order).
+  std::vector<double> l0_reach;
+  std::vector<double> level_reach;
   // Changes whenever the census is refreshed (for caches of allocations).
   uint64_t version = 0;
 };
@@ -83,9 +87,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
                               const rocksdb::ExternalFileIngestionInfo& info) override;
 
  private:
-  // Reads the DB's live tables and publishes their runs, with the inputs of
-  // the running compactions (by job) counted as incoming to their output
-  // levels.
+  // Reads the DB's live tables and publishes their runs and reach, with the
+  // inputs of the running compactions (by job) counted as incoming to their
+  // output levels.
   void Refresh(rocksdb::DB* db);
 
   std::mutex mu_;

@@ -1,0 +1,37 @@
+// How many absent-key lookups reach a sorted run's filter: a lookup checks
+// a run's filter only when the key falls in one of its tables' key ranges.
+// A run that covers a fifth of the key space is checked by a fifth of the
+// lookups, so the per-level allocation (level_allocation.h) can spend fewer
+// bits on it, and the advisor counts a fifth of its false positives.
+//
+// Lookups are taken to fall where the keys are: spread like the keys of a
+// reference run (the largest). Pure arithmetic on byte strings (user keys
+// in bytewise order).
+#ifndef SSTFILTER_FILTER_RUN_REACH_H_
+#define SSTFILTER_FILTER_RUN_REACH_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sstfilter {
+
+// One table's user-key range and its entries.
+struct KeyRange {
+  std::string smallest, largest;
+  uint64_t keys = 0;
+};
+
+// The share of the reference's keys that sit in its tables whose range
+// overlaps a range of `run`: 1 for the reference itself, 0 for an empty
+// run; 1 when the reference holds no keys.
+double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& reference);
+
+// Whether every range has smallest <= largest bytewise: false for keys
+// ordered by another comparator (reverse order, say), where reach cannot be
+// read from the bytes and callers take it as 1.
+bool RangesOrderedBytewise(const std::vector<KeyRange>& ranges);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_RUN_REACH_H_
