@@ -342,7 +342,7 @@ TEST_F(SstCliTest, BadFlags) {
   const std::string path = Write("full.sst", DecimalKeys(100), SstConfig{});
   Result r = RunTool({});
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(Contains(r.output, "--file is required")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--file or --db is required")) << r.output;
   r = RunTool({"--file", path, "--key_hex", "abc"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(Contains(r.output, "--key_hex=abc")) << r.output;

@@ -38,11 +38,16 @@
 #include "table/sst/sst_source.h"
 #include "table/sst/sst_structure.h"
 #include "tools/child_guard.h"
+#include "tools/db_advisor.h"
 #include "tools/flags_usage.h"
 #include "tools/leveldb_inspect.h"
 #include "tools/sst_tool.h"
 
-ABSL_FLAG(std::string, file, "", "the SST file to inspect (required)");
+ABSL_FLAG(std::string, file, "", "the SST file to inspect (this or --db)");
+ABSL_FLAG(std::string, db, "",
+          "a RocksDB database directory: per level, its tables' filters, their modelled FP "
+          "and data-block reads per absent Get, and what optimize_levels would give "
+          "(this or --file)");
 ABSL_FLAG(std::vector<std::string>, key, {},
           "a user key (raw bytes) to look up in the filter; repeat the flag for more keys");
 ABSL_FLAG(std::vector<std::string>, key_hex, {},
@@ -65,6 +70,7 @@ constexpr int64_t kMaxSample = 100'000'000;
 constexpr char kUsage[] =
     "Shows the filter of a block-based SST file and queries it.\n"
     "  sstfilter_sst --file X.sst [--key K ...] [--key_hex H ...] [--sample_absent N]\n"
+    "  sstfilter_sst --db DIR\n"
     "\n"
     "Prints the table's filter policy, whether the filter is full or partitioned,\n"
     "its size, entries, bits/key spent, encoding and expected FP rate; with --key /\n"
@@ -84,7 +90,15 @@ constexpr char kUsage[] =
     "2 bad flag values (out of range, bad hex); Abseil's parser exits 1 for an\n"
     "unknown flag or a value not of the flag's type (e.g. --seed=abc);\n"
     "3 keys or a sample asked of a filter that is not sstfilter's, of a table\n"
-    "without a filter, or of a prefix-only filter (whole_key_filtering off).";
+    "without a filter, or of a prefix-only filter (whole_key_filtering off).\n"
+    "\n"
+    "With --db, a RocksDB database (opened as a secondary instance: safe while\n"
+    "another process writes it): per column family and level, the tables, keys,\n"
+    "filter bytes, the filters' kind (ours, RocksDB's Bloom or Ribbon), their\n"
+    "modelled FP, the share of absent keys that reach the level and the data-block\n"
+    "reads an absent-key Get costs there; then what per-level accuracy\n"
+    "(optimize_levels) would give at the same filter bytes, and the filter bytes\n"
+    "it would need for the same reads.";
 
 // Abseil flags keep only the last of repeated flags; --key and --key_hex are
 // meant to be repeated, so they are taken out of argv (in order) first.
@@ -261,7 +275,7 @@ std::optional<int> ReadQuestions(const std::vector<std::pair<std::string, std::s
                                  Questions* q) {
   q->sample = absl::GetFlag(FLAGS_sample_absent);
   if (absl::GetFlag(FLAGS_file).empty()) {
-    return Fail(kExitUsage, "--file is required (see --help)");
+    return Fail(kExitUsage, "--file or --db is required (see --help)");
   }
   if (q->sample < 0 || q->sample > kMaxSample) {
     return Fail(kExitUsage, absl::StrFormat("--sample_absent=%d: need a count in [0, %d]",
@@ -448,6 +462,13 @@ int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
 }
 
 int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
+  if (const std::string db = absl::GetFlag(FLAGS_db); !db.empty()) {
+    if (!absl::GetFlag(FLAGS_file).empty() || !raw_keys.empty() ||
+        absl::GetFlag(FLAGS_sample_absent) != 0) {
+      return Fail(kExitUsage, "--db takes no --file, --key, --key_hex or --sample_absent");
+    }
+    return AdviseDb(db, absl::GetFlag(FLAGS_verify_checksums));
+  }
   Questions questions;
   if (std::optional<int> exit = ReadQuestions(raw_keys, &questions)) return *exit;
   const std::string path = absl::GetFlag(FLAGS_file);
@@ -497,7 +518,9 @@ int main(int argc, char** argv) {
         absl::StrFormat("%s: RocksDB stopped with %s while reading the table: it is damaged "
                         "in a way no checksum covers (a format_version <= 5 footer has "
                         "none), or RocksDB failed an internal check on it",
-                        absl::GetFlag(FLAGS_file), sstfilter::SignalName(outcome.term_signal)));
+                        absl::GetFlag(FLAGS_file).empty() ? absl::GetFlag(FLAGS_db)
+                                                          : absl::GetFlag(FLAGS_file),
+                        sstfilter::SignalName(outcome.term_signal)));
   }
   return outcome.exit_code;
 }

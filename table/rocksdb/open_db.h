@@ -1,4 +1,4 @@
-// rocksdb::DB::Open for every RocksDB version sstfilter builds against:
+// rocksdb::DB::Open (and OpenAsSecondary) for every RocksDB version sstfilter builds against:
 // 9.2 added overloads that take std::unique_ptr<DB>*, 11.0 removed those
 // taking DB**. Our tools, benchmarks and tests open DBs through these.
 #ifndef SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
@@ -37,6 +37,23 @@ inline rocksdb::Status OpenDb(const rocksdb::DBOptions& options, const std::stri
 #else
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, path, families, handles, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+// DB::OpenAsSecondary with column families: a read-only view of a DB that
+// another process may be writing (it keeps its own state in secondary_path).
+inline rocksdb::Status OpenDbAsSecondary(
+    const rocksdb::DBOptions& options, const std::string& path, const std::string& secondary_path,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+    std::vector<rocksdb::ColumnFamilyHandle*>* handles, std::unique_ptr<rocksdb::DB>* db) {
+#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
+  return rocksdb::DB::OpenAsSecondary(options, path, secondary_path, families, handles, db);
+#else
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s =
+      rocksdb::DB::OpenAsSecondary(options, path, secondary_path, families, handles, &raw);
   db->reset(raw);
   return s;
 #endif

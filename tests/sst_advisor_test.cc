@@ -1,0 +1,173 @@
+// sstfilter_sst --db end to end: a RocksDB tree of known shape (two L0
+// tables, L5, L6) built by one policy, the tool run as a process on it while
+// the DB stays open, its levels checked against the DB's own metadata, and
+// its modelled data-block reads per absent Get against the false positives
+// RocksDB's statistics count on absent-key Gets.
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "table/rocksdb/open_db.h"
+#include "table/rocksdb/registration.h"
+#include "tests/db_test_util.h"
+#include "tests/tool_runner.h"
+
+namespace sstfilter {
+namespace {
+
+using testing::AbsentKeys;
+using testing::Contains;
+using testing::RandomKeys;
+using testing::TempDir;
+using testing::ValueFor;
+using Result = testing::ToolResult;
+
+Result RunTool(const std::vector<std::string>& args) {
+  return testing::RunTool(SSTFILTER_SST_BIN, args);
+}
+
+// The fields of the tool's row for `level` ("L0", "all"), split on spaces.
+std::vector<std::string> Row(const std::string& output, const std::string& level) {
+  std::smatch m;
+  const std::regex row("\n" + level + " +([^\n]*)");
+  if (!std::regex_search(output, m, row)) return {};
+  std::vector<std::string> fields;
+  std::istringstream in(m[1].str());
+  for (std::string f; in >> f;) fields.push_back(f);
+  return fields;
+}
+
+double Last(const std::vector<std::string>& fields) {
+  double v = -1;
+  if (!fields.empty()) {
+    EXPECT_TRUE(absl::SimpleAtod(fields.back(), &v)) << fields.back();
+  }
+  return v;
+}
+
+class SstAdvisorTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    EnsureRocksDbFilterPoliciesRegistered();
+    options_.create_if_missing = true;
+    options_.disable_auto_compactions = true;
+    options_.num_levels = 7;
+    options_.level_compaction_dynamic_level_bytes = true;
+    options_.compression = rocksdb::kNoCompression;
+    options_.statistics = rocksdb::CreateDBStatistics();
+    rocksdb::BlockBasedTableOptions table;
+    ASSERT_TRUE(CreateFilterPolicyStrictly(GetParam(), &table.filter_policy).ok()) << GetParam();
+    options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    ASSERT_TRUE(OpenDb(options_, dir_.path(), &db_).ok());
+  }
+
+  void WriteAndFlush(const std::vector<std::string>& keys) {
+    for (const std::string& k : keys) ASSERT_TRUE(db_->Put({}, k, ValueFor(k)).ok());
+    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  }
+
+  // The tree: 60000 keys in L6, 6000 in L5, two L0 tables of 2000.
+  void BuildTree() {
+    WriteAndFlush(RandomKeys(60000, 1));
+    ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+    WriteAndFlush(RandomKeys(6000, 2));
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::vector<std::string> l0;
+    for (const auto& f : files) {
+      if (f.level == 0) l0.push_back(f.name);
+    }
+    ASSERT_EQ(l0.size(), 1u);
+    ASSERT_TRUE(db_->CompactFiles(rocksdb::CompactionOptions(), l0, 5).ok());
+    WriteAndFlush(RandomKeys(2000, 3));
+    WriteAndFlush(RandomKeys(2000, 4));
+  }
+
+  // False positives per absent-key Get, counted by RocksDB.
+  double MeasuredReadsPerAbsentGet(size_t gets) {
+    auto ticker = [this](rocksdb::Tickers t) { return options_.statistics->getTickerCount(t); };
+    const uint64_t positive = ticker(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+    const uint64_t true_positive = ticker(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+    std::string value;
+    for (const std::string& k : AbsentKeys(gets, 5)) {
+      EXPECT_TRUE(db_->Get({}, k, &value).IsNotFound());
+    }
+    return static_cast<double>((ticker(rocksdb::BLOOM_FILTER_FULL_POSITIVE) - positive) -
+                               (ticker(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE) - true_positive)) /
+           static_cast<double>(gets);
+  }
+
+  TempDir dir_;
+  rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+TEST_P(SstAdvisorTest, LevelsAndReadsOfAnOpenDb) {
+  BuildTree();
+  const Result r = RunTool({"--db", dir_.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "column family 'default': 4 tables, 70000 keys")) << r.output;
+  const std::vector<std::string> l0 = Row(r.output, "L0"), l5 = Row(r.output, "L5"),
+                                 l6 = Row(r.output, "L6"), all = Row(r.output, "all");
+  ASSERT_FALSE(l0.empty() || l5.empty() || l6.empty() || all.empty()) << r.output;
+  EXPECT_EQ(l0[0] + " " + l0[1], "2 4000") << r.output;
+  EXPECT_EQ(l5[0] + " " + l5[1], "1 6000") << r.output;
+  EXPECT_EQ(l6[0] + " " + l6[1], "1 60000") << r.output;
+  // Every level spans the key space: each is reached by every absent key.
+  EXPECT_EQ(l0[l0.size() - 2], "2.00") << r.output;
+  EXPECT_EQ(l6[l6.size() - 2], "1.00") << r.output;
+  const double modelled = Last(all);
+  EXPECT_NEAR(modelled, Last(l0) + Last(l5) + Last(l6), 2e-4) << r.output;
+  // 4 filters near 1% each.
+  EXPECT_GT(modelled, 0.025) << r.output;
+  EXPECT_LT(modelled, 0.07) << r.output;
+  constexpr size_t kGets = 40000;
+  const double measured = MeasuredReadsPerAbsentGet(kGets);
+  EXPECT_LE(measured * kGets, testing::BinomialUpperBound(kGets, modelled * 1.15))
+      << "measured " << measured << "\n" << r.output;
+  EXPECT_GE(measured * kGets, testing::BinomialLowerBound(kGets, modelled / 1.15))
+      << "measured " << measured << "\n" << r.output;
+  // The small runs above the bottom are where per-level accuracy gains.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("blocks per absent Get, ([0-9.]+)x fewer")))
+      << r.output;
+  EXPECT_GT(std::stod(m[1]), 1.3) << r.output;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("blocks per absent Get: ([0-9.]+)x the")))
+      << r.output;
+  EXPECT_LT(std::stod(m[1]), 0.95) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(EachKind, SstAdvisorTest,
+                         ::testing::Values("bloomfilter:10", "ribbonfilter:10",
+                                           "sstfilter.bloom:10:cache_local",
+                                           "sstfilter.bloom:10:compact", "sstfilter.bloom:10"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = std::isalnum(c) ? c : '_';
+                           return name;
+                         });
+
+TEST(SstAdvisorErrorsTest, NotADirectoryNotADbAndFlagsItRefuses) {
+  TempDir dir;
+  Result r = RunTool({"--db", dir.path() + "/missing"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Contains(r.output, "missing: not a directory")) << r.output;
+  r = RunTool({"--db", dir.path()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Contains(r.output, ": not a RocksDB database (no options file read")) << r.output;
+  r = RunTool({"--db", dir.path(), "--key", "a"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.output, "--db takes no --file, --key")) << r.output;
+}
+
+}  // namespace
+}  // namespace sstfilter

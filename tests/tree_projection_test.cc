@@ -1,0 +1,117 @@
+// The advisor's arithmetic (tools/tree_runs.h, tools/tree_projection.h):
+// tables grouped into the runs a lookup checks, each run's reach, and what
+// optimize_levels would give, against closed forms.
+#include "tools/tree_projection.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "filter/encodings.h"
+#include "gtest/gtest.h"
+#include "tools/tree_runs.h"
+
+namespace sstfilter {
+namespace {
+
+TableFilters Table(int level, std::string smallest, std::string largest, uint64_t keys,
+                   double fp = 0.01) {
+  TableFilters t;
+  t.level = level;
+  t.smallest = std::move(smallest);
+  t.largest = std::move(largest);
+  t.keys = keys;
+  t.filter_bytes = keys * 10 / 8;
+  t.fp_rate = fp;
+  return t;
+}
+
+TEST(TreeRunsTest, EachL0TableARunEachLevelOne) {
+  const std::vector<TreeRun> runs =
+      GroupIntoRuns({Table(6, "a", "d", 400), Table(0, "a", "z", 10), Table(6, "e", "h", 400),
+                     Table(0, "b", "y", 20), Table(5, "a", "h", 80)},
+                    true);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].level, 0);
+  EXPECT_EQ(runs[1].level, 0);
+  EXPECT_EQ(runs[2].level, 5);
+  EXPECT_EQ(runs[3].level, 6);
+  EXPECT_EQ(runs[3].tables.size(), 2u);
+  EXPECT_EQ(runs[3].keys(), 800u);
+}
+
+TEST(TreeRunsTest, ReachIsTheLargestRunsShareUnderTheRunsRanges) {
+  // L6's four tables of 100, 100, 100, 700 keys; L5 covers the second and
+  // third; L4 nothing of L6; L0 all of it.
+  const std::vector<TreeRun> runs = GroupIntoRuns(
+      {Table(6, "a", "b", 100), Table(6, "c", "d", 100), Table(6, "e", "f", 100),
+       Table(6, "g", "h", 700), Table(5, "c", "e", 50), Table(4, "x", "y", 10),
+       Table(0, "a", "h", 10)},
+      true);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_DOUBLE_EQ(runs[0].reach, 1.0);   // L0
+  EXPECT_DOUBLE_EQ(runs[1].reach, 0.0);   // L4
+  EXPECT_DOUBLE_EQ(runs[2].reach, 0.2);   // L5
+  EXPECT_DOUBLE_EQ(runs[3].reach, 1.0);   // L6, the reference
+  const std::vector<TreeRun> unordered = GroupIntoRuns(
+      {Table(6, "a", "b", 100), Table(5, "x", "y", 10)}, false);
+  EXPECT_DOUBLE_EQ(unordered[1].reach, 1.0);
+}
+
+TEST(TreeRunsTest, FpIsKeyWeighted) {
+  const std::vector<TreeRun> runs =
+      GroupIntoRuns({Table(6, "a", "b", 100, 0.02), Table(6, "c", "d", 300, 0.01)}, true);
+  EXPECT_DOUBLE_EQ(runs[0].fp_rate(), (100 * 0.02 + 300 * 0.01) / 400);
+}
+
+// A run today spending `bits` per key in cache_local, at that encoding's FP.
+RunToday CacheLocalRun(double keys, double bits, double reach = 1) {
+  RunToday r;
+  r.keys = keys;
+  r.filter_bits = keys * bits;
+  r.fp_rate = EncodingInfoOf(EncodingId::kCacheLocal).expected_fp_rate(1 << 20, bits);
+  r.reach = reach;
+  r.encoding = EncodingId::kCacheLocal;
+  return r;
+}
+
+TEST(TreeProjectionTest, ReadsTodayAreReachTimesFp) {
+  std::vector<RunToday> runs = {CacheLocalRun(1e4, 10, 0.5), CacheLocalRun(1e6, 10)};
+  runs[0].fp_rate = 0.02;
+  runs[1].fp_rate = 0.01;
+  EXPECT_DOUBLE_EQ(ProjectOptimizeLevels(runs).reads_today, 0.5 * 0.02 + 0.01);
+}
+
+TEST(TreeProjectionTest, OneRunGainsNothing) {
+  const TreeProjection p = ProjectOptimizeLevels({CacheLocalRun(1e6, 10)});
+  EXPECT_NEAR(p.reads_same_bytes / p.reads_today, 1.0, 0.02);
+  ASSERT_TRUE(p.bytes_for_same_reads.has_value());
+  EXPECT_NEAR(*p.bytes_for_same_reads, 1.0, 0.02);
+}
+
+// Runs of 10^3..10^6 keys at one setting. FP proportional to keys at the
+// same memory (Monkey), for any filter whose bits are a - ln(p) / c:
+// sum n_i ln p_i = sum n_i ln p, so p_i = mu n_i with
+// ln mu = sum n_i (ln p - ln n_i) / N, and reads fall from 4 p to mu N.
+TEST(TreeProjectionTest, GeometricTreeGainsWhatMonkeyPredicts) {
+  std::vector<RunToday> runs;
+  double total = 0, weighted_log = 0;
+  for (double keys : {1e3, 1e4, 1e5, 1e6}) {
+    runs.push_back(CacheLocalRun(keys, 10));
+    total += keys;
+    weighted_log += keys * std::log(keys);
+  }
+  const double p = runs[0].fp_rate;
+  const double mu = std::exp(std::log(p) - weighted_log / total);
+  const double predicted_gain = 4 * p / (mu * total);
+  const TreeProjection projection = ProjectOptimizeLevels(runs);
+  EXPECT_NEAR(projection.reads_today, 4 * p, 1e-12);
+  const double gain = projection.reads_today / projection.reads_same_bytes;
+  EXPECT_NEAR(gain, predicted_gain, 0.1 * predicted_gain) << "predicted " << predicted_gain;
+  ASSERT_TRUE(projection.bytes_for_same_reads.has_value());
+  EXPECT_LT(*projection.bytes_for_same_reads, 0.9);
+  EXPECT_GT(*projection.bytes_for_same_reads, 0.5);
+}
+
+}  // namespace
+}  // namespace sstfilter

@@ -1,0 +1,49 @@
+// A DB's live tables grouped into the sorted runs an absent-key Get checks,
+// with each run's reach: the advisor's view of a tree (db_advisor.h).
+#ifndef SSTFILTER_TOOLS_TREE_RUNS_H_
+#define SSTFILTER_TOOLS_TREE_RUNS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "filter/encoding_id.h"
+
+namespace sstfilter {
+
+// One live table and its filters.
+struct TableFilters {
+  int level = 0;
+  std::string smallest, largest;  // User keys.
+  uint64_t keys = 0;              // Filter entries.
+  uint64_t filter_bytes = 0;
+  double fp_rate = 1;  // Modelled, per absent key checked (1: no filter).
+  std::string kind;    // "RocksDB FastLocalBloom k=6", "cache_local k=6", "none", ...
+  // What the per-level policy would write it in (ours: its own encoding;
+  // RocksDB's Bloom: cache_local; Ribbon: compact).
+  EncodingId encoding = EncodingId::kCacheLocal;
+};
+
+// One sorted run: an L0 table, or a level's tables.
+struct TreeRun {
+  int level = 0;
+  std::vector<TableFilters> tables;
+  double reach = 1;  // Share of absent keys that check one of its filters.
+
+  uint64_t keys() const;
+  uint64_t filter_bytes() const;
+  // Key-weighted over its tables: an absent key checks the one whose range
+  // holds it.
+  double fp_rate() const;
+  // The encoding of most of its keys.
+  EncodingId encoding() const;
+};
+
+// Each L0 table a run, each other level one, in level order. With
+// `bytewise` keys, each run's reach is RunReach (filter/run_reach.h)
+// against the run with the most keys; otherwise every reach is 1.
+std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewise);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TOOLS_TREE_RUNS_H_
