@@ -7,6 +7,8 @@
 //   fp_vs_n.png      FP vs n at --plot_bits, one panel per shape
 //   fp_vs_bits.png   FP vs configured bits/key at the largest n, one panel per shape
 //   fp_vs_spent.png  FP vs bits/key spent at the largest n, one panel per shape
+//   fp_targets.csv   each encoding of ours sized for an FP target (fp_rate),
+//                    measured (fp_targets.h), up to --fp_target_max_n keys
 // (with the gnuplot scripts beside them). Progress goes to stderr.
 //
 //   sstfilter_fp_report --out_dir=bench-results [--max_n=10000000]
@@ -34,6 +36,7 @@
 #include "bench/fp_measure.h"
 #include "bench/fp_plot.h"
 #include "bench/fp_report_views.h"
+#include "bench/fp_targets.h"
 #include "bench/key_shapes.h"
 #include "filter/encodings.h"
 #include "tools/flags_usage.h"
@@ -51,6 +54,10 @@ ABSL_FLAG(int64_t, min_queries, 100000, "Fewest absent keys asked per filter");
 ABSL_FLAG(int64_t, max_queries, 2000000, "Most absent keys asked per filter");
 ABSL_FLAG(int64_t, present_checks, 100000, "Present keys checked per filter (no false negatives)");
 ABSL_FLAG(double, plot_bits, 10, "Bits/key of the FP-vs-n plot and the spent-bits summary");
+ABSL_FLAG(std::vector<std::string>, fp_targets, std::vector<std::string>({"0.01", "0.001"}),
+          "FP rates each encoding of ours is sized for by its own model (fp_rate), then "
+          "measured; empty: none");
+ABSL_FLAG(int64_t, fp_target_max_n, 1000000, "Largest key count of the FP-target cases");
 
 namespace sstfilter::bench {
 namespace {
@@ -127,6 +134,7 @@ struct Settings {
   std::vector<double> bits;
   std::vector<size_t> ns;  // --min_n, x10 while <= --max_n.
   size_t target_fps, min_queries, max_queries, present_checks;
+  FpTargetSettings targets;  // Its ns: those of ns up to --fp_target_max_n.
 };
 
 // The error names the bad flag and value.
@@ -164,6 +172,21 @@ absl::StatusOr<Settings> ReadFlags() {
   s.min_queries = static_cast<size_t>(min_q);
   s.max_queries = static_cast<size_t>(max_q);
   s.present_checks = static_cast<size_t>(absl::GetFlag(FLAGS_present_checks));
+  for (const std::string& t : absl::GetFlag(FLAGS_fp_targets)) {
+    double v;
+    if (!absl::SimpleAtod(t, &v) || !(v > 0 && v < 1)) {
+      return absl::InvalidArgumentError("--fp_targets: '" + t + "' is not an FP rate in (0, 1)");
+    }
+    s.targets.targets.push_back(v);
+  }
+  s.targets.shapes = s.shapes;
+  for (size_t n : s.ns) {
+    if (static_cast<int64_t>(n) <= absl::GetFlag(FLAGS_fp_target_max_n)) s.targets.ns.push_back(n);
+  }
+  s.targets.target_fps = s.target_fps;
+  s.targets.min_queries = s.min_queries;
+  s.targets.max_queries = s.max_queries;
+  s.targets.present_checks = s.present_checks;
   return s;
 }
 
@@ -288,6 +311,18 @@ int Run() {
                               settings->ns).c_str(), stdout);
   if (absl::Status s = WriteResults(rows, *settings); !s.ok()) {
     return Fail(std::string(s.message()));
+  }
+  if (!settings->targets.targets.empty() && !settings->targets.ns.empty()) {
+    const std::vector<FpTargetRow> targets = MeasureFpTargets(settings->targets);
+    std::fputs(FpTargetSummary(targets).c_str(), stdout);
+    const std::string path = out_dir + "/fp_targets.csv";
+    std::ofstream csv(path);
+    csv << FpTargetCsv(targets);
+    if (!csv) return Fail("cannot write " + path);
+    std::printf("wrote %s\n", path.c_str());
+    for (const FpTargetRow& r : targets) {
+      if (r.m.false_negatives > 0) return 1;
+    }
   }
   std::fprintf(stderr, "[fp] finished in %.1f s\n", clock.seconds());
   return false_negatives == 0 ? 0 : 1;

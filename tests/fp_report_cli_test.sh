@@ -96,5 +96,19 @@ for pair in "sst_compact:sstfilter compact" "ribbon:Standard128Ribbon"; do
   check "configured plot draws $kind at 8 and 10 ('$xs')" same_numbers "$xs" "8 10"
 done
 
+# FP targets: each encoding of ours sized for 1% by its own model; the
+# encodings whose model holds on random keys (cache_local, compact) measure
+# at most the target, within sampling error (400 expected false positives:
+# 5 sigma is 25%).
+targets="$work/fp_targets.csv"
+check "FP-target CSV written" grep -q '^shape,n,target_fp_rate,filter,bits_per_key,' "$targets"
+for kind in sst_cache_local sst_compact; do
+  ratio="$(awk -F, -v k=$kind '$4 == k && $3 == 0.01 { print $10 }' "$targets")"
+  holds "$kind sized for 1% measures at most it (measured/target $ratio)" \
+    'a != "" && a < 1.25' "$ratio"
+done
+check "FP-target summary printed" grep -q '^sst_compact at a 1% target over 1 cases' <<<"$out"
+
 expect_error "--out_dir is required" --shapes=random16
+expect_error "--fp_targets: '2' is not an FP rate" --out_dir="$work/t" --fp_targets=2
 finish
