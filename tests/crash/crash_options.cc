@@ -10,6 +10,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "table/rocksdb/level_census.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter::crash {
@@ -51,6 +52,8 @@ absl::StatusOr<rocksdb::Options> MakeCrashDbOptions(const std::string& table_opt
   options.max_bytes_for_level_base = kLevelBaseBytes;
   options.level0_file_num_compaction_trigger = 2;
   options.max_background_jobs = 2;
+  // Needed by optimize_levels (crash_test.sh draws it in half the runs).
+  options.listeners.push_back(NewLevelCensusListener());
   return options;
 }
 
