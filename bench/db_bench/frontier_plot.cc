@@ -44,7 +44,7 @@ std::string Script(const std::vector<FrontierCurve>& curves, const std::string& 
                         "set xlabel 'filter bytes per key (all live tables)'\n"
                         "set ylabel 'data-block reads per absent-key Get'\n"
                         "set grid xtics ytics mytics lc rgb '#dddddd'\n"
-                        "set key outside right top font 'sans,10' spacing 1.3 samplen 3\n"
+                        "set key inside left bottom box opaque font 'sans,10' spacing 1.2 samplen 3\n"
                         "plot ",
                         png_name, absl::StrReplaceAll(title, {{"\"", "'"}}));
   for (size_t i = 0; i < curves.size(); ++i) {
