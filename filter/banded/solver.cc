@@ -10,24 +10,38 @@ namespace sstfilter::banded {
 
 namespace {
 
-// A layer's equations, sorted by start (so by block, then offset).
+// A layer's equations, sorted by start (so by block, then offset), ties by
+// hash: a counting sort by block, then each block's few bands sorted.
 std::vector<Band> SortedBands(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
                               uint32_t columns, std::vector<uint64_t>* sorted_hashes) {
-  std::vector<std::pair<Band, uint64_t>> bands;
-  bands.reserve(hashes.size());
-  for (uint64_t h : hashes) bands.push_back({BandOf(LayerHash(h, layer), blocks, columns), h});
-  // Ties (same start) by hash: the bytes do not depend on the input order.
-  std::sort(bands.begin(), bands.end(), [](const auto& a, const auto& b) {
-    return a.first.start != b.first.start ? a.first.start < b.first.start : a.second < b.second;
-  });
-  std::vector<Band> out;
-  out.reserve(bands.size());
-  sorted_hashes->clear();
-  for (const auto& [band, h] : bands) {
-    out.push_back(band);
-    sorted_hashes->push_back(h);
+  std::vector<uint32_t> first(blocks + 1, 0);  // Then: each block's first index.
+  for (uint64_t h : hashes) {
+    ++first[BandOf(LayerHash(h, layer), blocks, columns).start / kSlotsPerBlock + 1];
   }
-  return out;
+  for (uint64_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
+  std::vector<Band> bands(hashes.size());
+  sorted_hashes->assign(hashes.size(), 0);
+  std::vector<uint32_t> next(first.begin(), first.end() - 1);
+  for (uint64_t h : hashes) {
+    const Band band = BandOf(LayerHash(h, layer), blocks, columns);
+    const uint32_t at = next[band.start / kSlotsPerBlock]++;
+    bands[at] = band;
+    (*sorted_hashes)[at] = h;
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> block;  // (start, hash) of one block.
+  for (uint64_t b = 0; b < blocks; ++b) {
+    block.clear();
+    for (uint32_t i = first[b]; i < first[b + 1]; ++i) {
+      block.push_back({bands[i].start, (*sorted_hashes)[i]});
+    }
+    std::sort(block.begin(), block.end());
+    for (uint32_t i = first[b]; i < first[b + 1]; ++i) {
+      const uint64_t h = block[i - first[b]].second;
+      bands[i] = BandOf(LayerHash(h, layer), blocks, columns);
+      (*sorted_hashes)[i] = h;
+    }
+  }
+  return bands;
 }
 
 // The coefficient matrix in echelon form: row of each slot (0: none) and
@@ -70,9 +84,12 @@ uint8_t CodeFor(uint32_t offset) {
 // Inserts one block's bands [begin, end) (ascending offsets); on the first
 // contradiction, rolls back those at or above the threshold offset (the
 // last inserted) and bumps them with the rest. Returns the block's code.
+// `inserted` is scratch: (offset, pivot slot or -1) of each band placed.
 uint8_t InsertBlock(Echelon* e, const std::vector<Band>& bands, size_t begin, size_t end,
-                    const std::vector<uint64_t>& hashes, std::vector<uint64_t>* bumped) {
-  std::vector<std::pair<uint32_t, int64_t>> inserted;  // (offset, pivot slot or -1).
+                    const std::vector<uint64_t>& hashes, std::vector<uint64_t>* bumped,
+                    std::vector<std::pair<uint32_t, int64_t>>* scratch) {
+  std::vector<std::pair<uint32_t, int64_t>>& inserted = *scratch;
+  inserted.clear();
   for (size_t i = begin; i < end; ++i) {
     const int64_t pivot = Insert(e, bands[i]);
     if (pivot != -2) {
@@ -140,11 +157,12 @@ void SolveLayer(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t bloc
   Echelon e{std::vector<uint64_t>(blocks * kSlotsPerBlock, 0),
             std::vector<uint32_t>(blocks * kSlotsPerBlock, 0)};
   std::vector<uint8_t> codes(blocks, 0);
+  std::vector<std::pair<uint32_t, int64_t>> scratch;
   for (size_t begin = 0; begin < bands.size();) {
     const uint64_t block = bands[begin].start / kSlotsPerBlock;
     size_t end = begin;
     while (end < bands.size() && bands[end].start / kSlotsPerBlock == block) ++end;
-    codes[block] = InsertBlock(&e, bands, begin, end, sorted, bumped);
+    codes[block] = InsertBlock(&e, bands, begin, end, sorted, bumped, &scratch);
     begin = end;
   }
   Substitute(e, blocks, columns, layer, out);
