@@ -10,45 +10,40 @@ namespace sstfilter::banded {
 
 namespace {
 
-// A layer's equations, sorted by start (so by block, then offset), ties by
-// hash: a counting sort by block, then each block's few bands sorted.
-std::vector<Band> SortedBands(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
-                              uint32_t columns, std::vector<uint64_t>* sorted_hashes) {
+// The layer's keys sorted by their band's start (so by block, then
+// offset), ties by hash: a counting sort by block, then each block's few
+// keys sorted. Only hashes are kept (8 bytes a key); bands are recomputed
+// from them where needed.
+std::vector<uint64_t> SortedHashes(absl::Span<const uint64_t> hashes, uint32_t layer,
+                                   uint64_t blocks, uint32_t columns) {
+  auto block_of = [&](uint64_t h) {
+    return BandOf(LayerHash(h, layer), blocks, columns).start / kSlotsPerBlock;
+  };
   std::vector<uint32_t> first(blocks + 1, 0);  // Then: each block's first index.
-  for (uint64_t h : hashes) {
-    ++first[BandOf(LayerHash(h, layer), blocks, columns).start / kSlotsPerBlock + 1];
-  }
+  for (uint64_t h : hashes) ++first[block_of(h) + 1];
   for (uint64_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
-  std::vector<Band> bands(hashes.size());
-  sorted_hashes->assign(hashes.size(), 0);
-  std::vector<uint32_t> next(first.begin(), first.end() - 1);
-  for (uint64_t h : hashes) {
-    const Band band = BandOf(LayerHash(h, layer), blocks, columns);
-    const uint32_t at = next[band.start / kSlotsPerBlock]++;
-    bands[at] = band;
-    (*sorted_hashes)[at] = h;
+  std::vector<uint64_t> sorted(hashes.size());
+  {
+    std::vector<uint32_t> next(first.begin(), first.end() - 1);
+    for (uint64_t h : hashes) sorted[next[block_of(h)]++] = h;
   }
   std::vector<std::pair<uint64_t, uint64_t>> block;  // (start, hash) of one block.
   for (uint64_t b = 0; b < blocks; ++b) {
     block.clear();
     for (uint32_t i = first[b]; i < first[b + 1]; ++i) {
-      block.push_back({bands[i].start, (*sorted_hashes)[i]});
+      block.push_back({BandOf(LayerHash(sorted[i], layer), blocks, columns).start, sorted[i]});
     }
     std::sort(block.begin(), block.end());
-    for (uint32_t i = first[b]; i < first[b + 1]; ++i) {
-      const uint64_t h = block[i - first[b]].second;
-      bands[i] = BandOf(LayerHash(h, layer), blocks, columns);
-      (*sorted_hashes)[i] = h;
-    }
+    for (uint32_t i = first[b]; i < first[b + 1]; ++i) sorted[i] = block[i - first[b]].second;
   }
-  return bands;
+  return sorted;
 }
 
 // The coefficient matrix in echelon form: row of each slot (0: none) and
 // its right-hand side.
 struct Echelon {
   std::vector<uint64_t> rows;
-  std::vector<uint32_t> results;
+  std::vector<uint16_t> results;  // r <= kMaxColumns = 16 bits.
 };
 
 // Adds the band's equation. Returns the slot it became the pivot of, or -1
@@ -56,7 +51,7 @@ struct Echelon {
 // contradicted them.
 int64_t Insert(Echelon* e, const Band& band) {
   uint64_t slot = band.start, c = band.coefficients;
-  uint32_t r = band.fingerprint;
+  auto r = static_cast<uint16_t>(band.fingerprint);
   for (;;) {
     if (e->rows[slot] == 0) {
       e->rows[slot] = c;
@@ -64,7 +59,7 @@ int64_t Insert(Echelon* e, const Band& band) {
       return static_cast<int64_t>(slot);
     }
     c ^= e->rows[slot];
-    r ^= e->results[slot];
+    r = static_cast<uint16_t>(r ^ e->results[slot]);
     if (c == 0) return r == 0 ? -1 : -2;
     const int shift = __builtin_ctzll(c);
     c >>= shift;
@@ -81,22 +76,32 @@ uint8_t CodeFor(uint32_t offset) {
   return kNumThresholdCodes - 1;
 }
 
-// Inserts one block's bands [begin, end) (ascending offsets); on the first
-// contradiction, rolls back those at or above the threshold offset (the
-// last inserted) and bumps them with the rest. Returns the block's code.
-// `inserted` is scratch: (offset, pivot slot or -1) of each band placed.
-uint8_t InsertBlock(Echelon* e, const std::vector<Band>& bands, size_t begin, size_t end,
-                    const std::vector<uint64_t>& hashes, std::vector<uint64_t>* bumped,
+// A layer's bands are its keys' (probes.h) at its shape.
+struct LayerBands {
+  uint32_t layer;
+  uint64_t blocks;
+  uint32_t columns;
+  Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks, columns); }
+};
+
+// Inserts one block's keys [begin, end) of `hashes` (ascending offsets); on
+// the first contradiction, rolls back those at or above the threshold
+// offset (the last inserted) and bumps them with the rest. Returns the
+// block's code. `scratch`: (offset, pivot slot or -1) of each key placed.
+uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, const std::vector<uint64_t>& hashes,
+                    size_t begin, size_t end, std::vector<uint64_t>* bumped,
                     std::vector<std::pair<uint32_t, int64_t>>* scratch) {
   std::vector<std::pair<uint32_t, int64_t>>& inserted = *scratch;
   inserted.clear();
   for (size_t i = begin; i < end; ++i) {
-    const int64_t pivot = Insert(e, bands[i]);
+    const Band band = band_of(hashes[i]);
+    const auto offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
+    const int64_t pivot = Insert(e, band);
     if (pivot != -2) {
-      inserted.push_back({static_cast<uint32_t>(bands[i].start % kSlotsPerBlock), pivot});
+      inserted.push_back({offset, pivot});
       continue;
     }
-    const uint8_t code = CodeFor(bands[i].start % kSlotsPerBlock);
+    const uint8_t code = CodeFor(offset);
     const uint32_t threshold = kThresholds[code];
     while (!inserted.empty() && inserted.back().first >= threshold) {
       if (inserted.back().second >= 0) {
@@ -106,7 +111,7 @@ uint8_t InsertBlock(Echelon* e, const std::vector<Band>& bands, size_t begin, si
       inserted.pop_back();
     }
     for (size_t j = begin; j < end; ++j) {
-      if (bands[j].start % kSlotsPerBlock >= threshold) bumped->push_back(hashes[j]);
+      if (band_of(hashes[j]).start % kSlotsPerBlock >= threshold) bumped->push_back(hashes[j]);
     }
     return code;
   }
@@ -152,17 +157,17 @@ uint64_t LayerBlocks(size_t keys, uint32_t layer) {
 
 void SolveLayer(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
                 uint32_t columns, uint8_t* out, std::vector<uint64_t>* bumped) {
-  std::vector<uint64_t> sorted;
-  const std::vector<Band> bands = SortedBands(hashes, layer, blocks, columns, &sorted);
+  const LayerBands band_of{layer, blocks, columns};
+  const std::vector<uint64_t> sorted = SortedHashes(hashes, layer, blocks, columns);
   Echelon e{std::vector<uint64_t>(blocks * kSlotsPerBlock, 0),
-            std::vector<uint32_t>(blocks * kSlotsPerBlock, 0)};
+            std::vector<uint16_t>(blocks * kSlotsPerBlock, 0)};
   std::vector<uint8_t> codes(blocks, 0);
   std::vector<std::pair<uint32_t, int64_t>> scratch;
-  for (size_t begin = 0; begin < bands.size();) {
-    const uint64_t block = bands[begin].start / kSlotsPerBlock;
+  for (size_t begin = 0; begin < sorted.size();) {
+    const uint64_t block = band_of(sorted[begin]).start / kSlotsPerBlock;
     size_t end = begin;
-    while (end < bands.size() && bands[end].start / kSlotsPerBlock == block) ++end;
-    codes[block] = InsertBlock(&e, bands, begin, end, sorted, bumped, &scratch);
+    while (end < sorted.size() && band_of(sorted[end]).start / kSlotsPerBlock == block) ++end;
+    codes[block] = InsertBlock(&e, band_of, sorted, begin, end, bumped, &scratch);
     begin = end;
   }
   Substitute(e, blocks, columns, layer, out);
