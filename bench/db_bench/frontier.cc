@@ -48,7 +48,9 @@ std::string LabelOf(const std::string& filter, double setting) {
   std::vector<std::string> fields = absl::StrSplit(filter, ':');
   for (std::string& field : fields) {
     if (field == SettingText(setting)) {
-      field = kSettingField;
+      // A std::string, not the char array: GCC 12 at -O3 -std=c++20 warns
+      // (-Wrestrict, falsely) inside basic_string::assign(const char*).
+      field = std::string(kSettingField);
       break;
     }
   }
