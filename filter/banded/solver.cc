@@ -10,33 +10,45 @@ namespace sstfilter::banded {
 
 namespace {
 
+// A layer's bands are its keys' (probes.h) at its shape.
+struct LayerBands {
+  uint32_t layer;
+  uint64_t blocks;
+  uint32_t columns;
+  Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks, columns); }
+};
+
 // The layer's keys sorted by their band's start (so by block, then
-// offset), ties by hash: a counting sort by block, then each block's few
-// keys sorted. Only hashes are kept (8 bytes a key); bands are recomputed
-// from them where needed.
-std::vector<uint64_t> SortedHashes(absl::Span<const uint64_t> hashes, uint32_t layer,
-                                   uint64_t blocks, uint32_t columns) {
-  auto block_of = [&](uint64_t h) {
-    return BandOf(LayerHash(h, layer), blocks, columns).start / kSlotsPerBlock;
-  };
-  std::vector<uint32_t> first(blocks + 1, 0);  // Then: each block's first index.
-  for (uint64_t h : hashes) ++first[block_of(h) + 1];
-  for (uint64_t b = 0; b < blocks; ++b) first[b + 1] += first[b];
-  std::vector<uint64_t> sorted(hashes.size());
+// offset), ties by hash, and where each block's keys begin: a counting sort
+// by block, then each block's few keys sorted. Only hashes are kept (8
+// bytes a key); bands are recomputed from them where needed.
+struct KeysByBlock {
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> first;  // Block b's keys: [first[b], first[b + 1]).
+};
+
+KeysByBlock SortedHashes(absl::Span<const uint64_t> hashes, const LayerBands& band_of) {
+  auto block_of = [&](uint64_t h) { return band_of(h).start / kSlotsPerBlock; };
+  KeysByBlock k{std::vector<uint64_t>(hashes.size()),
+                std::vector<uint32_t>(band_of.blocks + 1, 0)};
+  for (uint64_t h : hashes) ++k.first[block_of(h) + 1];
+  for (uint64_t b = 0; b < band_of.blocks; ++b) k.first[b + 1] += k.first[b];
   {
-    std::vector<uint32_t> next(first.begin(), first.end() - 1);
-    for (uint64_t h : hashes) sorted[next[block_of(h)]++] = h;
+    std::vector<uint32_t> next(k.first.begin(), k.first.end() - 1);
+    for (uint64_t h : hashes) k.hashes[next[block_of(h)]++] = h;
   }
   std::vector<std::pair<uint64_t, uint64_t>> block;  // (start, hash) of one block.
-  for (uint64_t b = 0; b < blocks; ++b) {
+  for (uint64_t b = 0; b < band_of.blocks; ++b) {
     block.clear();
-    for (uint32_t i = first[b]; i < first[b + 1]; ++i) {
-      block.push_back({BandOf(LayerHash(sorted[i], layer), blocks, columns).start, sorted[i]});
+    for (uint32_t i = k.first[b]; i < k.first[b + 1]; ++i) {
+      block.push_back({band_of(k.hashes[i]).start, k.hashes[i]});
     }
     std::sort(block.begin(), block.end());
-    for (uint32_t i = first[b]; i < first[b + 1]; ++i) sorted[i] = block[i - first[b]].second;
+    for (uint32_t i = k.first[b]; i < k.first[b + 1]; ++i) {
+      k.hashes[i] = block[i - k.first[b]].second;
+    }
   }
-  return sorted;
+  return k;
 }
 
 // The coefficient matrix in echelon form: row of each slot (0: none) and
@@ -75,14 +87,6 @@ uint8_t CodeFor(uint32_t offset) {
   }
   return kNumThresholdCodes - 1;
 }
-
-// A layer's bands are its keys' (probes.h) at its shape.
-struct LayerBands {
-  uint32_t layer;
-  uint64_t blocks;
-  uint32_t columns;
-  Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks, columns); }
-};
 
 // Inserts one block's keys [begin, end) of `hashes` (ascending offsets); on
 // the first contradiction, rolls back those at or above the threshold
@@ -158,17 +162,15 @@ uint64_t LayerBlocks(size_t keys, uint32_t layer) {
 void SolveLayer(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
                 uint32_t columns, uint8_t* out, std::vector<uint64_t>* bumped) {
   const LayerBands band_of{layer, blocks, columns};
-  const std::vector<uint64_t> sorted = SortedHashes(hashes, layer, blocks, columns);
+  const KeysByBlock keys = SortedHashes(hashes, band_of);
   Echelon e{std::vector<uint64_t>(blocks * kSlotsPerBlock, 0),
             std::vector<uint16_t>(blocks * kSlotsPerBlock, 0)};
   std::vector<uint8_t> codes(blocks, 0);
   std::vector<std::pair<uint32_t, int64_t>> scratch;
-  for (size_t begin = 0; begin < sorted.size();) {
-    const uint64_t block = band_of(sorted[begin]).start / kSlotsPerBlock;
-    size_t end = begin;
-    while (end < sorted.size() && band_of(sorted[end]).start / kSlotsPerBlock == block) ++end;
-    codes[block] = InsertBlock(&e, band_of, sorted, begin, end, bumped, &scratch);
-    begin = end;
+  for (uint64_t b = 0; b < blocks; ++b) {
+    if (keys.first[b] == keys.first[b + 1]) continue;
+    codes[b] = InsertBlock(&e, band_of, keys.hashes, keys.first[b], keys.first[b + 1], bumped,
+                           &scratch);
   }
   Substitute(e, blocks, columns, layer, out);
   for (uint64_t b = 0; b < blocks; ++b) out[b * BlockBytes(columns) + 8 * columns] = codes[b];
