@@ -69,6 +69,10 @@ FilterDescription LegacyBloom(std::string_view filter, int k) {
 
 }  // namespace
 
+bool IsRocksDbRibbonFilter(std::string_view filter) {
+  return filter.size() > kMetadataBytes && static_cast<int8_t>(Byte(filter, 5)) == -2;
+}
+
 FilterDescription DescribeRocksDbBuiltinFilter(std::string_view filter) {
   if (filter.size() <= kMetadataBytes) {
     return FilterDescription::Fixed(FilterState::kMatchNothing, "built-in, empty (matches nothing)");

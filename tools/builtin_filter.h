@@ -31,6 +31,10 @@ inline constexpr std::string_view kRocksDbBuiltinFilterName = "rocksdb.BuiltinBl
 // Never fails: malformed bytes are a kMatchEverything description.
 FilterDescription DescribeRocksDbBuiltinFilter(std::string_view filter);
 
+// Whether the bytes are a Ribbon filter (metadata marker -2), well formed
+// or not.
+bool IsRocksDbRibbonFilter(std::string_view filter);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_TOOLS_BUILTIN_FILTER_H_

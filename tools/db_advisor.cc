@@ -40,8 +40,7 @@ FilterDescription Describe(const std::string& compatibility_name, const std::str
 }
 
 // The encoding optimize_levels would write in place of these bytes.
-EncodingId AlternativeOf(const std::string& compatibility_name, const std::string& bytes,
-                         const FilterDescription& d) {
+EncodingId AlternativeOf(const std::string& compatibility_name, const std::string& bytes) {
   if (compatibility_name == kBloomPolicyName) {
     return VisitEncodingOf(bytes, [](auto e) {
       using E = decltype(e);
@@ -52,8 +51,7 @@ EncodingId AlternativeOf(const std::string& compatibility_name, const std::strin
       }
     });
   }
-  return d.name.find("Ribbon") != std::string::npos ? EncodingId::kCompact
-                                                    : EncodingId::kCacheLocal;
+  return IsRocksDbRibbonFilter(bytes) ? EncodingId::kCompact : EncodingId::kCacheLocal;
 }
 
 // The table's filters: bytes, kind and FP (partitions: the mean, each
@@ -86,7 +84,7 @@ absl::StatusOr<TableFilters> ReadTable(const std::string& path,
     fp_sum += d.ExpectedFpRate(share * static_cast<double>(t.keys));
     if (t.kind.empty()) {
       t.kind = d.name;
-      t.encoding = AlternativeOf(filter->compatibility_name, p.contents, d);
+      t.encoding = AlternativeOf(filter->compatibility_name, p.contents);
     }
   }
   t.fp_rate = fp_sum / static_cast<double>(filter->partitions.size());
@@ -123,7 +121,9 @@ std::string KindOf(const std::vector<TreeRun>& runs, size_t begin, size_t end) {
 
 void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool bytewise) {
   uint64_t keys = 0, bytes = 0, tables = 0;
-  for (const TreeRun& r : runs) keys += r.keys(), bytes += r.filter_bytes(), tables += r.tables.size();
+  for (const TreeRun& r : runs) {
+    keys += r.keys(), bytes += r.filter_bytes(), tables += r.tables.size();
+  }
   absl::PrintF("column family '%s': %d tables, %d keys, %d filter bytes (%.2f bits/key)\n", cf,
                tables, keys, bytes, keys ? 8.0 * bytes / keys : 0.0);
   absl::PrintF("%-5s %6s %10s %12s %8s  %-36s %9s %6s %10s\n", "level", "tables", "keys",
@@ -204,7 +204,8 @@ int Report(rocksdb::DB& db, const std::vector<rocksdb::ColumnFamilyHandle*>& han
       continue;
     }
     const rocksdb::Comparator* cmp = families[i].options.comparator;
-    const bool bytewise = cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
+    const bool bytewise =
+        cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
     PrintRuns(families[i].name, GroupIntoRuns(std::move(tables), bytewise), bytewise);
   }
   return 0;
@@ -221,7 +222,8 @@ int AdviseDb(const std::string& dir, bool verify_checksums) {
   config.ignore_unknown_options = true;
   rocksdb::DBOptions db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
-  if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, dir, &db_options, &families); !s.ok()) {
+  if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, dir, &db_options, &families);
+      !s.ok()) {
     return Fail(kExitBadFile, absl::StrFormat("--db=%s: not a RocksDB database (no options file "
                                               "read: %s)",
                                               dir, s.ToString()));
