@@ -17,6 +17,7 @@ enum class EncodingId {
   kLevelDb,     // Bit-exact with LevelDB's built-in Bloom filter (default).
   kCacheLocal,  // One 64-byte cache line per key, 64-bit XXH3 hash.
   kCompact,     // 4-wise binary fuse: a Bloom filter's accuracy in ~27% fewer bits.
+  kBanded,      // Bumped Ribbon in 64-slot bands: as small, one random access a key.
 };
 inline constexpr EncodingId kDefaultEncoding = EncodingId::kLevelDb;
 
@@ -25,11 +26,11 @@ const std::vector<EncodingId>& AllEncodingIds();
 // Whether `format` is one of AllEncodingIds() (a cast integer may not be).
 bool IsKnownEncoding(EncodingId format);
 
-// "leveldb", "cache_local", "compact": the spelling in option strings and flags.
+// "leveldb", "cache_local", "compact", "banded": the spelling in option strings and flags.
 // REQUIRES: IsKnownEncoding(format).
 std::string_view EncodingName(EncodingId format);
 std::optional<EncodingId> ParseEncodingName(std::string_view name);
-// "'leveldb', 'cache_local' or 'compact'": the names, for messages.
+// "'leveldb', 'cache_local', 'compact' or 'banded'": the names, for messages.
 std::string EncodingNameList();
 
 }  // namespace sstfilter

@@ -33,6 +33,7 @@
 #include <utility>
 
 #include "absl/types/span.h"
+#include "filter/banded/filter.h"
 #include "filter/cache_local/bloom.h"
 #include "filter/compact/filter.h"
 #include "filter/encoding_contract.h"
@@ -45,8 +46,9 @@ namespace sstfilter {
 
 // In EncodingId order (encoding_id.h). Encodings tell their bytes apart
 // by the final byte: LevelDB's k is 1..30; the tags above 30 in use are
-// kCacheLocalTag (67) and kCompactTag (70).
-using Encodings = std::tuple<LevelDbEncoding, CacheLocalEncoding, CompactEncoding>;
+// kBandedTag (66), kCacheLocalTag (67) and kCompactTag (70).
+using Encodings =
+    std::tuple<LevelDbEncoding, CacheLocalEncoding, CompactEncoding, BandedEncoding>;
 
 // Bytes no encoding recognises (a reserved tag from a newer sstfilter, or
 // damage): read as "may match" for every key, never a false negative.
@@ -95,6 +97,7 @@ static_assert(encodings_internal::CheckContracts(static_cast<Encodings*>(nullptr
 static_assert(IdOf<LevelDbEncoding>() == EncodingId::kLevelDb);
 static_assert(IdOf<CacheLocalEncoding>() == EncodingId::kCacheLocal);
 static_assert(IdOf<CompactEncoding>() == EncodingId::kCompact);
+static_assert(IdOf<BandedEncoding>() == EncodingId::kBanded);
 
 namespace encodings_internal {
 

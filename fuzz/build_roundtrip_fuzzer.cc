@@ -25,12 +25,15 @@
 //     64) bits rounded to bytes, + 1; cache-local: lines = ceil(n * bpk /
 //     512), lines * 64 + 4 above 8 lines, else lines * ceil(n * bpk / (8 *
 //     lines)) + 4; compact: a fuse filter's array from its trailer's
-//     fields, + 18), n counted here (LevelDB keeps every key, the others
+//     fields, + 18; banded: layers' blocks at their widths from the
+//     trailer's fields, + 4 L + 9), n counted here (LevelDB keeps every key, the others
 //     drop a key whose hash equals the previous one's);
 //   - independent bytes: LevelDB's own CreateFilter at an integral
 //     bits/key, the reference cache-local builder (cache_local_reference.h)
-//     for cache-local filters and compact's Bloom bodies, the same bytes from
-//     every SIMD level, every level's reader finding every key.
+//     for cache-local filters and compact's and banded's Bloom bodies, a
+//     reader of the banded format written here that finds every key, the
+//     same bytes from every SIMD level, every level's reader finding every
+//     key.
 #include <leveldb/filter_policy.h>
 #include <leveldb/slice.h>
 #include <rocksdb/table.h>
@@ -243,6 +246,118 @@ void CheckCompact(const std::vector<std::string>& keys, double bpk) {
   }
 }
 
+// The banded encoding from its format (banded/filter.h, banded/probes.h),
+// read here by a reader of its own: final byte 'B', the body kind before
+// it. A layers body's trailer: L 32-bit block counts, narrow_blocks, L, r,
+// hash kind 1, and layers of blocks (c words + a code byte each; narrow
+// blocks of layer 0 have r - 1 words) filling the rest exactly. Every key's
+// band in the first layer whose threshold keeps it satisfies its r (or r
+// - 1) parity equations. A Bloom body is the reference cache-local filter.
+uint64_t RefMix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+struct RefLayer {
+  size_t offset;  // Of its first block in the filter.
+  uint64_t blocks, narrow;
+  int columns;
+};
+
+// Whether the reference reading of the layers finds hash h.
+bool RefBandedMayMatch(std::string_view f, const std::vector<RefLayer>& layers, uint64_t h) {
+  static constexpr uint32_t kThresholds[] = {64, 56, 48, 40, 32, 16, 0};
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const RefLayer& l = layers[i];
+    const uint64_t x = i == 0 ? h : RefMix64(h + i * 0x9e3779b97f4a7c15ULL);
+    const uint64_t start = static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(x) * (l.blocks * 64 - 63)) >> 64);
+    const uint64_t b = start / 64;
+    const int columns = l.columns - (b < l.narrow ? 1 : 0);
+    size_t at = l.offset;
+    for (uint64_t j = 0; j < b; ++j) at += 8 * (l.columns - (j < l.narrow ? 1 : 0)) + 1;
+    const auto code = static_cast<unsigned char>(f[at + 8 * columns]);
+    if (start % 64 >= (code < 7 ? kThresholds[code] : 0)) continue;  // Bumped.
+    const uint64_t coefficients = (x * 0xc28f82822b650bedULL) | 1;
+    const uint64_t fingerprint = RefMix64(x);
+    bool match = true;
+    for (int c = 0; c < columns; ++c) {
+      int parity = 0;
+      for (int k = 0; k < 64; ++k) {
+        if (((coefficients >> k) & 1) == 0) continue;
+        const uint64_t slot = start + k;
+        const size_t block = at + (slot / 64 == b ? 0 : 8 * columns + 1);
+        const auto byte = static_cast<unsigned char>(f[block + 8 * c + (slot % 64) / 8]);
+        parity ^= (byte >> (slot % 8)) & 1;
+      }
+      match &= parity == static_cast<int>((fingerprint >> c) & 1);
+    }
+    return match;
+  }
+  return true;
+}
+
+void CheckBanded(const std::vector<std::string>& keys, double bpk) {
+  const std::string where = absl::StrCat("banded bpk ", bpk, " keys ", keys.size());
+  const std::vector<uint64_t> hashes = RefHashesOnce(keys);
+  BandedFilterBuilder builder(bpk);
+  for (const std::string& k : keys) builder.AddKey(k);
+  SSTFILTER_FUZZ_CHECK(builder.NumEntries() == hashes.size(), where);
+  std::string filter;
+  builder.Finish(&filter);
+  SSTFILTER_FUZZ_CHECK(filter.size() >= 2 && filter.back() == 'B', where);
+  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
+  if (body == 1) {
+    const int num_layers = filter[filter.size() - 5], r = filter[filter.size() - 4];
+    SSTFILTER_FUZZ_CHECK(num_layers >= 2 && num_layers <= 4 && r >= 1 && r <= 16 &&
+                             filter[filter.size() - 3] == 1,
+                         where, " layers ", num_layers, " r ", r);
+    const size_t t = filter.size() - 9 - 4 * num_layers;
+    std::vector<RefLayer> layers;
+    size_t offset = 0;
+    for (int i = 0; i < num_layers; ++i) {
+      const uint64_t blocks = Fixed32At(filter, t + 4 * i);
+      const uint64_t narrow = i == 0 ? Fixed32At(filter, t + 4 * num_layers) : 0;
+      SSTFILTER_FUZZ_CHECK(blocks >= 1 && narrow <= blocks, where, " layer ", i);
+      layers.push_back({offset, blocks, narrow, r});
+      offset += narrow * (8 * (r - 1) + 1) + (blocks - narrow) * (8 * r + 1);
+    }
+    SSTFILTER_FUZZ_CHECK(offset == t, where, " layers end at ", offset, " trailer at ", t);
+    // Planned: two layers, FilterSize(n); more when layer 1 bumped keys.
+    SSTFILTER_FUZZ_CHECK((num_layers == 2) == (filter.size() == builder.FilterSize(hashes.size())),
+                         where, " size ", filter.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      SSTFILTER_FUZZ_CHECK(RefBandedMayMatch(filter, layers, RefCacheLocalHash(keys[i])),
+                           "reference reading misses a key: ", where, " key ", Printable(keys[i]));
+    }
+  } else {
+    SSTFILTER_FUZZ_CHECK(body == 2 || body == 3, where, " body ", body);
+    const int k = CacheLocalBloomBuilder(bpk).num_probes();
+    SSTFILTER_FUZZ_CHECK(filter.substr(0, filter.size() - 2) ==
+                             RefBuild(hashes, RefFilterShape(hashes.size(), bpk), k),
+                         "Bloom body differs from the reference's: ", where);
+    // Small: planned, the Bloom filter the smaller; fallen back: where layers
+    // were planned (the keys bumped from every layer; rare).
+    SSTFILTER_FUZZ_CHECK(builder.UsesLayers(hashes.size()) == (body == 3), where, " body ", body);
+  }
+  if (filter.size() == builder.FilterSize(hashes.size())) {
+    CheckInverse(filter.size(), builder.MaxEntriesForSize(filter.size()), hashes.size(),
+                 [&builder](size_t m) { return builder.FilterSize(m); }, where);
+  }
+  const ExactBytes exact(filter);
+  for (SimdLevel level : SupportedSimdLevels()) {
+    const BandedFilterReader reader(exact.view(), level);
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::unique_ptr<bool[]> batch(new bool[keys.size()]);
+    reader.MayMatchBatch(views, batch.get());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ",
+                           Printable(keys[i]));
+    }
+  }
+}
+
 // Each encoding's independent account. An encoding added to the list needs
 // one here: until then this does not compile.
 template <typename E>
@@ -253,6 +368,8 @@ void CheckIndependently(const std::vector<std::string>& keys, double bpk) {
     CheckCacheLocal(keys, bpk);
   } else if constexpr (std::is_same_v<E, CompactEncoding>) {
     CheckCompact(keys, bpk);
+  } else if constexpr (std::is_same_v<E, BandedEncoding>) {
+    CheckBanded(keys, bpk);
   } else {
     static_assert(sizeof(E) == 0, "build_roundtrip_fuzzer: no independent check of this encoding");
   }

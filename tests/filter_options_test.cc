@@ -213,7 +213,7 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
     EXPECT_EQ(NewFilterPolicy(WithBits(value)).status().message(), want);
   }
   const std::string format = "sstfilter.bloom: format=ribbon is unknown; expected "
-                             "'leveldb', 'cache_local' or 'compact'";
+                             "'leveldb', 'cache_local', 'compact' or 'banded'";
   EXPECT_EQ(ParseEncodingValue("ribbon").status().message(), format);
   EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
   EXPECT_EQ(ParseBitsPerKeyValue("").status().message(),
@@ -246,7 +246,7 @@ TEST(BloomOptionsTest, UnknownFormatValueIsRejected) {
   options.encoding = static_cast<EncodingId>(7);
   EXPECT_EQ(ResolveFilterOptions(options).status().message(),
             "sstfilter.bloom: format=7 is not a EncodingId; expected 'leveldb', "
-            "'cache_local' or 'compact'");
+            "'cache_local', 'compact' or 'banded'");
   EXPECT_FALSE(NewFilterPolicy(options).ok());
 }
 

@@ -70,7 +70,7 @@ for args in "" "--encoding=leveldb"; do
   expect_line "$out" "filter bytes       1251"
 done
 
-expect_error "format=bogus is unknown; expected 'leveldb', 'cache_local' or 'compact'" \
+expect_error "format=bogus is unknown; expected 'leveldb', 'cache_local', 'compact' or 'banded'" \
   --keys 1000 --bits_per_key 10 --encoding=bogus
 
 finish

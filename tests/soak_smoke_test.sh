@@ -10,7 +10,7 @@ out="$("$tool" --checks=3000000 --max_keys=100000 2>&1)"; status=$?
 check "soak exits 0 (got $status)" test "$status" -eq 0
 expect_line "$out" "false negatives: 0 of 3000000 checks"
 # The encodings of the list, as the soak's refusal of an unknown one names
-# them ("expected 'leveldb', 'cache_local' or 'compact'"): each has a row
+# them ("expected 'leveldb', 'cache_local', 'compact' or 'banded'"): each has a row
 # per query path.
 encodings=($("$tool" --checks=100 --encodings=ribbon 2>&1 | sed -n 's/.*expected //p' |
              grep -oE "'[a-z0-9_]+'" | tr -d "'"))

@@ -1,24 +1,31 @@
 // Probe math of the banded encoding (a bumped Ribbon filter with 64-slot
 // bands): pure, header-only, no allocation and no format parsing.
 //
-// A layer is `blocks` blocks of 64 slots; each slot holds r solution bits
-// (one per fingerprint column). A key's equation in layer i comes from its
-// 64-bit hash h (key_hash64.h), remixed per layer (i > 0) so that keys
-// crowded together in one layer spread out in the next:
+// A layer is `blocks` blocks of 64 slots; each slot holds one solution bit
+// per fingerprint column. A key's equation in layer i comes from its 64-bit
+// hash h (key_hash64.h), remixed per layer (i > 0) so that keys crowded
+// together in one layer spread out in the next:
 //   - start s = fastrange(h_i, blocks * 64 - 63): the band is slots s..s+63;
 //   - coefficients c = (h_i * kCoefficientMultiplier) | 1: bit k of c
 //     selects slot s + k (bit 0 always, so each equation has a pivot);
-//   - fingerprint f = the top r bits of Mix(h_i).
-// The key is in the layer's set if, for each column j, the parity of the
-// selected slots' bits equals bit j of f. An absent key's band is a random
-// equation: it matches with probability 2^-r.
+//   - fingerprint f = the low bits of Mix64(h_i), one per column.
+// The key is in the layer's set if, for each column j its start block has,
+// the parity of the selected slots' bits equals bit j of f. An absent key's
+// band is a random equation: it matches with probability 2^-columns.
 //
-// Bytes of a block: r little-endian 64-bit words (word j: column j of the
-// block's 64 slots, bit k = slot k), then one byte: the block's bump
-// threshold code. A key whose start falls in block b at offset o (s = 64 b
-// + o) with o >= Threshold(code of b) was bumped: it is in a later layer
-// (or the fallback), not this one. The band reads block b and, when o > 0,
-// block b + 1: at most 2 (8 r + 1) bytes, adjacent.
+// Fractional fingerprints: the first `narrow_blocks` blocks of a layer have
+// one column fewer than the rest. A key's start block decides its column
+// count; its band's second block (the next one, never narrower) is read in
+// those columns only. Because columns are independent equations on the
+// same coefficients, a solution of all blocks at full width stays a
+// solution when a block's last column is dropped.
+//
+// Bytes of a block with c columns: c little-endian 64-bit words (word j:
+// column j of the block's 64 slots, bit k = slot k), then one byte, the
+// block's bump threshold code. A key whose start falls in block b at offset
+// o (s = 64 b + o) with o >= Threshold(code of b) was bumped: it is in a
+// later layer (or the fallback), not this one. A band reads block b and,
+// when o > 0, block b + 1: at most 2 (8 c + 1) adjacent bytes.
 #ifndef SSTFILTER_FILTER_BANDED_PROBES_H_
 #define SSTFILTER_FILTER_BANDED_PROBES_H_
 
@@ -29,14 +36,13 @@
 namespace sstfilter::banded {
 
 inline constexpr uint32_t kSlotsPerBlock = 64;
-inline constexpr uint32_t kMinColumns = 1;
 inline constexpr uint32_t kMaxColumns = 16;
 inline constexpr uint64_t kCoefficientMultiplier = 0xc28f82822b650bedULL;  // Odd.
 inline constexpr uint64_t kLayerStep = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden ratio.
 
 // Threshold codes: the offsets from which a block's keys are bumped. Code 0
 // bumps none; a coarser code bumps more keys than needed (they go to the
-// next layer), never fewer.
+// next layer), never fewer. Codes past the table read as threshold 0.
 inline constexpr uint32_t kThresholds[] = {64, 56, 48, 40, 32, 16, 0};
 inline constexpr uint32_t kNumThresholdCodes = sizeof(kThresholds) / sizeof(kThresholds[0]);
 
@@ -63,15 +69,15 @@ inline uint64_t FastRange64(uint64_t hash, uint64_t n) {
 struct Band {
   uint64_t start = 0;         // First slot.
   uint64_t coefficients = 1;  // Bit k: slot start + k.
-  uint32_t fingerprint = 0;   // r bits.
+  uint32_t fingerprint = 0;   // Bit j: column j's right-hand side (kMaxColumns bits).
 };
 
-// REQUIRES: blocks >= 1, kMinColumns <= columns <= kMaxColumns.
-inline Band BandOf(uint64_t layer_hash, uint64_t blocks, uint32_t columns) {
+// REQUIRES: blocks >= 1.
+inline Band BandOf(uint64_t layer_hash, uint64_t blocks) {
   Band b;
   b.start = FastRange64(layer_hash, blocks * kSlotsPerBlock - (kSlotsPerBlock - 1));
   b.coefficients = (layer_hash * kCoefficientMultiplier) | 1;
-  b.fingerprint = static_cast<uint32_t>(Mix64(layer_hash) >> (64 - columns));
+  b.fingerprint = static_cast<uint32_t>(Mix64(layer_hash)) & ((1u << kMaxColumns) - 1);
   return b;
 }
 
@@ -81,29 +87,58 @@ inline uint64_t LoadWord(const uint8_t* p) {
   return v;  // Little-endian hosts only (x86-64, as the other encodings).
 }
 
-// Whether the band's key was bumped out of this layer. `layer` points at the
-// layer's first block.
-inline bool Bumped(const uint8_t* layer, uint32_t columns, uint64_t start) {
-  const uint8_t* block = layer + (start / kSlotsPerBlock) * BlockBytes(columns);
-  const uint8_t code = block[8 * columns];
-  const uint32_t threshold = code < kNumThresholdCodes ? kThresholds[code] : 0;
-  return start % kSlotsPerBlock >= threshold;
-}
+// One layer's bytes: blocks [0, narrow_blocks) of columns - 1 columns, the
+// rest of `columns`.
+struct Layer {
+  const uint8_t* data = nullptr;
+  uint64_t blocks = 0;
+  uint64_t narrow_blocks = 0;
+  uint32_t columns = 0;  // 1..kMaxColumns.
 
-// Whether the layer's solution satisfies the band's equation in every
-// column. REQUIRES: the band's blocks (start / 64 and, if start % 64 > 0,
-// the next) lie inside the layer.
-inline bool BandMatches(const uint8_t* layer, uint32_t columns, const Band& band) {
-  const size_t bytes = BlockBytes(columns);
-  const uint8_t* first = layer + (band.start / kSlotsPerBlock) * bytes;
-  const uint32_t offset = band.start % kSlotsPerBlock;
+  uint32_t ColumnsOf(uint64_t block) const { return columns - (block < narrow_blocks ? 1 : 0); }
+  const uint8_t* BlockAt(uint64_t block) const {
+    const size_t narrow = BlockBytes(columns - 1);
+    if (block < narrow_blocks) return data + block * narrow;
+    return data + narrow_blocks * narrow + (block - narrow_blocks) * BlockBytes(columns);
+  }
+};
+
+// What one layer says of a key: bumped (ask the next layer), or its answer.
+enum class LayerAnswer { kBumped, kMatch, kNoMatch };
+
+// REQUIRES: the layer's bytes are all there (its blocks at their widths);
+// band = BandOf(LayerHash(h, i), layer.blocks) for layer i.
+inline LayerAnswer ProbeLayer(const Layer& layer, const Band& band) {
+  const uint64_t b = band.start / kSlotsPerBlock;
+  const auto offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
+  const uint32_t columns = layer.ColumnsOf(b);
+  const uint8_t* first = layer.BlockAt(b);
+  const uint8_t code = first[8 * columns];
+  const uint32_t threshold = code < kNumThresholdCodes ? kThresholds[code] : 0;
+  if (offset >= threshold) return LayerAnswer::kBumped;
+  // Block b + 1 starts where block b ends; it has at least `columns` words.
+  const uint8_t* second = first + BlockBytes(columns);
   uint32_t result = 0;
   for (uint32_t j = 0; j < columns; ++j) {
     uint64_t window = LoadWord(first + 8 * j) >> offset;
-    if (offset > 0) window |= LoadWord(first + bytes + 8 * j) << (kSlotsPerBlock - offset);
+    if (offset > 0) window |= LoadWord(second + 8 * j) << (kSlotsPerBlock - offset);
     result |= static_cast<uint32_t>(__builtin_parityll(window & band.coefficients)) << j;
   }
-  return result == band.fingerprint;
+  const uint32_t mask = (1u << columns) - 1;
+  return result == (band.fingerprint & mask) ? LayerAnswer::kMatch : LayerAnswer::kNoMatch;
+}
+
+// Whether a key of hash h may be in the set `layers` hold (layers[i] is
+// layer first_layer + i): the first layer that did not bump it decides;
+// bumped from every layer, it may be.
+inline bool LayersMayMatch(const Layer* layers, uint32_t num_layers, uint64_t h,
+                           uint32_t first_layer = 0) {
+  for (uint32_t i = 0; i < num_layers; ++i) {
+    const Band band = BandOf(LayerHash(h, first_layer + i), layers[i].blocks);
+    const LayerAnswer a = ProbeLayer(layers[i], band);
+    if (a != LayerAnswer::kBumped) return a == LayerAnswer::kMatch;
+  }
+  return true;
 }
 
 }  // namespace sstfilter::banded

@@ -1,7 +1,6 @@
 #include "filter/banded/solver.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "filter/banded/probes.h"
@@ -10,12 +9,11 @@ namespace sstfilter::banded {
 
 namespace {
 
-// A layer's bands are its keys' (probes.h) at its shape.
+// A layer's bands are its keys' (probes.h) at its size.
 struct LayerBands {
   uint32_t layer;
   uint64_t blocks;
-  uint32_t columns;
-  Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks, columns); }
+  Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks); }
 };
 
 // The layer's keys sorted by their band's start (so by block, then
@@ -27,15 +25,20 @@ struct KeysByBlock {
   std::vector<uint32_t> first;  // Block b's keys: [first[b], first[b + 1]).
 };
 
-KeysByBlock SortedHashes(absl::Span<const uint64_t> hashes, const LayerBands& band_of) {
+KeysByBlock SortedHashes(HashRuns runs, const LayerBands& band_of) {
   auto block_of = [&](uint64_t h) { return band_of(h).start / kSlotsPerBlock; };
-  KeysByBlock k{std::vector<uint64_t>(hashes.size()),
-                std::vector<uint32_t>(band_of.blocks + 1, 0)};
-  for (uint64_t h : hashes) ++k.first[block_of(h) + 1];
+  size_t n = 0;
+  for (absl::Span<const uint64_t> run : runs) n += run.size();
+  KeysByBlock k{std::vector<uint64_t>(n), std::vector<uint32_t>(band_of.blocks + 1, 0)};
+  for (absl::Span<const uint64_t> run : runs) {
+    for (uint64_t h : run) ++k.first[block_of(h) + 1];
+  }
   for (uint64_t b = 0; b < band_of.blocks; ++b) k.first[b + 1] += k.first[b];
   {
     std::vector<uint32_t> next(k.first.begin(), k.first.end() - 1);
-    for (uint64_t h : hashes) k.hashes[next[block_of(h)]++] = h;
+    for (absl::Span<const uint64_t> run : runs) {
+      for (uint64_t h : run) k.hashes[next[block_of(h)]++] = h;
+    }
   }
   std::vector<std::pair<uint64_t, uint64_t>> block;  // (start, hash) of one block.
   for (uint64_t b = 0; b < band_of.blocks; ++b) {
@@ -61,9 +64,9 @@ struct Echelon {
 // Adds the band's equation. Returns the slot it became the pivot of, or -1
 // if it was implied by the rows there (consistent), or -2 if it
 // contradicted them.
-int64_t Insert(Echelon* e, const Band& band) {
+int64_t Insert(Echelon* e, const Band& band, uint16_t mask) {
   uint64_t slot = band.start, c = band.coefficients;
-  auto r = static_cast<uint16_t>(band.fingerprint);
+  auto r = static_cast<uint16_t>(band.fingerprint & mask);
   for (;;) {
     if (e->rows[slot] == 0) {
       e->rows[slot] = c;
@@ -92,7 +95,8 @@ uint8_t CodeFor(uint32_t offset) {
 // the first contradiction, rolls back those at or above the threshold
 // offset (the last inserted) and bumps them with the rest. Returns the
 // block's code. `scratch`: (offset, pivot slot or -1) of each key placed.
-uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, const std::vector<uint64_t>& hashes,
+uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, uint16_t mask,
+                    const std::vector<uint64_t>& hashes,
                     size_t begin, size_t end, std::vector<uint64_t>* bumped,
                     std::vector<std::pair<uint32_t, int64_t>>* scratch) {
   std::vector<std::pair<uint32_t, int64_t>>& inserted = *scratch;
@@ -100,7 +104,7 @@ uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, const std::vector<uin
   for (size_t i = begin; i < end; ++i) {
     const Band band = band_of(hashes[i]);
     const auto offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
-    const int64_t pivot = Insert(e, band);
+    const int64_t pivot = Insert(e, band, mask);
     if (pivot != -2) {
       inserted.push_back({offset, pivot});
       continue;
@@ -124,13 +128,13 @@ uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, const std::vector<uin
 
 // Back-substitution, last slot first; free slots get bits from a fixed mix
 // of their index, so absent keys see random bits there too.
-void Substitute(const Echelon& e, uint64_t blocks, uint32_t columns, uint32_t layer, uint8_t* out) {
-  const size_t block_bytes = BlockBytes(columns);
+void Substitute(const Echelon& e, uint32_t layer, SolvedLayer* out) {
+  const uint32_t columns = out->columns;
   uint64_t below[kMaxColumns] = {};  // Column j: solution bits of slots i..i+63, bit 0 = slot i.
-  uint64_t words[kMaxColumns] = {};
-  for (uint64_t slot = blocks * kSlotsPerBlock; slot-- > 0;) {
+  for (uint64_t slot = out->blocks * kSlotsPerBlock; slot-- > 0;) {
     const uint64_t row = e.rows[slot];
     const uint64_t fill = Mix64(slot ^ (uint64_t{layer} << 56) ^ 0x62616e646564ULL);
+    uint64_t* words = &out->words[(slot / kSlotsPerBlock) * columns];
     for (uint32_t j = 0; j < columns; ++j) {
       const uint64_t rest = below[j] << 1;
       const uint64_t bit = row != 0
@@ -140,64 +144,46 @@ void Substitute(const Echelon& e, uint64_t blocks, uint32_t columns, uint32_t la
       below[j] = rest | bit;
       words[j] |= bit << (slot % kSlotsPerBlock);
     }
-    if (slot % kSlotsPerBlock == 0) {
-      uint8_t* block = out + (slot / kSlotsPerBlock) * block_bytes;
-      for (uint32_t j = 0; j < columns; ++j) {
-        std::memcpy(block + 8 * j, &words[j], sizeof(uint64_t));
-        words[j] = 0;
-      }
-    }
   }
 }
 
 }  // namespace
 
-uint64_t LayerBlocks(size_t keys, uint32_t layer) {
-  const double overhead = layer == 0 ? kFirstLayerOverhead : kLaterLayerOverhead;
-  const auto blocks = static_cast<uint64_t>(
-      std::ceil(static_cast<double>(keys) * (1 + overhead) / kSlotsPerBlock));
-  return std::max<uint64_t>(blocks, 2);
-}
-
-void SolveLayer(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
-                uint32_t columns, uint8_t* out, std::vector<uint64_t>* bumped) {
-  const LayerBands band_of{layer, blocks, columns};
-  const KeysByBlock keys = SortedHashes(hashes, band_of);
+SolvedLayer SolveLayer(HashRuns runs, uint32_t layer, uint64_t blocks,
+                       uint32_t columns, std::vector<uint64_t>* bumped, size_t* temp_bytes) {
+  const LayerBands band_of{layer, blocks};
+  const KeysByBlock keys = SortedHashes(runs, band_of);
   Echelon e{std::vector<uint64_t>(blocks * kSlotsPerBlock, 0),
             std::vector<uint16_t>(blocks * kSlotsPerBlock, 0)};
-  std::vector<uint8_t> codes(blocks, 0);
+  *temp_bytes = std::max(*temp_bytes, keys.hashes.capacity() * sizeof(uint64_t) +
+                                          keys.first.capacity() * sizeof(uint32_t) +
+                                          e.rows.capacity() * sizeof(uint64_t) +
+                                          e.results.capacity() * sizeof(uint16_t));
+  SolvedLayer solved{blocks, columns, std::vector<uint64_t>(blocks * columns, 0),
+                     std::vector<uint8_t>(blocks, 0)};
+  const uint16_t mask = static_cast<uint16_t>((uint32_t{1} << columns) - 1);
   std::vector<std::pair<uint32_t, int64_t>> scratch;
   for (uint64_t b = 0; b < blocks; ++b) {
     if (keys.first[b] == keys.first[b + 1]) continue;
-    codes[b] = InsertBlock(&e, band_of, keys.hashes, keys.first[b], keys.first[b + 1], bumped,
-                           &scratch);
+    solved.codes[b] = InsertBlock(&e, band_of, mask, keys.hashes, keys.first[b],
+                                  keys.first[b + 1], bumped, &scratch);
   }
-  Substitute(e, blocks, columns, layer, out);
-  for (uint64_t b = 0; b < blocks; ++b) out[b * BlockBytes(columns) + 8 * columns] = codes[b];
+  Substitute(e, layer, &solved);
+  return solved;
 }
 
-SolvedLayers SolveLayers(absl::Span<const uint64_t> hashes, uint32_t columns) {
-  SolvedLayers s;
-  std::vector<uint64_t> keys(hashes.begin(), hashes.end());
-  for (uint32_t layer = 0; layer < kMaxLayers && (layer == 0 || !keys.empty()); ++layer) {
-    const uint64_t blocks = LayerBlocks(keys.size(), layer);
-    s.blocks.push_back(blocks);
-    s.bytes.emplace_back(blocks * BlockBytes(columns), 0);
-    std::vector<uint64_t> bumped;
-    SolveLayer(keys, layer, blocks, columns, s.bytes.back().data(), &bumped);
-    keys = std::move(bumped);
-  }
-  s.unplaced = std::move(keys);
-  return s;
+uint64_t LayerBytes(uint64_t blocks, uint32_t columns, uint64_t narrow_blocks) {
+  return narrow_blocks * BlockBytes(columns - 1) + (blocks - narrow_blocks) * BlockBytes(columns);
 }
 
-bool LayersMayMatch(const SolvedLayers& layers, uint32_t columns, uint64_t hash) {
-  for (uint32_t layer = 0; layer < layers.blocks.size(); ++layer) {
-    const Band band = BandOf(LayerHash(hash, layer), layers.blocks[layer], columns);
-    const uint8_t* bytes = layers.bytes[layer].data();
-    if (!Bumped(bytes, columns, band.start)) return BandMatches(bytes, columns, band);
+void WriteLayer(const SolvedLayer& solved, uint32_t columns, uint64_t narrow_blocks,
+                uint8_t* out) {
+  for (uint64_t b = 0; b < solved.blocks; ++b) {
+    const uint32_t width = columns - (b < narrow_blocks ? 1 : 0);
+    std::memcpy(out, &solved.words[b * solved.columns], 8 * size_t{width});
+    out[8 * width] = solved.codes[b];
+    out += BlockBytes(width);
   }
-  return true;
 }
 
 }  // namespace sstfilter::banded

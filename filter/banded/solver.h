@@ -2,11 +2,11 @@
 // banding each block's keys (on-the-fly Gaussian elimination over GF(2),
 // Dillinger and Walzer's Ribbon) with bumping (a block that cannot take all
 // its keys bumps those from a threshold offset up to the next layer, as
-// BuRR does), then back-substitution into the interleaved layout.
+// BuRR does), then back-substitution.
 //
-// A layer never fails: whatever it cannot hold it bumps. Layers follow
-// until none bumps or kMaxLayers is reached; keys still bumped then are
-// the caller's to place (the encoding falls back to a Bloom filter).
+// A layer never fails: whatever it cannot hold it bumps. The caller decides
+// the layers' sizes and what to do with keys bumped from the last one (the
+// encoding falls back to a Bloom filter).
 #ifndef SSTFILTER_FILTER_BANDED_SOLVER_H_
 #define SSTFILTER_FILTER_BANDED_SOLVER_H_
 
@@ -18,38 +18,42 @@
 
 namespace sstfilter::banded {
 
-inline constexpr uint32_t kMaxLayers = 4;
+// One layer's solution at full width: `columns` words per block, and each
+// block's threshold code. Any column count up to `columns`, and any number
+// of narrow blocks, can be written from it (WriteLayer).
+struct SolvedLayer {
+  uint64_t blocks = 0;
+  uint32_t columns = 0;
+  std::vector<uint64_t> words;  // Block b, column j: words[b * columns + j].
+  std::vector<uint8_t> codes;   // Of each block.
 
-// Slots over keys of layer 0 (1%: fewer absent keys reach a second layer,
-// 0.8% against 1.4% at none, for 0.03 bits/key) and of later layers, which
-// hold the few keys bumped from crowded blocks.
-inline constexpr double kFirstLayerOverhead = 0.01;
-inline constexpr double kLaterLayerOverhead = 0.05;
-
-// Blocks of layer `layer` for `keys` keys: at least 2 (one full band).
-uint64_t LayerBlocks(size_t keys, uint32_t layer);
-
-// Solves layer `layer` over `hashes` (keys' 64-bit hashes; remixed here per
-// layer, probes.h) into blocks * BlockBytes(columns) bytes at `out`, and
-// appends the hashes it bumped to *bumped. Deterministic: the same hashes
-// in any order give the same bytes. REQUIRES: blocks >= 2,
-// kMinColumns <= columns <= kMaxColumns.
-void SolveLayer(absl::Span<const uint64_t> hashes, uint32_t layer, uint64_t blocks,
-                uint32_t columns, uint8_t* out, std::vector<uint64_t>* bumped);
-
-struct SolvedLayers {
-  std::vector<uint64_t> blocks;            // Of each layer.
-  std::vector<std::vector<uint8_t>> bytes;  // Of each layer.
-  std::vector<uint64_t> unplaced;          // Bumped from the last layer.
+  size_t AllocatedBytes() const {
+    return words.capacity() * sizeof(uint64_t) + codes.capacity();
+  }
 };
 
-// Layers until every key is placed or kMaxLayers.
-SolvedLayers SolveLayers(absl::Span<const uint64_t> hashes, uint32_t columns);
+// Keys' 64-bit hashes, in runs of consecutive ones (HashBlocks' blocks).
+using HashRuns = absl::Span<const absl::Span<const uint64_t>>;
 
-// Whether a key of this hash may be in the set the layers hold: the first
-// layer that did not bump it decides; bumped from every layer, it may be
-// (the caller's fallback decides).
-bool LayersMayMatch(const SolvedLayers& layers, uint32_t columns, uint64_t hash);
+// Solves layer `layer` over the hashes of `runs` (keys' 64-bit hashes; remixed here per
+// layer, probes.h) in `blocks` blocks of `columns` columns, and appends the
+// hashes it bumped to *bumped. Deterministic: the same hashes in any order
+// give the same solution. *temp_bytes is raised to the most bytes held
+// while solving (besides the hashes and the result). REQUIRES: blocks >= 1,
+// 1 <= columns <= kMaxColumns.
+SolvedLayer SolveLayer(HashRuns runs, uint32_t layer, uint64_t blocks,
+                       uint32_t columns, std::vector<uint64_t>* bumped, size_t* temp_bytes);
+
+// Bytes of a layer of `blocks` blocks written at `columns` columns with
+// `narrow_blocks` of them one column narrower.
+uint64_t LayerBytes(uint64_t blocks, uint32_t columns, uint64_t narrow_blocks);
+
+// Writes the solution as probes.h lays a layer out, at `columns` columns
+// (<= solved.columns: the first ones) with the first `narrow_blocks` blocks
+// one narrower; LayerBytes(...) bytes. REQUIRES: 1 <= columns <=
+// solved.columns, narrow_blocks <= solved.blocks.
+void WriteLayer(const SolvedLayer& solved, uint32_t columns, uint64_t narrow_blocks,
+                uint8_t* out);
 
 }  // namespace sstfilter::banded
 

@@ -1,0 +1,80 @@
+// Arithmetic of the banded encoding: the fingerprint columns a bits/key
+// asks for, the layers planned for n keys, their bytes and FP rate.
+//
+// Accuracy. bits_per_key keeps its meaning, as in the compact encoding
+// (compact/math.h): the target is the cache-local Bloom encoding's FP rate
+// at bits_per_key (0.9576% at 10). An absent key that reaches a layer with
+// c columns matches with probability 2^-c; r = ceil(-log2 target) columns,
+// and the first fraction q = target 2^r - 1 of layer 0's blocks narrow
+// (r - 1 columns, probes.h), give FP q 2^-(r-1) + (1 - q) 2^-r = target.
+// At 10 bits/key: r = 7, q = 0.2257.
+//
+// Layers. Layer 0 has 1% more slots than keys (fewer keys bumped: 0.9% of
+// keys against 1.4% at none, measured for 0.03 bits/key). Layer 1 is
+// planned from n alone (so FilterSize is a formula of n): room for 1.25% of
+// the keys plus three standard deviations of a 1% draw, with 5% spare
+// slots; it is rarely more than 3/4 full. Keys it still bumps go to layers
+// sized for them once known (10% spare): the filter is then a few blocks
+// larger than FilterSize(n) says. Bumped past kMaxLayers, the filter falls
+// back to a Bloom filter.
+#ifndef SSTFILTER_FILTER_BANDED_MATH_H_
+#define SSTFILTER_FILTER_BANDED_MATH_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "filter/banded/probes.h"
+
+namespace sstfilter {
+
+inline constexpr uint32_t kBandedMaxLayers = 4;
+inline constexpr uint32_t kBandedPlannedLayers = 2;
+// Block counts are 32-bit in the format, and the solver counts keys in 32
+// bits; larger filters are Bloom filters.
+inline constexpr size_t kBandedMaxKeys = (size_t{1} << 32) - 1;
+
+// The FP rate bits_per_key aims at. REQUIRES: bits_per_key > 0.
+double BandedTargetFpRate(double bits_per_key);
+
+// The columns of a filter, and how many of layer 0's blocks have one fewer.
+struct BandedWidths {
+  uint32_t columns = 1;  // 1..kMaxColumns.
+  uint64_t narrow_blocks = 0;
+};
+
+// Layers and widths of a banded filter.
+struct BandedShape {
+  uint32_t num_layers = 0;  // 1..kBandedMaxLayers.
+  std::array<uint64_t, kBandedMaxLayers> blocks{};  // Of each layer, >= 1.
+  BandedWidths widths;
+
+  // Bytes of the layers (not the trailer).
+  uint64_t LayerBytes() const;
+  // The FP rate by the model: narrow blocks' share of layer 0's starts at
+  // 2^-(columns - 1), the rest at 2^-columns (keys bumped to later layers,
+  // about 1%, meet 2^-columns there: the model is at most 1% high).
+  double FpRate() const;
+};
+
+// Blocks of layer 0 for n keys (1% spare slots), and the planned layer 1.
+uint64_t BandedFirstLayerBlocks(size_t num_keys);
+uint64_t BandedSecondLayerBlocks(size_t num_keys);
+// Blocks of a layer added for `bumped` keys bumped from the planned ones.
+uint64_t BandedExtraLayerBlocks(size_t bumped);
+
+// The widths bits_per_key asks for on a layer 0 of `blocks` blocks.
+BandedWidths BandedWidthsFor(double bits_per_key, uint64_t blocks);
+
+// The planned shape for n keys (the two planned layers).
+BandedShape BandedPlan(size_t num_keys, double bits_per_key);
+
+// The widths that fill at most `layer_bytes` bytes of layers on `shape`'s
+// blocks with the most columns (at most max_columns), or columns = 0 when
+// even one column does not fit.
+BandedWidths FitBandedWidths(const BandedShape& shape, uint32_t max_columns,
+                             uint64_t layer_bytes);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BANDED_MATH_H_
