@@ -310,6 +310,41 @@ TEST(BandedFilter, OtherSizesKeepEveryKeyAtTheirModel) {
   }
 }
 
+// Every kernel (banded/kernels.h) answers as the scalar loop, key by key,
+// for column counts around the SIMD limits (4 and 8 columns to a register
+// half or a register; 9+ take the scalar loop), with narrow blocks, through
+// the single, batched and one-shot paths.
+TEST(BandedFilter, EveryKernelAnswersAsTheScalarLoop) {
+  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 20000);
+  const std::vector<std::string> asked = ShapedKeys(KeyShape::kRandom16, 1000000, 200000);
+  const std::vector<std::string_view> views = Views(asked);
+  for (double bpk : {1.0, 3.0, 5.5, 7.0, 10.0, 12.0, 14.0, 20.0}) {
+    const std::string filter = Build(keys, bpk);
+    const BandedFilterReader scalar(filter, SimdLevel::kScalar);
+    ASSERT_EQ(scalar.body(), kBandedBodyLayers) << bpk;
+    std::unique_ptr<bool[]> expected(new bool[asked.size()]);
+    size_t positives = 0;
+    for (size_t i = 0; i < asked.size(); ++i) positives += expected[i] = scalar.MayMatch(asked[i]);
+    EXPECT_GT(positives, 0u) << bpk;
+    for (SimdLevel level : SupportedSimdLevels()) {
+      SCOPED_TRACE(::testing::Message() << GetBandedKernels(level).name << " r "
+                                        << scalar.shape().widths.columns);
+      const BandedFilterReader reader(filter, level);
+      const BandedFilterReader::OnceContext once(level);
+      std::unique_ptr<bool[]> batch(new bool[asked.size()]);
+      reader.MayMatchBatch(views, batch.get());
+      for (size_t i = 0; i < asked.size(); ++i) {
+        ASSERT_EQ(reader.MayMatch(asked[i]), expected[i]) << i;
+        ASSERT_EQ(batch[i], expected[i]) << i;
+        ASSERT_EQ(BandedFilterReader::MayMatchOnce(filter, asked[i], once), expected[i]) << i;
+      }
+    }
+  }
+  if (SupportedSimdLevels().size() == 1) {
+    GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: only the scalar loop ran";
+  }
+}
+
 TEST(BandedFilter, InconsistentTrailersFailOpen) {
   const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 5000);
   const std::string good = Build(keys);

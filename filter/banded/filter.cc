@@ -253,11 +253,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<BandedLayout> ParseLayers(
   ParsedFilter<BandedLayout> parsed{FilterState::kProbe, {}};
   BandedLayout& l = parsed.layout;
   l.shape = s;
-  l.num_layers = s.num_layers;
+  l.layers.num_layers = s.num_layers;
   const auto* p = reinterpret_cast<const uint8_t*>(filter.data());
   for (uint32_t i = 0; i < s.num_layers; ++i) {
     const uint64_t narrow = i == 0 ? s.widths.narrow_blocks : 0;
-    l.layers[i] = {p, s.blocks[i], narrow, s.widths.columns};
+    l.layers.layers[i] = {p, s.blocks[i], narrow, s.widths.columns};
     p += bd::LayerBytes(s.blocks[i], s.widths.columns, narrow);
   }
   return parsed;
@@ -274,7 +274,8 @@ ParsedFilter<BandedLayout> ParseBandedLayers(std::string_view filter) {
 }
 
 BandedFilterReader::BandedFilterReader(std::string_view filter, SimdLevel simd)
-    : bloom_(BandedBloomBody(filter).value_or(std::string_view{}), simd) {
+    : kernels_(GetBandedKernels(ClampSimdLevel(simd))),
+      bloom_(BandedBloomBody(filter).value_or(std::string_view{}), simd) {
   // state_ starts as kMatchEverything: a filter neither body takes fails open.
   if (BandedBloomBody(filter)) {
     body_ = static_cast<unsigned char>(filter[filter.size() - 2]);
@@ -292,9 +293,7 @@ BandedFilterReader::BandedFilterReader(std::string_view filter, SimdLevel simd)
 }
 
 bool BandedFilterReader::HashMayMatch(uint64_t h) const {
-  if (body_ == kBandedBodyLayers) {
-    return bd::LayersMayMatch(layout_.layers.data(), layout_.num_layers, h);
-  }
+  if (body_ == kBandedBodyLayers) return kernels_.may_match(layout_.layers, h);
   if (body_ != 0) return bloom_.HashMayMatch(h);
   return FixedAnswer();
 }
@@ -304,8 +303,8 @@ bool BandedFilterReader::MayMatchOnce(std::string_view filter, std::string_view 
   if (const std::optional<std::string_view> bloom = BloomBody(filter)) {
     return CacheLocalBloomReader::MayMatchOnce(*bloom, key, context.bloom);
   }
-  return ParseLayers(filter).Answer([key](const BandedLayout& l) {
-    return bd::LayersMayMatch(l.layers.data(), l.num_layers, KeyHash64(key));
+  return ParseLayers(filter).Answer([key, &context](const BandedLayout& l) {
+    return context.kernels.may_match(l.layers, KeyHash64(key));
   });
 }
 

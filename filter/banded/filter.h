@@ -43,8 +43,10 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "filter/banded/kernels.h"
 #include "filter/banded/math.h"
 #include "filter/banded/probes.h"
+#include "filter/banded/query.h"
 #include "filter/banded/solver.h"
 #include "filter/builder_base.h"
 #include "filter/cache_local/bloom.h"
@@ -81,8 +83,7 @@ std::optional<std::string_view> BandedBloomBody(std::string_view filter);
 
 // What a layers body's probes need.
 struct BandedLayout {
-  std::array<banded::Layer, kBandedMaxLayers> layers{};
-  uint32_t num_layers = 0;
+  banded::Layers layers;
   BandedShape shape;
 };
 
@@ -192,15 +193,19 @@ class BandedFilterBuilder : public BuilderBase<BandedFilterBuilder> {
 // the reader. Safe to use from several threads at once.
 class BandedFilterReader : public ReaderBase {
  public:
-  // `simd` picks the Bloom body's kernels; every level gives the same answers.
+  // `simd` picks the query kernels (banded/kernels.h) and the Bloom body's
+  // kernels; every level gives the same answers.
   explicit BandedFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel());
 
   static bool Recognises(std::string_view filter) { return IsBandedFilter(filter); }
 
   // One query of a filter's bytes with no reader built (OneShotQuery,
-  // filter_policy.h): MayMatch's answer. No allocation.
+  // filter_policy.h): MayMatch's answer at the kernel the context resolved
+  // once. No allocation.
   struct OnceContext {
-    explicit OnceContext(SimdLevel simd = BestSimdLevel()) : bloom(simd) {}
+    explicit OnceContext(SimdLevel simd = BestSimdLevel())
+        : kernels(GetBandedKernels(ClampSimdLevel(simd))), bloom(simd) {}
+    BandedKernels kernels;
     CacheLocalBloomReader::OnceContext bloom;
   };
   static bool MayMatchOnce(std::string_view filter, std::string_view key,
@@ -225,18 +230,10 @@ class BandedFilterReader : public ReaderBase {
  private:
   unsigned char body_ = 0;
   BandedLayout layout_;
+  BandedKernels kernels_;
   CacheLocalBloomReader bloom_;
 };
 
-namespace banded {
-// Prefetches the lines a band reads (its block and the next: up to 3 lines).
-inline void PrefetchBand(const Layer& layer, const Band& band) {
-  const uint8_t* p = layer.BlockAt(band.start / kSlotsPerBlock);
-  __builtin_prefetch(p);
-  __builtin_prefetch(p + 64);
-  __builtin_prefetch(p + 2 * BlockBytes(layer.columns) - 1);
-}
-}  // namespace banded
 
 template <typename KeyAt>
 void BandedFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
@@ -244,26 +241,13 @@ void BandedFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
     if (body_ != 0) return bloom_.MayMatchEach(n, key_at, out);
     return FillFixedAnswer(n, out);
   }
-  // Chunks of 8: hash, locate and prefetch key by key, then probe, so the
-  // cache misses of a big filter overlap the next keys' hashing.
-  constexpr size_t kChunk = 8;
-  uint64_t hashes[kChunk];
-  banded::Band bands[kChunk];
-  const banded::Layer& first = layout_.layers[0];
-  for (size_t base = 0; base < n; base += kChunk) {
-    const size_t chunk = std::min(kChunk, n - base);
-    for (size_t i = 0; i < chunk; ++i) {
-      hashes[i] = KeyHash64(key_at(base + i));
-      bands[i] = banded::BandOf(hashes[i], first.blocks);
-      banded::PrefetchBand(first, bands[i]);
-    }
-    for (size_t i = 0; i < chunk; ++i) {
-      const banded::LayerAnswer a = banded::ProbeLayer(first, bands[i]);
-      out[base + i] = a == banded::LayerAnswer::kBumped
-                          ? banded::LayersMayMatch(layout_.layers.data() + 1,
-                                                   layout_.num_layers - 1, hashes[i], 1)
-                          : a == banded::LayerAnswer::kMatch;
-    }
+  // Groups of up to 32: hash them all, then the kernel locates and
+  // prefetches every key's lines before it reads any.
+  uint64_t hashes[banded::kMaxGroup];
+  for (size_t base = 0; base < n; base += banded::kMaxGroup) {
+    const size_t group = std::min(banded::kMaxGroup, n - base);
+    for (size_t i = 0; i < group; ++i) hashes[i] = KeyHash64(key_at(base + i));
+    kernels_.may_match_hashes(layout_.layers, hashes, group, out + base);
   }
 }
 

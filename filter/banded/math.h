@@ -28,7 +28,7 @@
 
 namespace sstfilter {
 
-inline constexpr uint32_t kBandedMaxLayers = 4;
+inline constexpr uint32_t kBandedMaxLayers = banded::kMaxLayers;
 inline constexpr uint32_t kBandedPlannedLayers = 2;
 // Block counts are 32-bit in the format, and the solver counts keys in 32
 // bits; larger filters are Bloom filters.

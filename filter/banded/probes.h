@@ -96,36 +96,82 @@ struct Layer {
   uint32_t columns = 0;  // 1..kMaxColumns.
 
   uint32_t ColumnsOf(uint64_t block) const { return columns - (block < narrow_blocks ? 1 : 0); }
+  // Each narrow block before `block` is 8 bytes shorter.
   const uint8_t* BlockAt(uint64_t block) const {
-    const size_t narrow = BlockBytes(columns - 1);
-    if (block < narrow_blocks) return data + block * narrow;
-    return data + narrow_blocks * narrow + (block - narrow_blocks) * BlockBytes(columns);
+    return data + block * BlockBytes(columns) - 8 * (block < narrow_blocks ? block : narrow_blocks);
   }
 };
 
-// What one layer says of a key: bumped (ask the next layer), or its answer.
-enum class LayerAnswer { kBumped, kMatch, kNoMatch };
+// A filter's layers, in order (layer i at layers[i]).
+inline constexpr uint32_t kMaxLayers = 4;
+struct Layers {
+  Layer layers[kMaxLayers];
+  uint32_t num_layers = 0;
+};
 
-// REQUIRES: the layer's bytes are all there (its blocks at their widths);
-// band = BandOf(LayerHash(h, i), layer.blocks) for layer i.
-inline LayerAnswer ProbeLayer(const Layer& layer, const Band& band) {
+// What one layer says of a key: bumped (ask the next layer), or its answer.
+enum class LayerAnswer : uint8_t { kBumped, kMatch, kNoMatch };
+
+// Where a band's equation lies in a layer's bytes, located without reading
+// them (so that a batch can prefetch every key's lines before any load).
+// The coefficients are split between the two blocks: bit k of the band
+// (slot start + k) is bit offset + k of block b or bit k - (64 - offset) of
+// block b + 1, so column j's parity is that of
+// (first_j & in_first) ^ (second_j & in_second).
+struct LocatedBand {
+  const uint8_t* first = nullptr;   // Block b.
+  const uint8_t* second = nullptr;  // Block b + 1; block b when offset = 0.
+  uint64_t in_first = 0, in_second = 0;
+  uint32_t columns = 0;      // Of block b: the key's column count.
+  uint32_t offset = 0;       // Of the start in block b.
+  uint32_t fingerprint = 0;  // Its low `columns` bits.
+};
+
+// REQUIRES: band = BandOf(LayerHash(h, i), layer.blocks) for layer i.
+inline LocatedBand LocateBand(const Layer& layer, const Band& band) {
   const uint64_t b = band.start / kSlotsPerBlock;
-  const auto offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
-  const uint32_t columns = layer.ColumnsOf(b);
-  const uint8_t* first = layer.BlockAt(b);
-  const uint8_t code = first[8 * columns];
-  const uint32_t threshold = code < kNumThresholdCodes ? kThresholds[code] : 0;
-  if (offset >= threshold) return LayerAnswer::kBumped;
-  // Block b + 1 starts where block b ends; it has at least `columns` words.
-  const uint8_t* second = first + BlockBytes(columns);
+  LocatedBand l;
+  l.offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
+  l.columns = layer.ColumnsOf(b);
+  l.first = layer.BlockAt(b);
+  // Block b + 1 starts where block b ends and has at least `columns` words;
+  // it exists when offset > 0 (starts stop 63 slots before the end).
+  l.second = l.offset == 0 ? l.first : l.first + BlockBytes(l.columns);
+  l.in_first = band.coefficients << l.offset;
+  l.in_second = l.offset == 0 ? 0 : band.coefficients >> (kSlotsPerBlock - l.offset);
+  l.fingerprint = band.fingerprint & ((1u << l.columns) - 1);
+  return l;
+}
+
+// Whether the key was bumped from this layer: its offset is at or past its
+// block's threshold (the code byte after the block's words).
+inline bool IsBumped(const LocatedBand& l) {
+  const uint8_t code = l.first[8 * l.columns];
+  return l.offset >= (code < kNumThresholdCodes ? kThresholds[code] : 0);
+}
+
+// Prefetches the lines a located band reads: its two blocks span up to 3.
+inline void PrefetchBand(const LocatedBand& l) {
+  __builtin_prefetch(l.first);
+  __builtin_prefetch(l.first + 8 * l.columns);
+  __builtin_prefetch(l.second + 8 * l.columns);
+}
+
+// The layer's answer, one column at a time (the scalar probe;
+// banded/kernels.h has the others).
+inline LayerAnswer ProbeLocated(const LocatedBand& l) {
+  if (IsBumped(l)) return LayerAnswer::kBumped;
   uint32_t result = 0;
-  for (uint32_t j = 0; j < columns; ++j) {
-    uint64_t window = LoadWord(first + 8 * j) >> offset;
-    if (offset > 0) window |= LoadWord(second + 8 * j) << (kSlotsPerBlock - offset);
-    result |= static_cast<uint32_t>(__builtin_parityll(window & band.coefficients)) << j;
+  for (uint32_t j = 0; j < l.columns; ++j) {
+    const uint64_t x = (LoadWord(l.first + 8 * j) & l.in_first) ^
+                       (LoadWord(l.second + 8 * j) & l.in_second);
+    result |= static_cast<uint32_t>(__builtin_parityll(x)) << j;
   }
-  const uint32_t mask = (1u << columns) - 1;
-  return result == (band.fingerprint & mask) ? LayerAnswer::kMatch : LayerAnswer::kNoMatch;
+  return result == l.fingerprint ? LayerAnswer::kMatch : LayerAnswer::kNoMatch;
+}
+
+inline LayerAnswer ProbeLayer(const Layer& layer, const Band& band) {
+  return ProbeLocated(LocateBand(layer, band));
 }
 
 // Whether a key of hash h may be in the set `layers` hold (layers[i] is
