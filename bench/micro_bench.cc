@@ -77,7 +77,8 @@ ABSL_FLAG(double, via_rocksdb_min_time, 0.05,
           "Minimum seconds per round of a ViaRocksDB case: many short rounds pair up more "
           "closely in time than a few long ones");
 ABSL_FLAG(std::vector<std::string>, via_leveldb,
-          std::vector<std::string>({"libleveldb", "sst_leveldb", "sst_cache_local", "sst_compact"}),
+          std::vector<std::string>({"libleveldb", "sst_leveldb", "sst_cache_local", "sst_compact",
+                                    "sst_banded"}),
           "Implementations of the ViaLevelDB cases (LevelDB's built-in policy, libleveldb, and "
           "ours); empty: no such case. Only those --filters selects run");
 ABSL_FLAG(std::vector<std::string>, via_leveldb_keys,

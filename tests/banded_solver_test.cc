@@ -25,6 +25,12 @@ std::vector<uint64_t> Hashes(size_t n, uint64_t seed) {
   return h;
 }
 
+HashBlocks Store(const std::vector<uint64_t>& hashes) {
+  HashBlocks store;
+  for (uint64_t h : hashes) store.Add(h);
+  return store;
+}
+
 // Layers as the builder plans them (banded/math.h), solved at `columns`
 // and written at `columns` with `narrow` narrow blocks in layer 0.
 struct Solved {
@@ -64,8 +70,8 @@ Solved SolveAll(const std::vector<uint64_t>& hashes, uint32_t columns) {
                                    : BandedExtraLayerBlocks(keys.size());
     if (layer >= 2 && keys.empty()) break;
     std::vector<uint64_t> bumped;
-    const absl::Span<const uint64_t> run(keys);
-    s.layers.push_back(SolveLayer(HashRuns(&run, 1), layer, blocks, columns, &bumped, &temp));
+    HashBlocks store = Store(keys);
+    s.layers.push_back(SolveLayer(&store, layer, blocks, columns, &bumped, &temp));
     keys = std::move(bumped);
   }
   s.unplaced = keys;
@@ -155,8 +161,8 @@ TEST(BandedSolverBytesTest, CrowdedLayersBumpToTheNext) {
   const std::vector<uint64_t> keys = Hashes(200, 4);
   std::vector<uint64_t> bumped;
   size_t temp = 0;
-  const absl::Span<const uint64_t> run(keys);
-  const SolvedLayer solved = SolveLayer(HashRuns(&run, 1), 0, 2, 7, &bumped, &temp);
+  HashBlocks store = Store(keys);
+  const SolvedLayer solved = SolveLayer(&store, 0, 2, 7, &bumped, &temp);
   EXPECT_GT(bumped.size(), 60u);
   std::vector<uint8_t> bytes(LayerBytes(2, 7, 0));
   WriteLayer(solved, 7, 0, bytes.data());
@@ -169,6 +175,35 @@ TEST(BandedSolverBytesTest, CrowdedLayersBumpToTheNext) {
     } else {
       EXPECT_EQ(a, LayerAnswer::kMatch) << "kept key lost";
     }
+  }
+  EXPECT_EQ(marked, bumped.size());
+}
+
+// A layer of several sections: each section's last block bumps all its
+// keys (their bands would reach the next section), the layer's last block
+// does not; every key kept is found, and the temporary memory is one
+// section's, not the layer's.
+TEST(BandedSolverBytesTest, SectionsEndInABumpedBlock) {
+  const uint64_t blocks = 3 * kSectionBlocks + 100;
+  const std::vector<uint64_t> keys = Hashes(blocks * kSlotsPerBlock * 98 / 100, 7);
+  std::vector<uint64_t> bumped;
+  size_t temp = 0;
+  HashBlocks store = Store(keys);
+  const SolvedLayer solved = SolveLayer(&store, 0, blocks, 7, &bumped, &temp);
+  for (uint64_t s = 1; s <= 3; ++s) {
+    EXPECT_EQ(solved.codes[s * kSectionBlocks - 1], kNumThresholdCodes - 1) << s;
+  }
+  EXPECT_NE(solved.codes[blocks - 1], kNumThresholdCodes - 1);
+  EXPECT_LT(bumped.size(), keys.size() / 50);
+  EXPECT_LT(temp, 3 * kSectionBlocks * kSlotsPerBlock * sizeof(uint64_t));
+  std::vector<uint8_t> bytes(LayerBytes(blocks, 7, 0));
+  WriteLayer(solved, 7, 0, bytes.data());
+  const Layer layer{bytes.data(), blocks, 0, 7};
+  size_t marked = 0;
+  for (uint64_t h : keys) {
+    const LayerAnswer a = ProbeLayer(layer, BandOf(h, blocks));
+    marked += a == LayerAnswer::kBumped;
+    ASSERT_NE(a, LayerAnswer::kNoMatch) << "kept key lost";
   }
   EXPECT_EQ(marked, bumped.size());
 }

@@ -64,15 +64,15 @@ out="$("$tool" --benchmark_filter='^ViaLevelDB/' --via_leveldb_min_time=0.01 \
         --via_leveldb_keys=20,3000 --via_leveldb_rounds=2 2>&1)"
 for n in 20 3000; do
   for c in present absent; do
-    for impl in libleveldb sst_leveldb sst_cache_local sst_compact; do
+    for impl in libleveldb sst_leveldb sst_cache_local sst_compact sst_banded; do
       check "ran ViaLevelDB/n$n/$c/$impl twice" \
         test "$(grep -cE "^ViaLevelDB/n$n/$c/$impl/" <<<"$out")" -eq 2
     done
-    # Four ratios in the row (one of them libleveldb's own 1.00x), "-" elsewhere.
+    # Five ratios in the row (one of them libleveldb's own 1.00x), "-" elsewhere.
     check "ratios to libleveldb for ViaLevelDB/n$n/$c" \
       test "$(sed -n '/^Time \/ libleveldb per case/,/^$/p' <<<"$out" | awk -v c="ViaLevelDB/n$n/$c" \
                 '$1 == c { for (i = 2; i <= NF; i++) { n += $i ~ /^[0-9.]+x$/; one += $i == "1.00x" }
-                           print n, (one > 0) }')" = "4 1"
+                           print n, (one > 0) }')" = "5 1"
   done
 done
 present_lines=$(grep -E "^ViaLevelDB/.*present/.* [0-9.]+ns" <<<"$out")

@@ -32,11 +32,16 @@ size_t LayersSize(const BandedShape& shape) {
 
 size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape) {
   const size_t hash_blocks = (num_keys + HashBlocks::kBlockHashes - 1) / HashBlocks::kBlockHashes;
-  const uint64_t slots = shape.blocks[0] * bd::kSlotsPerBlock;
-  // The builder's hashes, their sorted copy, and per slot a row and its
-  // right-hand sides.
-  return hash_blocks * HashBlocks::kBlockHashes * sizeof(uint64_t) + num_keys * sizeof(uint64_t) +
-         static_cast<size_t>(slots) * (sizeof(uint64_t) + sizeof(uint16_t));
+  const uint64_t section_blocks = std::min(shape.blocks[0], bd::kSectionBlocks);
+  const uint64_t section_slots = section_blocks * bd::kSlotsPerBlock;
+  const uint32_t columns = std::min(shape.widths.columns + 1, bd::kMaxColumns);
+  // The builder's hashes; one section's sorted hashes (about one a slot)
+  // and per slot a row and its right-hand sides; the solution's words at
+  // one column more than planned.
+  return hash_blocks * HashBlocks::kBlockHashes * sizeof(uint64_t) +
+         static_cast<size_t>(section_slots) *
+             (2 * sizeof(uint64_t) + sizeof(uint16_t)) +
+         static_cast<size_t>(shape.blocks[0] + shape.blocks[1]) * (8 * columns + 1);
 }
 
 BandedFilterBuilder::BandedFilterBuilder(double bits_per_key, BandedBuildOptions options)
@@ -72,10 +77,6 @@ bool BandedFilterBuilder::SolveLayers() {
   shape_ = BandedPlan(n, bits_per_key_);
   if (options_.second_layer_blocks != 0) shape_.blocks[1] = options_.second_layer_blocks;
   if (BandedBuildTempBytes(n, shape_) > options_.max_temp_bytes) return false;
-  std::vector<absl::Span<const uint64_t>> runs;
-  hashes_.ForEachBlock([&runs](const uint64_t* block, size_t count) {
-    runs.push_back(absl::MakeConstSpan(block, count));
-  });
   std::vector<uint64_t> keys;  // Bumped from the last layer solved.
   // One column more than planned, so that optimize_filters_for_memory can
   // also write the filter larger (FittingBuiltSize).
@@ -86,15 +87,19 @@ bool BandedFilterBuilder::SolveLayers() {
       shape_.blocks[layer] = BandedExtraLayerBlocks(keys.size());
     }
     shape_.num_layers = layer + 1;
-    std::vector<uint64_t> bumped;
+    // Layer 0 takes the builder's hashes (reordered in place), later ones
+    // the keys bumped from the one before.
+    HashBlocks bumped_before;
+    for (uint64_t h : keys) bumped_before.Add(h);
+    keys.clear();
+    keys.shrink_to_fit();
     size_t temp = 0;
-    const absl::Span<const uint64_t> previous(keys);
-    solved_.push_back(bd::SolveLayer(layer == 0 ? bd::HashRuns(runs) : bd::HashRuns(&previous, 1), layer,
-                                     shape_.blocks[layer], columns, &bumped, &temp));
-    size_t held = hashes_.AllocatedBytes() + temp + keys.capacity() * sizeof(uint64_t);
+    solved_.push_back(bd::SolveLayer(layer == 0 ? &hashes_ : &bumped_before, layer,
+                                     shape_.blocks[layer], columns, &keys, &temp));
+    size_t held = hashes_.AllocatedBytes() + bumped_before.AllocatedBytes() + temp +
+                  keys.capacity() * sizeof(uint64_t);
     for (const bd::SolvedLayer& s : solved_) held += s.AllocatedBytes();
     last_temp_bytes_ = std::max(last_temp_bytes_, held);
-    keys = std::move(bumped);
   }
   return keys.empty();
 }

@@ -46,7 +46,9 @@ uint64_t BandedFirstLayerBlocks(size_t num_keys) { return BlocksFor(double(num_k
 
 uint64_t BandedSecondLayerBlocks(size_t num_keys) {
   const double n = double(num_keys);
-  return BlocksFor((0.0125 * n + 3 * std::sqrt(0.01 * n)) * 1.05);
+  // Plus the keys of each section's last block (banded/solver.h).
+  const double section_ends = n / double(banded::kSectionBlocks);
+  return BlocksFor((0.0125 * n + section_ends + 3 * std::sqrt(0.01 * n)) * 1.05);
 }
 
 uint64_t BandedExtraLayerBlocks(size_t bumped) { return BlocksFor(double(bumped) * 1.10); }

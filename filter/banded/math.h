@@ -12,8 +12,9 @@
 // Layers. Layer 0 has 1% more slots than keys (fewer keys bumped: 0.9% of
 // keys against 1.4% at none, measured for 0.03 bits/key). Layer 1 is
 // planned from n alone (so FilterSize is a formula of n): room for 1.25% of
-// the keys plus three standard deviations of a 1% draw, with 5% spare
-// slots; it is rarely more than 3/4 full. Keys it still bumps go to layers
+// the keys, the keys of each solver section's last block (1/512 of them,
+// banded/solver.h) and three standard deviations of a 1% draw, with 5%
+// spare slots; it is rarely more than 4/5 full. Keys it still bumps go to layers
 // sized for them once known (10% spare): the filter is then a few blocks
 // larger than FilterSize(n) says. Bumped past kMaxLayers, the filter falls
 // back to a Bloom filter.

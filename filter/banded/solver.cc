@@ -20,66 +20,88 @@ struct LayerBands {
     return FastRange64(LayerHash(hash, layer), blocks * kSlotsPerBlock - (kSlotsPerBlock - 1)) /
            kSlotsPerBlock;
   }
+  uint64_t SectionOf(uint64_t hash) const { return BlockOf(hash) / kSectionBlocks; }
 };
 
-// The layer's keys sorted by their band's start (so by block, then
-// offset), ties by hash, and where each block's keys begin: a counting sort
-// by block, then each block's few keys sorted. Only hashes are kept (8
-// bytes a key); bands are recomputed from them where needed.
-struct KeysByBlock {
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> first;  // Block b's keys: [first[b], first[b + 1]).
-};
-
-KeysByBlock SortedHashes(HashRuns runs, const LayerBands& band_of) {
-  auto block_of = [&](uint64_t h) { return band_of.BlockOf(h); };
-  size_t n = 0;
-  for (absl::Span<const uint64_t> run : runs) n += run.size();
-  KeysByBlock k{std::vector<uint64_t>(n), std::vector<uint32_t>(band_of.blocks + 1, 0)};
-  for (absl::Span<const uint64_t> run : runs) {
-    for (uint64_t h : run) ++k.first[block_of(h) + 1];
-  }
-  for (uint64_t b = 0; b < band_of.blocks; ++b) k.first[b + 1] += k.first[b];
-  {
-    std::vector<uint32_t> next(k.first.begin(), k.first.end() - 1);
-    for (absl::Span<const uint64_t> run : runs) {
-      for (uint64_t h : run) k.hashes[next[block_of(h)]++] = h;
+// Groups the hashes by section, in place (American flag sort: a count, then
+// each misplaced hash moved along its cycle). Returns where each section's
+// hashes begin, and the end.
+std::vector<size_t> GroupBySection(HashBlocks* hashes, const LayerBands& band_of,
+                                   uint64_t sections) {
+  std::vector<size_t> begin(sections + 1, 0);
+  for (size_t i = 0; i < hashes->size(); ++i) ++begin[band_of.SectionOf(hashes->At(i)) + 1];
+  for (uint64_t s = 0; s < sections; ++s) begin[s + 1] += begin[s];
+  if (sections == 1) return begin;
+  std::vector<size_t> next(begin.begin(), begin.end() - 1);
+  for (uint64_t s = 0; s < sections; ++s) {
+    while (next[s] < begin[s + 1]) {
+      uint64_t h = hashes->At(next[s]);
+      for (uint64_t t = band_of.SectionOf(h); t != s; t = band_of.SectionOf(h)) {
+        const uint64_t displaced = hashes->At(next[t]);
+        hashes->Set(next[t]++, h);
+        h = displaced;
+      }
+      hashes->Set(next[s]++, h);
     }
   }
-  // Starts grow with the layer hash (a bijection of the hash): sorting by it
-  // sorts by start. In layer 0 it is the hash itself.
-  if (band_of.layer == 0) {
-    for (uint64_t b = 0; b < band_of.blocks; ++b) {
-      std::sort(k.hashes.begin() + k.first[b], k.hashes.begin() + k.first[b + 1]);
-    }
-    return k;
-  }
-  std::vector<std::pair<uint64_t, uint64_t>> block;  // (layer hash, hash) of one block.
-  for (uint64_t b = 0; b < band_of.blocks; ++b) {
-    block.clear();
-    for (uint32_t i = k.first[b]; i < k.first[b + 1]; ++i) {
-      block.push_back({LayerHash(k.hashes[i], band_of.layer), k.hashes[i]});
-    }
-    std::sort(block.begin(), block.end());
-    for (uint32_t i = k.first[b]; i < k.first[b + 1]; ++i) {
-      k.hashes[i] = block[i - k.first[b]].second;
-    }
-  }
-  return k;
+  return begin;
 }
 
-// The coefficient matrix in echelon form: row of each slot (0: none) and
-// its right-hand side.
-struct Echelon {
-  std::vector<uint64_t> rows;
-  std::vector<uint16_t> results;  // r <= kMaxColumns = 16 bits.
+// One section's keys sorted by their band's start (so by block, then
+// offset), and where each of its blocks' keys begin.
+struct SectionKeys {
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> first;  // Block first_block + b: [first[b], first[b + 1]).
+
+  size_t AllocatedBytes() const {
+    return hashes.capacity() * sizeof(uint64_t) + first.capacity() * sizeof(uint32_t);
+  }
 };
 
-// Adds the band's equation. Returns the slot it became the pivot of, or -1
-// if it was implied by the rows there (consistent), or -2 if it
-// contradicted them.
+// Sorts hashes [begin, end) of section blocks [first_block, first_block +
+// blocks) into *k: a counting sort by block, then each block's few keys by
+// layer hash (starts grow with it; layer 0's is the hash itself).
+void SortSection(const HashBlocks& hashes, size_t begin, size_t end, const LayerBands& band_of,
+                 uint64_t first_block, uint64_t blocks, SectionKeys* k) {
+  k->hashes.resize(end - begin);
+  k->first.assign(blocks + 1, 0);
+  for (size_t i = begin; i < end; ++i) ++k->first[band_of.BlockOf(hashes.At(i)) - first_block + 1];
+  for (uint64_t b = 0; b < blocks; ++b) k->first[b + 1] += k->first[b];
+  std::vector<uint32_t> next(k->first.begin(), k->first.end() - 1);
+  for (size_t i = begin; i < end; ++i) {
+    const uint64_t h = hashes.At(i);
+    k->hashes[next[band_of.BlockOf(h) - first_block]++] = h;
+  }
+  const auto by_layer_hash = [&band_of](uint64_t a, uint64_t b) {
+    return LayerHash(a, band_of.layer) < LayerHash(b, band_of.layer);
+  };
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const auto from = k->hashes.begin() + k->first[b], to = k->hashes.begin() + k->first[b + 1];
+    if (band_of.layer == 0) {
+      std::sort(from, to);
+    } else {
+      std::sort(from, to, by_layer_hash);
+    }
+  }
+}
+
+// A section's coefficient matrix in echelon form: row of each slot (0:
+// none) and its right-hand side, slots counted from the section's first.
+struct Echelon {
+  uint64_t base = 0;  // The section's first slot.
+  std::vector<uint64_t> rows;
+  std::vector<uint16_t> results;  // r <= kMaxColumns = 16 bits.
+
+  size_t AllocatedBytes() const {
+    return rows.capacity() * sizeof(uint64_t) + results.capacity() * sizeof(uint16_t);
+  }
+};
+
+// Adds the band's equation. Returns the slot (from the section's first) it
+// became the pivot of, or -1 if it was implied by the rows there
+// (consistent), or -2 if it contradicted them.
 int64_t Insert(Echelon* e, const Band& band, uint16_t mask) {
-  uint64_t slot = band.start, c = band.coefficients;
+  uint64_t slot = band.start - e->base, c = band.coefficients;
   auto r = static_cast<uint16_t>(band.fingerprint & mask);
   for (;;) {
     if (e->rows[slot] == 0) {
@@ -105,13 +127,21 @@ uint8_t CodeFor(uint32_t offset) {
   return kNumThresholdCodes - 1;
 }
 
+// Bumps the block's keys [begin, end) of `hashes` from `threshold` up.
+void BumpFrom(uint32_t threshold, const LayerBands& band_of, const std::vector<uint64_t>& hashes,
+              size_t begin, size_t end, std::vector<uint64_t>* bumped) {
+  for (size_t j = begin; j < end; ++j) {
+    if (band_of(hashes[j]).start % kSlotsPerBlock >= threshold) bumped->push_back(hashes[j]);
+  }
+}
+
 // Inserts one block's keys [begin, end) of `hashes` (ascending offsets); on
 // the first contradiction, rolls back those at or above the threshold
 // offset (the last inserted) and bumps them with the rest. Returns the
 // block's code. `scratch`: (offset, pivot slot or -1) of each key placed.
 uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, uint16_t mask,
-                    const std::vector<uint64_t>& hashes,
-                    size_t begin, size_t end, std::vector<uint64_t>* bumped,
+                    const std::vector<uint64_t>& hashes, size_t begin, size_t end,
+                    std::vector<uint64_t>* bumped,
                     std::vector<std::pair<uint32_t, int64_t>>* scratch) {
   std::vector<std::pair<uint32_t, int64_t>>& inserted = *scratch;
   inserted.clear();
@@ -132,28 +162,28 @@ uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, uint16_t mask,
       }
       inserted.pop_back();
     }
-    for (size_t j = begin; j < end; ++j) {
-      if (band_of(hashes[j]).start % kSlotsPerBlock >= threshold) bumped->push_back(hashes[j]);
-    }
+    BumpFrom(threshold, band_of, hashes, begin, end, bumped);
     return code;
   }
   return 0;
 }
 
-// Back-substitution, last slot first; free slots get bits from a fixed mix
-// of their index, so absent keys see random bits there too.
-inline void SubstituteSlots(const Echelon& e, uint32_t layer, SolvedLayer* out) {
+// Back-substitution of a section's `slots` slots, last first; free slots
+// get bits from a fixed mix of their index, so absent keys see random bits
+// there too. No placed band leaves its section, so nothing past it counts.
+inline void SubstituteSlots(const Echelon& e, uint64_t slots, uint32_t layer, SolvedLayer* out) {
   const uint32_t columns = out->columns;
   uint64_t below[kMaxColumns] = {};  // Column j: solution bits of slots i..i+63, bit 0 = slot i.
-  for (uint64_t slot = out->blocks * kSlotsPerBlock; slot-- > 0;) {
-    const uint64_t row = e.rows[slot];
+  for (uint64_t i = slots; i-- > 0;) {
+    const uint64_t slot = e.base + i;
+    const uint64_t row = e.rows[i];
     const uint64_t fill = Mix64(slot ^ (uint64_t{layer} << 56) ^ 0x62616e646564ULL);
     uint64_t* words = &out->words[(slot / kSlotsPerBlock) * columns];
     for (uint32_t j = 0; j < columns; ++j) {
       const uint64_t rest = below[j] << 1;
       const uint64_t bit = row != 0
                                ? (static_cast<uint64_t>(__builtin_parityll(row & rest)) ^
-                                  ((e.results[slot] >> j) & 1))
+                                  ((e.results[i] >> j) & 1))
                                : (fill >> j) & 1;
       below[j] = rest | bit;
       words[j] |= bit << (slot % kSlotsPerBlock);
@@ -164,42 +194,59 @@ inline void SubstituteSlots(const Echelon& e, uint32_t layer, SolvedLayer* out) 
 // Its parities are most of its time: with POPCNT where the CPU has it
 // (baseline x86-64 computes a parity in about 6 instructions).
 #ifdef SSTFILTER_X86_SIMD_TARGETS
-__attribute__((target("popcnt"))) void SubstitutePopcnt(const Echelon& e, uint32_t layer,
-                                                        SolvedLayer* out) {
-  SubstituteSlots(e, layer, out);
+__attribute__((target("popcnt"))) void SubstitutePopcnt(const Echelon& e, uint64_t slots,
+                                                        uint32_t layer, SolvedLayer* out) {
+  SubstituteSlots(e, slots, layer, out);
 }
-void Substitute(const Echelon& e, uint32_t layer, SolvedLayer* out) {
+void Substitute(const Echelon& e, uint64_t slots, uint32_t layer, SolvedLayer* out) {
   static const bool popcnt = __builtin_cpu_supports("popcnt");
-  popcnt ? SubstitutePopcnt(e, layer, out) : SubstituteSlots(e, layer, out);
+  popcnt ? SubstitutePopcnt(e, slots, layer, out) : SubstituteSlots(e, slots, layer, out);
 }
 #else
-void Substitute(const Echelon& e, uint32_t layer, SolvedLayer* out) {
-  SubstituteSlots(e, layer, out);
+void Substitute(const Echelon& e, uint64_t slots, uint32_t layer, SolvedLayer* out) {
+  SubstituteSlots(e, slots, layer, out);
 }
 #endif
 
 }  // namespace
 
-SolvedLayer SolveLayer(HashRuns runs, uint32_t layer, uint64_t blocks,
-                       uint32_t columns, std::vector<uint64_t>* bumped, size_t* temp_bytes) {
+SolvedLayer SolveLayer(HashBlocks* hashes, uint32_t layer, uint64_t blocks, uint32_t columns,
+                       std::vector<uint64_t>* bumped, size_t* temp_bytes) {
   const LayerBands band_of{layer, blocks};
-  const KeysByBlock keys = SortedHashes(runs, band_of);
-  Echelon e{std::vector<uint64_t>(blocks * kSlotsPerBlock, 0),
-            std::vector<uint16_t>(blocks * kSlotsPerBlock, 0)};
-  *temp_bytes = std::max(*temp_bytes, keys.hashes.capacity() * sizeof(uint64_t) +
-                                          keys.first.capacity() * sizeof(uint32_t) +
-                                          e.rows.capacity() * sizeof(uint64_t) +
-                                          e.results.capacity() * sizeof(uint16_t));
+  const uint64_t sections = (blocks + kSectionBlocks - 1) / kSectionBlocks;
+  const std::vector<size_t> begin = GroupBySection(hashes, band_of, sections);
   SolvedLayer solved{blocks, columns, std::vector<uint64_t>(blocks * columns, 0),
                      std::vector<uint8_t>(blocks, 0)};
   const uint16_t mask = static_cast<uint16_t>((uint32_t{1} << columns) - 1);
+  SectionKeys keys;
+  size_t most_keys = 0;  // Of a section: reserved once (resize would double).
+  for (uint64_t s = 0; s < sections; ++s) most_keys = std::max(most_keys, begin[s + 1] - begin[s]);
+  keys.hashes.reserve(most_keys);
+  Echelon e;
   std::vector<std::pair<uint32_t, int64_t>> scratch;
-  for (uint64_t b = 0; b < blocks; ++b) {
-    if (keys.first[b] == keys.first[b + 1]) continue;
-    solved.codes[b] = InsertBlock(&e, band_of, mask, keys.hashes, keys.first[b],
-                                  keys.first[b + 1], bumped, &scratch);
+  for (uint64_t s = 0; s < sections; ++s) {
+    const uint64_t first_block = s * kSectionBlocks;
+    const uint64_t section_blocks = std::min<uint64_t>(kSectionBlocks, blocks - first_block);
+    SortSection(*hashes, begin[s], begin[s + 1], band_of, first_block, section_blocks, &keys);
+    e.base = first_block * kSlotsPerBlock;
+    e.rows.assign(section_blocks * kSlotsPerBlock, 0);
+    e.results.assign(section_blocks * kSlotsPerBlock, 0);
+    for (uint64_t b = 0; b < section_blocks; ++b) {
+      const uint32_t from = keys.first[b], to = keys.first[b + 1];
+      if (b + 1 == section_blocks && s + 1 < sections) {
+        // Bands from the section's last block reach the next section: its
+        // keys are all bumped, so that sections are solved on their own.
+        solved.codes[first_block + b] = kNumThresholdCodes - 1;
+        BumpFrom(0, band_of, keys.hashes, from, to, bumped);
+      } else if (from < to) {
+        solved.codes[first_block + b] =
+            InsertBlock(&e, band_of, mask, keys.hashes, from, to, bumped, &scratch);
+      }
+    }
+    *temp_bytes = std::max(*temp_bytes, keys.AllocatedBytes() + e.AllocatedBytes() +
+                                            begin.capacity() * sizeof(size_t) * 2);
+    Substitute(e, section_blocks * kSlotsPerBlock, layer, &solved);
   }
-  Substitute(e, layer, &solved);
   return solved;
 }
 
