@@ -16,11 +16,11 @@ struct LayerBands {
   uint64_t blocks;
   Band operator()(uint64_t hash) const { return BandOf(LayerHash(hash, layer), blocks); }
   // BandOf's start alone; it grows with the layer hash.
-  uint64_t BlockOf(uint64_t hash) const {
-    return FastRange64(LayerHash(hash, layer), blocks * kSlotsPerBlock - (kSlotsPerBlock - 1)) /
-           kSlotsPerBlock;
-  }
+  uint64_t BlockOf(uint64_t hash) const { return StartOf(hash) / kSlotsPerBlock; }
   uint64_t SectionOf(uint64_t hash) const { return BlockOf(hash) / kSectionBlocks; }
+  uint64_t StartOf(uint64_t hash) const {
+    return FastRange64(LayerHash(hash, layer), blocks * kSlotsPerBlock - (kSlotsPerBlock - 1));
+  }
 };
 
 // Groups the hashes by section, in place (American flag sort: a count, then
@@ -47,40 +47,45 @@ std::vector<size_t> GroupBySection(HashBlocks* hashes, const LayerBands& band_of
   return begin;
 }
 
-// One section's keys sorted by their band's start (so by block, then
-// offset), and where each of its blocks' keys begin.
+// One section's keys sorted by their band's start, ties by layer hash, and
+// where each of its blocks' keys begin.
 struct SectionKeys {
   std::vector<uint64_t> hashes;
-  std::vector<uint32_t> first;  // Block first_block + b: [first[b], first[b + 1]).
+  std::vector<uint32_t> first;  // Slot first_slot + i: keys [first[i], first[i + 1]).
 
+  // Block b of the section: keys [BlockBegin(b), BlockBegin(b + 1)).
+  uint32_t BlockBegin(uint64_t b) const { return first[b * kSlotsPerBlock]; }
   size_t AllocatedBytes() const {
     return hashes.capacity() * sizeof(uint64_t) + first.capacity() * sizeof(uint32_t);
   }
 };
 
 // Sorts hashes [begin, end) of section blocks [first_block, first_block +
-// blocks) into *k: a counting sort by block, then each block's few keys by
-// layer hash (starts grow with it; layer 0's is the hash itself).
+// blocks) into *k: a counting sort by start, then each start's few keys
+// (about one; ties are rare) by layer hash, so the order does not depend
+// on the order the keys came in.
 void SortSection(const HashBlocks& hashes, size_t begin, size_t end, const LayerBands& band_of,
                  uint64_t first_block, uint64_t blocks, SectionKeys* k) {
+  const uint64_t first_slot = first_block * kSlotsPerBlock;
+  const uint64_t slots = blocks * kSlotsPerBlock;
   k->hashes.resize(end - begin);
-  k->first.assign(blocks + 1, 0);
-  for (size_t i = begin; i < end; ++i) ++k->first[band_of.BlockOf(hashes.At(i)) - first_block + 1];
-  for (uint64_t b = 0; b < blocks; ++b) k->first[b + 1] += k->first[b];
-  std::vector<uint32_t> next(k->first.begin(), k->first.end() - 1);
+  k->first.assign(slots + 1, 0);
+  for (size_t i = begin; i < end; ++i) ++k->first[band_of.StartOf(hashes.At(i)) - first_slot + 1];
+  for (uint64_t i = 0; i < slots; ++i) k->first[i + 1] += k->first[i];
+  // Scatter, counting down from each start's end, then order each start's
+  // keys by layer hash.
+  std::vector<uint32_t> next(k->first.begin() + 1, k->first.end());
   for (size_t i = begin; i < end; ++i) {
     const uint64_t h = hashes.At(i);
-    k->hashes[next[band_of.BlockOf(h) - first_block]++] = h;
+    k->hashes[--next[band_of.StartOf(h) - first_slot]] = h;
   }
   const auto by_layer_hash = [&band_of](uint64_t a, uint64_t b) {
     return LayerHash(a, band_of.layer) < LayerHash(b, band_of.layer);
   };
-  for (uint64_t b = 0; b < blocks; ++b) {
-    const auto from = k->hashes.begin() + k->first[b], to = k->hashes.begin() + k->first[b + 1];
-    if (band_of.layer == 0) {
-      std::sort(from, to);
-    } else {
-      std::sort(from, to, by_layer_hash);
+  for (uint64_t i = 0; i < slots; ++i) {
+    if (k->first[i + 1] - k->first[i] > 1) {
+      std::sort(k->hashes.begin() + k->first[i], k->hashes.begin() + k->first[i + 1],
+                by_layer_hash);
     }
   }
 }
@@ -138,19 +143,21 @@ void BumpFrom(uint32_t threshold, const LayerBands& band_of, const std::vector<u
 // Inserts one block's keys [begin, end) of `hashes` (ascending offsets); on
 // the first contradiction, rolls back those at or above the threshold
 // offset (the last inserted) and bumps them with the rest. Returns the
-// block's code. `scratch`: (offset, pivot slot or -1) of each key placed.
+// block's code. `scratch`: (offset, pivot slot or -1) of each key placed,
+// 8 bytes (a 16-byte pair, written as two halves and read as one, stalled
+// store forwarding).
 uint8_t InsertBlock(Echelon* e, const LayerBands& band_of, uint16_t mask,
                     const std::vector<uint64_t>& hashes, size_t begin, size_t end,
                     std::vector<uint64_t>* bumped,
-                    std::vector<std::pair<uint32_t, int64_t>>* scratch) {
-  std::vector<std::pair<uint32_t, int64_t>>& inserted = *scratch;
+                    std::vector<std::pair<uint32_t, int32_t>>* scratch) {
+  std::vector<std::pair<uint32_t, int32_t>>& inserted = *scratch;
   inserted.clear();
   for (size_t i = begin; i < end; ++i) {
     const Band band = band_of(hashes[i]);
     const auto offset = static_cast<uint32_t>(band.start % kSlotsPerBlock);
     const int64_t pivot = Insert(e, band, mask);
     if (pivot != -2) {
-      inserted.push_back({offset, pivot});
+      inserted.push_back({offset, static_cast<int32_t>(pivot)});
       continue;
     }
     const uint8_t code = CodeFor(offset);
@@ -223,7 +230,7 @@ SolvedLayer SolveLayer(HashBlocks* hashes, uint32_t layer, uint64_t blocks, uint
   for (uint64_t s = 0; s < sections; ++s) most_keys = std::max(most_keys, begin[s + 1] - begin[s]);
   keys.hashes.reserve(most_keys);
   Echelon e;
-  std::vector<std::pair<uint32_t, int64_t>> scratch;
+  std::vector<std::pair<uint32_t, int32_t>> scratch;
   for (uint64_t s = 0; s < sections; ++s) {
     const uint64_t first_block = s * kSectionBlocks;
     const uint64_t section_blocks = std::min<uint64_t>(kSectionBlocks, blocks - first_block);
@@ -232,7 +239,7 @@ SolvedLayer SolveLayer(HashBlocks* hashes, uint32_t layer, uint64_t blocks, uint
     e.rows.assign(section_blocks * kSlotsPerBlock, 0);
     e.results.assign(section_blocks * kSlotsPerBlock, 0);
     for (uint64_t b = 0; b < section_blocks; ++b) {
-      const uint32_t from = keys.first[b], to = keys.first[b + 1];
+      const uint32_t from = keys.BlockBegin(b), to = keys.BlockBegin(b + 1);
       if (b + 1 == section_blocks && s + 1 < sections) {
         // Bands from the section's last block reach the next section: its
         // keys are all bumped, so that sections are solved on their own.
