@@ -36,11 +36,11 @@ size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape) {
   const uint64_t section_slots = section_blocks * bd::kSlotsPerBlock;
   const uint32_t columns = std::min(shape.widths.columns + 1, bd::kMaxColumns);
   // The builder's hashes; one section's sorted hashes (about one a slot)
-  // and per slot a row and its right-hand sides; the solution's words at
-  // one column more than planned.
+  // and per slot a key count, a row and its right-hand sides; the
+  // solution's words at one column more than planned.
   return hash_blocks * HashBlocks::kBlockHashes * sizeof(uint64_t) +
          static_cast<size_t>(section_slots) *
-             (2 * sizeof(uint64_t) + sizeof(uint16_t)) +
+             (2 * sizeof(uint64_t) + sizeof(uint16_t) + sizeof(uint32_t)) +
          static_cast<size_t>(shape.blocks[0] + shape.blocks[1]) * (8 * columns + 1);
 }
 

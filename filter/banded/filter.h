@@ -107,7 +107,7 @@ struct BandedBuildOptions {
 
 // Bytes held while building the layers of `shape` for n keys: the
 // builder's hashes, one section's sorted keys and rows (solver.h), and the
-// solution (about 73 bits/key at 10 bits/key from 1e5 keys).
+// solution (about 79 bits/key at 1e6 keys).
 size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape);
 
 // Collects key hashes, then writes one filter. Call order:
