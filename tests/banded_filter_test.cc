@@ -119,7 +119,7 @@ TEST(BandedFilter, EmptyMatchesNothing) {
 }
 
 TEST(BandedFilter, NoFalseNegatives) {
-  for (size_t n : {1, 2, 10, 100, 300, 1000, 5000, 20000, 200000}) {
+  for (size_t n : {1, 2, 10, 100, 300, 1000, 5000, 20000, 200000, 400000}) {
     const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, n);
     const std::string filter = Build(keys);
     ExpectAllMatch(filter, keys);
@@ -313,13 +313,20 @@ TEST(BandedFilter, OtherSizesKeepEveryKeyAtTheirModel) {
 // Every kernel (banded/kernels.h) answers as the scalar loop, key by key,
 // for column counts around the SIMD limits (4 and 8 columns to a register
 // half or a register; 9+ take the scalar loop), with narrow blocks, through
-// the single, batched and one-shot paths.
+// the single, batched (staged and prefetched for a big filter, key by key
+// for a small one: query.h) and one-shot paths.
 TEST(BandedFilter, EveryKernelAnswersAsTheScalarLoop) {
-  const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 20000);
+  const std::vector<std::string> small = ShapedKeys(KeyShape::kRandom16, 0, 20000);
+  const std::vector<std::string> big = ShapedKeys(KeyShape::kRandom16, 0, 400000);
+  ASSERT_LT(BandedFilterBuilder(10).FilterSize(small.size()), banded::kPrefetchLayerBytes);
+  ASSERT_GT(BandedFilterBuilder(10).FilterSize(big.size()), banded::kPrefetchLayerBytes);
   const std::vector<std::string> asked = ShapedKeys(KeyShape::kRandom16, 1000000, 200000);
   const std::vector<std::string_view> views = Views(asked);
-  for (double bpk : {1.0, 3.0, 5.5, 7.0, 10.0, 12.0, 14.0, 20.0}) {
-    const std::string filter = Build(keys, bpk);
+  const std::vector<std::pair<const std::vector<std::string>*, double>> cases = {
+      {&small, 1.0},  {&small, 3.0},  {&small, 5.5},  {&small, 7.0}, {&small, 10.0},
+      {&small, 12.0}, {&small, 14.0}, {&small, 20.0}, {&big, 10.0},  {&big, 16.0}};
+  for (const auto& [keys, bpk] : cases) {
+    const std::string filter = Build(*keys, bpk);
     const BandedFilterReader scalar(filter, SimdLevel::kScalar);
     ASSERT_EQ(scalar.body(), kBandedBodyLayers) << bpk;
     std::unique_ptr<bool[]> expected(new bool[asked.size()]);
