@@ -25,23 +25,13 @@ inline bool QueryHash(const Layers& l, uint64_t h, Probe probe) {
   return LayersMayMatch(l.layers + 1, l.num_layers - 1, h, 1);
 }
 
-// Below this many bytes of layer 0 a batch is answered key by key: such a
-// filter is likely in the core's caches, where staging every key's band and
-// prefetching its lines only adds work (measured: 14.5 ns a key staged
-// against 12.3 key by key, a 10,000-key filter).
-inline constexpr uint64_t kPrefetchLayerBytes = 256 << 10;
-
-// out[i] = QueryHash(l, hashes[i], probe). For a big layer 0, every key's
-// lines are located and prefetched before any is read, so the misses
-// overlap. REQUIRES: n <= kMaxGroup.
+// out[i] = QueryHash(l, hashes[i], probe), every key's lines located and
+// prefetched before any is read, so the misses overlap. REQUIRES: n <=
+// kMaxGroup.
 template <typename Probe>
 inline void QueryHashes(const Layers& l, const uint64_t* hashes, size_t n, bool* out,
                         Probe probe) {
   const Layer& first = l.layers[0];
-  if (first.blocks * BlockBytes(first.columns) < kPrefetchLayerBytes) {
-    for (size_t i = 0; i < n; ++i) out[i] = QueryHash(l, hashes[i], probe);
-    return;
-  }
   LocatedBand located[kMaxGroup];
   for (size_t i = 0; i < n; ++i) {
     located[i] = LocateBand(first, BandOf(hashes[i], first.blocks));
