@@ -168,6 +168,23 @@ uint32_t Fixed32At(std::string_view bytes, size_t pos) {
   return v;
 }
 
+// Every SIMD level's Reader of filter finds every key, single and batched.
+template <typename Reader>
+void CheckEveryLevelFindsEveryKey(const std::string& filter, const std::vector<std::string>& keys,
+                                  const std::string& where) {
+  const ExactBytes exact(filter);
+  for (SimdLevel level : SupportedSimdLevels()) {
+    const Reader reader(exact.view(), level);
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::unique_ptr<bool[]> batch(new bool[keys.size()]);
+    reader.MayMatchBatch(views, batch.get());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ",
+                           Printable(keys[i]), " level ", std::string(SimdLevelName(level)));
+    }
+  }
+}
+
 // The compact encoding from its format (compact/filter.h): final byte 'F',
 // the body kind before it. A fuse body's array is ceil(((S + 3) 2^lg r -
 // narrow) / 8) bytes by its trailer's fields, arity 4, XXH3 hashes, one of
@@ -233,17 +250,7 @@ void CheckCompact(const std::vector<std::string>& keys, double bpk) {
     }
   }
   // Every SIMD level's reader (the query kernels; a Bloom body's too).
-  const ExactBytes exact(filter);
-  for (SimdLevel level : SupportedSimdLevels()) {
-    const CompactFilterReader reader(exact.view(), level);
-    std::vector<std::string_view> views(keys.begin(), keys.end());
-    std::unique_ptr<bool[]> batch(new bool[keys.size()]);
-    reader.MayMatchBatch(views, batch.get());
-    for (size_t i = 0; i < keys.size(); ++i) {
-      SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ",
-                           Printable(keys[i]));
-    }
-  }
+  CheckEveryLevelFindsEveryKey<CompactFilterReader>(filter, keys, where);
 }
 
 // The banded encoding from its format (banded/filter.h, banded/probes.h),
@@ -345,17 +352,7 @@ void CheckBanded(const std::vector<std::string>& keys, double bpk) {
     CheckInverse(filter.size(), builder.MaxEntriesForSize(filter.size()), hashes.size(),
                  [&builder](size_t m) { return builder.FilterSize(m); }, where);
   }
-  const ExactBytes exact(filter);
-  for (SimdLevel level : SupportedSimdLevels()) {
-    const BandedFilterReader reader(exact.view(), level);
-    std::vector<std::string_view> views(keys.begin(), keys.end());
-    std::unique_ptr<bool[]> batch(new bool[keys.size()]);
-    reader.MayMatchBatch(views, batch.get());
-    for (size_t i = 0; i < keys.size(); ++i) {
-      SSTFILTER_FUZZ_CHECK(reader.MayMatch(keys[i]) && batch[i], where, " key ",
-                           Printable(keys[i]));
-    }
-  }
+  CheckEveryLevelFindsEveryKey<BandedFilterReader>(filter, keys, where);
 }
 
 // Each encoding's independent account. An encoding added to the list needs

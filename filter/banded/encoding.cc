@@ -31,12 +31,7 @@ FilterDescription Describe(std::string_view filter) {
     return FilterDescription::Fixed(FilterState::kMatchEverything,
                                     absl::StrCat(kName, ", damaged trailer (reads as may-match)"));
   }
-  // A Bloom body: as the cache-local encoding describes it, labelled.
-  const std::string_view inner = filter.substr(0, filter.size() - kBandedBloomTrailerBytes);
-  FilterDescription d = kCacheLocalEncodingInfo.describe(inner);
-  d.name = absl::StrCat(kName, r.body() == kBandedBodyFallbackBloom ? " (fallback) " : " (small) ",
-                        d.name);
-  return d;
+  return DescribeTaggedBloom(filter, kName);
 }
 
 double ExpectedFpRate(size_t num_keys, double bits_per_key) {
@@ -51,9 +46,7 @@ double ExpectedFpRate(size_t num_keys, double bits_per_key) {
 // (FitBandedWidths). At FilterSize, the model.
 double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
   if (!BandedFilterBuilder(bits_per_key).UsesLayers(num_keys)) {
-    return kCacheLocalEncodingInfo.sized_fp_rate(
-        num_keys, bytes > kBandedBloomTrailerBytes ? bytes - kBandedBloomTrailerBytes : 0,
-        bits_per_key);
+    return TaggedBloomFpRate(num_keys, bytes, bits_per_key);
   }
   BandedShape s = BandedPlan(num_keys, bits_per_key);
   const size_t trailer = BandedTrailerBytes(s.num_layers);

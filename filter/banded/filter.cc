@@ -1,7 +1,6 @@
 #include "filter/banded/filter.h"
 
 #include <cassert>
-#include <cstring>
 #include <new>
 
 #include "absl/base/attributes.h"
@@ -18,10 +17,6 @@ void PutFixed32(char* out, uint64_t v) {
 }
 uint32_t GetFixed32(const unsigned char* in) {
   return uint32_t{in[0]} | uint32_t{in[1]} << 8 | uint32_t{in[2]} << 16 | uint32_t{in[3]} << 24;
-}
-
-size_t BloomSize(size_t num_entries, double bits_per_key) {
-  return CacheLocalBloomBuilder(bits_per_key).FilterSize(num_entries) + kBandedBloomTrailerBytes;
 }
 
 size_t LayersSize(const BandedShape& shape) {
@@ -56,11 +51,12 @@ void BandedFilterBuilder::Retune(double bits_per_key) {
 
 bool BandedFilterBuilder::UsesLayers(size_t n) const {
   return n > 0 && n <= kBandedMaxKeys &&
-         LayersSize(BandedPlan(n, bits_per_key_)) < BloomSize(n, bits_per_key_);
+         LayersSize(BandedPlan(n, bits_per_key_)) < TaggedBloomSize(n, bits_per_key_);
 }
 
 size_t BandedFilterBuilder::FilterSize(size_t n) const {
-  return UsesLayers(n) ? LayersSize(BandedPlan(n, bits_per_key_)) : BloomSize(n, bits_per_key_);
+  return UsesLayers(n) ? LayersSize(BandedPlan(n, bits_per_key_))
+                       : TaggedBloomSize(n, bits_per_key_);
 }
 
 size_t BandedFilterBuilder::MaxEntriesForSize(size_t bytes) const {
@@ -120,7 +116,8 @@ size_t BandedFilterBuilder::FinishSize() {
     body_ = solved ? Body::kLayers : Body::kFallbackBloom;
     if (!solved) solved_.clear();
   }
-  size_ = body_ == Body::kLayers ? LayersSize(shape_) : BloomSize(hashes_.size(), bits_per_key_);
+  size_ = body_ == Body::kLayers ? LayersSize(shape_)
+                                 : TaggedBloomSize(hashes_.size(), bits_per_key_);
   planned_ = true;
   return size_;
 }
@@ -142,10 +139,7 @@ size_t BandedFilterBuilder::FittingBuiltSize(size_t bytes) {
     s.widths = *w;
     return LayersSize(s);
   }
-  if (bytes <= kBandedBloomTrailerBytes) return 0;
-  const size_t bloom = CacheLocalBloomBuilder(bits_per_key_)
-                           .FittingFilterSize(hashes_.size(), bytes - kBandedBloomTrailerBytes);
-  return bloom == 0 ? 0 : bloom + kBandedBloomTrailerBytes;
+  return FittingTaggedBloomSize(hashes_.size(), bits_per_key_, bytes);
 }
 
 double BandedFilterBuilder::BuiltFpRate(size_t bytes) {
@@ -157,19 +151,12 @@ double BandedFilterBuilder::BuiltFpRate(size_t bytes) {
     s.widths = *w;
     return s.FpRate();
   }
-  return kCacheLocalEncodingInfo.sized_fp_rate(
-      hashes_.size(), bytes > kBandedBloomTrailerBytes ? bytes - kBandedBloomTrailerBytes : 0,
-      bits_per_key_);
+  return TaggedBloomFpRate(hashes_.size(), bytes, bits_per_key_);
 }
 
 void BandedFilterBuilder::WriteBloom(char* out, size_t bytes, unsigned char body) {
-  CacheLocalBloomBuilder bloom(bits_per_key_);
-  hashes_.ForEach([&bloom](uint64_t h) { bloom.AddHash(h); });
   last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
-  const size_t bloom_bytes = bytes - kBandedBloomTrailerBytes;
-  bloom.FinishInto(out, bloom_bytes);
-  out[bloom_bytes] = static_cast<char>(body);
-  out[bloom_bytes + 1] = static_cast<char>(kBandedTag);
+  WriteTaggedBloom(hashes_, bits_per_key_, body, kBandedTag, out, bytes);
 }
 
 void BandedFilterBuilder::WriteLayers(char* out, size_t bytes) {
@@ -224,10 +211,7 @@ namespace {
 // a one-shot query more than the parse).
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<std::string_view> BloomBody(
     std::string_view filter) {
-  if (!IsBandedFilter(filter)) return std::nullopt;
-  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
-  if (body != kBandedBodySmallBloom && body != kBandedBodyFallbackBloom) return std::nullopt;
-  return filter.substr(0, filter.size() - kBandedBloomTrailerBytes);
+  return TaggedBloomBody(filter, kBandedTag);
 }
 
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<BandedLayout> ParseLayers(

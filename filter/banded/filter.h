@@ -34,7 +34,6 @@
 #define SSTFILTER_FILTER_BANDED_FILTER_H_
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -54,15 +53,16 @@
 #include "filter/hash_blocks.h"
 #include "filter/key_hash64.h"
 #include "filter/reader_base.h"
+#include "filter/tagged_bloom.h"
 
 namespace sstfilter {
 
 inline constexpr unsigned char kBandedTag = 'B';
 inline constexpr unsigned char kBandedBodyLayers = 1;
-inline constexpr unsigned char kBandedBodySmallBloom = 2;
-inline constexpr unsigned char kBandedBodyFallbackBloom = 3;
+inline constexpr unsigned char kBandedBodySmallBloom = kTaggedBloomSmall;
+inline constexpr unsigned char kBandedBodyFallbackBloom = kTaggedBloomFallback;
 inline constexpr unsigned char kBandedHashXxh3 = 1;
-inline constexpr size_t kBandedBloomTrailerBytes = 2;
+inline constexpr size_t kBandedBloomTrailerBytes = kTaggedBloomTrailerBytes;
 // A query reads two adjacent blocks of a layer: num_probes() reports 2.
 inline constexpr int kBandedBlocksPerQuery = 2;
 

@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/types/span.h"
 #include "filter/hash_blocks.h"
 
 namespace sstfilter::banded {

@@ -31,12 +31,7 @@ FilterDescription Describe(std::string_view filter) {
     return FilterDescription::Fixed(FilterState::kMatchEverything,
                                     absl::StrCat(kName, ", damaged trailer (reads as may-match)"));
   }
-  // A Bloom body: as the cache-local encoding describes it, labelled.
-  const std::string_view inner = filter.substr(0, filter.size() - kCompactBloomTrailerBytes);
-  FilterDescription d = kCacheLocalEncodingInfo.describe(inner);
-  d.name = absl::StrCat(kName, r.body() == kCompactBodyFallbackBloom ? " (fallback) " : " (small) ",
-                        d.name);
-  return d;
+  return DescribeTaggedBloom(filter, kName);
 }
 
 double ExpectedFpRate(size_t num_keys, double bits_per_key) {
@@ -52,9 +47,7 @@ double SizedFpRate(size_t num_keys, size_t bytes, double bits_per_key) {
   const CompactFilterBuilder builder(bits_per_key);
   if (!builder.UsesFuse(num_keys)) {
     // Not a fuse filter for these keys: the Bloom filter those bytes hold.
-    return kCacheLocalEncodingInfo.sized_fp_rate(
-        num_keys, bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
-        bits_per_key);
+    return TaggedBloomFpRate(num_keys, bytes, bits_per_key);
   }
   if (bytes <= kCompactFuseTrailerBytes) return 1.0;
   const std::optional<FuseShape> widths = FitFingerprints(

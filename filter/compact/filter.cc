@@ -24,10 +24,6 @@ uint32_t GetFixed32(const unsigned char* in) {
   return uint32_t{in[0]} | uint32_t{in[1]} << 8 | uint32_t{in[2]} << 16 | uint32_t{in[3]} << 24;
 }
 
-size_t BloomSize(size_t num_entries, double bits_per_key) {
-  return CacheLocalBloomBuilder(bits_per_key).FilterSize(num_entries) + kCompactBloomTrailerBytes;
-}
-
 size_t FuseSize(const FuseShape& shape) {
   return static_cast<size_t>(shape.array_bytes()) + kCompactFuseTrailerBytes;
 }
@@ -54,11 +50,12 @@ CompactFilterBuilder::Hash CompactFilterBuilder::HashKey(std::string_view key) {
 
 bool CompactFilterBuilder::UsesFuse(size_t n) const {
   return n >= kCompactMinFuseKeys && n <= kCompactMaxFuseKeys &&
-         FuseSize(CompactFuseShape(n, bits_per_key_)) < BloomSize(n, bits_per_key_);
+         FuseSize(CompactFuseShape(n, bits_per_key_)) < TaggedBloomSize(n, bits_per_key_);
 }
 
 size_t CompactFilterBuilder::FilterSize(size_t n) const {
-  return UsesFuse(n) ? FuseSize(CompactFuseShape(n, bits_per_key_)) : BloomSize(n, bits_per_key_);
+  return UsesFuse(n) ? FuseSize(CompactFuseShape(n, bits_per_key_))
+                     : TaggedBloomSize(n, bits_per_key_);
 }
 
 size_t CompactFilterBuilder::MaxEntriesForSize(size_t bytes) const {
@@ -153,7 +150,8 @@ size_t CompactFilterBuilder::FinishSize() {
     body_ = UsesFuse(hashes_.size()) ? Body::kFallbackBloom : Body::kSmallBloom;
     peeler_.Release();
   }
-  size_ = body_ == Body::kFuse ? FuseSize(shape_) : BloomSize(hashes_.size(), bits_per_key_);
+  size_ = body_ == Body::kFuse ? FuseSize(shape_)
+                               : TaggedBloomSize(hashes_.size(), bits_per_key_);
   planned_ = true;
   return size_;
 }
@@ -164,10 +162,7 @@ size_t CompactFilterBuilder::FittingBuiltSize(size_t bytes) {
     const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
     return widths ? FuseSize(*widths) : 0;
   }
-  if (bytes <= kCompactBloomTrailerBytes) return 0;
-  const size_t bloom = CacheLocalBloomBuilder(bits_per_key_)
-                           .FittingFilterSize(hashes_.size(), bytes - kCompactBloomTrailerBytes);
-  return bloom == 0 ? 0 : bloom + kCompactBloomTrailerBytes;
+  return FittingTaggedBloomSize(hashes_.size(), bits_per_key_, bytes);
 }
 
 double CompactFilterBuilder::BuiltFpRate(size_t bytes) {
@@ -176,9 +171,7 @@ double CompactFilterBuilder::BuiltFpRate(size_t bytes) {
     const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
     return widths ? widths->FpRate() : 1.0;
   }
-  return kCacheLocalEncodingInfo.sized_fp_rate(
-      hashes_.size(), bytes > kCompactBloomTrailerBytes ? bytes - kCompactBloomTrailerBytes : 0,
-      bits_per_key_);
+  return TaggedBloomFpRate(hashes_.size(), bytes, bits_per_key_);
 }
 
 // The widths on the built filter's cells that fill an array of
@@ -189,13 +182,8 @@ std::optional<FuseShape> CompactFilterBuilder::FuseWidthsFor(size_t bytes) const
 }
 
 void CompactFilterBuilder::WriteBloom(char* out, size_t bytes, unsigned char body) {
-  CacheLocalBloomBuilder bloom(bits_per_key_);
-  hashes_.ForEach([&bloom](uint64_t h) { bloom.AddHash(h); });
   last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
-  const size_t bloom_bytes = bytes - kCompactBloomTrailerBytes;
-  bloom.FinishInto(out, bloom_bytes);
-  out[bloom_bytes] = static_cast<char>(body);
-  out[bloom_bytes + 1] = static_cast<char>(kCompactTag);
+  WriteTaggedBloom(hashes_, bits_per_key_, body, kCompactTag, out, bytes);
 }
 
 void CompactFilterBuilder::WriteFuse(char* out, size_t bytes) {
@@ -246,10 +234,7 @@ namespace {
 // memory, cost a one-shot query 1-2 ns).
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<std::string_view> BloomBody(
     std::string_view filter) {
-  if (!IsCompactFilter(filter)) return std::nullopt;
-  const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
-  if (body != kCompactBodySmallBloom && body != kCompactBodyFallbackBloom) return std::nullopt;
-  return filter.substr(0, filter.size() - kCompactBloomTrailerBytes);
+  return TaggedBloomBody(filter, kCompactTag);
 }
 
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<CompactFuseLayout> ParseFuse(

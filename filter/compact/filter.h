@@ -52,16 +52,17 @@
 #include "filter/compact/fuse_peeler.h"
 #include "filter/hash_blocks.h"
 #include "filter/reader_base.h"
+#include "filter/tagged_bloom.h"
 
 namespace sstfilter {
 
 inline constexpr unsigned char kCompactTag = 'F';
 inline constexpr unsigned char kCompactBodyFuse = 1;
-inline constexpr unsigned char kCompactBodySmallBloom = 2;
-inline constexpr unsigned char kCompactBodyFallbackBloom = 3;
+inline constexpr unsigned char kCompactBodySmallBloom = kTaggedBloomSmall;
+inline constexpr unsigned char kCompactBodyFallbackBloom = kTaggedBloomFallback;
 inline constexpr unsigned char kCompactHashXxh3 = 2;
 inline constexpr size_t kCompactFuseTrailerBytes = 18;
-inline constexpr size_t kCompactBloomTrailerBytes = 2;
+inline constexpr size_t kCompactBloomTrailerBytes = kTaggedBloomTrailerBytes;
 
 // Whether filter carries this encoding's tag (its final byte) after a body
 // kind; the rest is checked by CompactBloomBody and ParseCompactFuse.
