@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# RocksDB's blackbox crash test (tools/db_crashtest.py driving db_stress) with
+# every table's filter built by sstfilter: called by `tools/dev stress`, which
+# builds the RocksDB tree first (docs/reliability.md#rocksdbs-crash-test).
+#
+#   crash_test.sh TREE [SECONDS] [POLICY...]
+#
+# TREE: a RocksDB source tree built with the sstfilter plugin, its db_stress
+# patched by db_stress_filter_uri.patch (in TREE/_build/db_stress_tool). SECONDS: how long
+# each policy runs (default 120); db_stress is killed every
+# SSTFILTER_STRESS_INTERVAL seconds (default 60, or SECONDS / 3 when that is
+# shorter, so a short run still has three kills), then a final run verifies
+# every key. POLICY: a filter URI with %g where the crash test's drawn
+# bits/key go (sstfilter.bloom:%g:banded), or what follows the bits/key
+# (banded, cache_local:compact_from_level:2), or `builtin` for RocksDB's own
+# filter (db_stress without --filter_uri). Default: every encoding, the
+# per-level policy and a compact bottom level.
+#
+# Environment: SSTFILTER_STRESS_SEED (the crash test's initial random seed;
+# default: drawn, and printed: the same seed draws the same options again),
+# SSTFILTER_STRESS_DIR (where databases and logs go; default
+# ${TMPDIR:-/tmp}/sstfilter-stress), SSTFILTER_STRESS_ARGS (more arguments
+# for db_crashtest.py, e.g. --simple or --cf_consistency).
+set -euo pipefail
+
+log() { printf '[stress] %s\n' "$*" >&2; }
+die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
+
+DEFAULT_POLICIES=(leveldb cache_local compact banded banded:optimize_levels
+                  cache_local:compact_from_level:2)
+
+[ $# -ge 1 ] || die "usage: crash_test.sh TREE [SECONDS] [POLICY...]"
+tree="$1"; shift
+seconds=120
+if [ $# -ge 1 ]; then
+  [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] \
+    || die "SECONDS must be a positive whole number of seconds, not '$1'"
+  seconds="$1"; shift
+fi
+policies=("$@")
+[ ${#policies[@]} -gt 0 ] || policies=("${DEFAULT_POLICIES[@]}")
+
+interval="${SSTFILTER_STRESS_INTERVAL:-60}"
+[[ "$interval" =~ ^[0-9]+$ ]] && [ "$interval" -gt 0 ] \
+  || die "SSTFILTER_STRESS_INTERVAL must be a positive whole number of seconds, not '$interval'"
+[ -n "${SSTFILTER_STRESS_INTERVAL:-}" ] || [ $((seconds / 3)) -ge "$interval" ] \
+  || interval=$(( seconds / 3 > 10 ? seconds / 3 : 10 ))
+seed="${SSTFILTER_STRESS_SEED:-$(( (RANDOM << 15 | RANDOM) + 1 ))}"
+[[ "$seed" =~ ^[0-9]+$ ]] || die "SSTFILTER_STRESS_SEED must be a whole number, not '$seed'"
+base="${SSTFILTER_STRESS_DIR:-${TMPDIR:-/tmp}/sstfilter-stress}"
+read -r -a extra <<< "${SSTFILTER_STRESS_ARGS:-}"
+
+db_stress="$tree/_build/db_stress_tool/db_stress"
+crashtest="$tree/tools/db_crashtest.py"
+[ -x "$db_stress" ] || die "no db_stress at $db_stress (tools/dev stress builds it)"
+[ -f "$crashtest" ] || die "no db_crashtest.py at $crashtest"
+help="$("$db_stress" --help 2>&1 || true)"  # gflags' --help exits 1
+grep -q -- '-filter_uri' <<< "$help" \
+  || die "$db_stress has no --filter_uri: tools/stress/db_stress_filter_uri.patch is not applied"
+
+# The URI db_stress gets for POLICY (empty for builtin).
+filter_uri() {
+  case "$1" in
+    builtin) echo "" ;;
+    *%g*) echo "$1" ;;
+    *) echo "sstfilter.bloom:%g:$1" ;;
+  esac
+}
+
+# One line about the crash test's log $1: runs, kills, the bits/key drawn,
+# runs with partitioned filters.
+summarize() {
+  local file="$1" runs kills bits partitioned
+  runs=$(grep -c '^Running db_stress with pid=' "$file" || true)
+  kills=$(grep -c '^TERMINATED\|^KILLED' "$file" || true)
+  bits=$(grep -o -- ' --bloom_bits=[^ ]*' "$file" | cut -d= -f2 | sort -g | sed -n '1p;$p' | paste -sd' ' - || true)
+  partitioned=$(grep -c -- ' --partition_filters=1' "$file" || true)
+  echo "$runs runs, $kills kills, bloom_bits drawn from ${bits// / to }, partitioned filters in $partitioned runs"
+}
+
+# The crash test passes whether or not a filter answers anything: this short
+# db_stress run (10 bits/key, statistics on, no kill) fails unless the
+# policy's filters answered reads. Prints the filter's counts.
+check_consulted() {
+  local uri="$1" dir="$2" out="$2/consulted.log" useful positive true_positive listener=()
+  [[ "$uri" != *optimize_levels* ]] || listener=(--listener_uri=sstfilter.level_census)
+  if ! "$db_stress" --db="$dir/consulted_db" --expected_values_dir="$dir/consulted_expected" \
+       --destroy_db_initially=1 --reopen=0 --clear_column_family_one_in=0 --threads=2 --max_key=200000 --ops_per_thread=100000 \
+       --write_buffer_size=262144 --target_file_size_base=262144 \
+       --max_bytes_for_level_base=1048576 --bloom_bits=10 --statistics=1 \
+       ${uri:+--filter_uri="$uri"} "${listener[@]}" > "$out" 2>&1; then
+    tail -n 30 "$out" >&2
+    echo "db_stress failed (log: $out)"; return 1
+  fi
+  read -r useful positive true_positive < <(awk '
+    /^rocksdb.bloom.filter.useful COUNT/ {u = $4}
+    /^rocksdb.bloom.filter.full.positive COUNT/ {p = $4}
+    /^rocksdb.bloom.filter.full.true.positive COUNT/ {t = $4}
+    END {print u + 0, p + 0, t + 0}' "$out")
+  if [ "$useful" -eq 0 ]; then
+    echo "no read was answered by a filter (log: $out)"; return 1
+  fi
+  local tables ours
+  tables=$(find "$dir/consulted_db" -name '*.sst' | wc -l)
+  ours=$(find "$dir/consulted_db" -name '*.sst' -exec grep -l -a -F 'filter.sstfilter.bloom' {} + | wc -l)
+  if [ -n "$uri" ] && { [ "$tables" -eq 0 ] || [ "$ours" -ne "$tables" ]; }; then
+    echo "$ours of $tables tables have a filter of sstfilter (log: $out)"; return 1
+  fi
+  awk -v u="$useful" -v p="$positive" -v t="$true_positive" 'BEGIN {
+    printf "filters answered %d reads of absent keys, FP %.2f%% at 10 bits/key, ",
+           u, (u + p - t > 0 ? 100 * (p - t) / (u + p - t) : 0)}'
+  echo "$ours of $tables tables filtered by sstfilter"
+}
+
+mkdir -p "$base"
+failed=()
+log "crash test seed $seed, ${seconds}s per policy, a kill every ${interval}s, databases and logs under $base"
+for policy in "${policies[@]}"; do
+  uri="$(filter_uri "$policy")"
+  name="${policy//[^A-Za-z0-9_.-]/_}"
+  dir="$(mktemp -d "$base/$name.XXXXXX")"
+  out="$dir/crash_test.log"
+  args=(blackbox --stress_cmd="$db_stress" --duration="$seconds" --interval="$interval"
+        --initial_random_seed_override="$seed" "${extra[@]}")
+  [ -z "$uri" ] || args+=(--filter_uri="$uri")
+  # optimize_levels reads the tree's level sizes through this listener
+  # (docs/rocksdb.md#per-level-accuracy-optimize_levels).
+  [[ "$uri" != *optimize_levels* ]] || args+=(--listener_uri=sstfilter.level_census)
+  log "$policy: ${uri:-the built-in filter of RocksDB} (log: $out)"
+  if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1; then
+    log "$policy: passed: $(summarize "$out")"
+    rm -rf "$dir"/rocksdb_crashtest_*
+    if consulted="$(check_consulted "$uri" "$dir")"; then
+      log "$policy: $consulted"
+      rm -rf "$dir"/consulted_*
+    else
+      log "$policy: FAILED: $consulted"
+      failed+=("$policy")
+    fi
+  else
+    tail -n 60 "$out" >&2
+    log "$policy: FAILED: $(summarize "$out"); the database is kept in $dir; replay: SSTFILTER_STRESS_SEED=$seed tools/dev stress $seconds $policy (and builtin, to see whether RocksDB's own filter fails too)"
+    failed+=("$policy")
+  fi
+done
+[ ${#failed[@]} -eq 0 ] || die "crash test failed for: ${failed[*]} (seed $seed)"
+log "crash test passed for: ${policies[*]} (seed $seed)"
