@@ -29,8 +29,12 @@ size_t SizeClassTop(size_t num_keys) {
 }  // namespace
 
 double BitsPerKeyForFp(const EncodingInfo& info, size_t num_keys, double fp_rate) {
+  return BitsPerKeyForFpModel(
+      [&](double bits_per_key) { return info.expected_fp_rate(num_keys, bits_per_key); }, fp_rate);
+}
+
+double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_rate) {
   assert(fp_rate > 0 && fp_rate < 1);
-  auto fp_at = [&](double bits_per_key) { return info.expected_fp_rate(num_keys, bits_per_key); };
   double target = fp_rate;
   const double least = fp_at(kMaxBitsPerKey);
   if (least > target) target = std::min(least * 1.01, 1.0);

@@ -6,6 +6,7 @@
 
 #include "filter/encodings.h"
 #include "filter/fp_target.h"
+#include "filter/model_memo.h"
 
 namespace sstfilter {
 
@@ -14,6 +15,9 @@ namespace {
 // Below it a run's reach counts as this: a run no lookup reaches still has
 // a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
 constexpr double kMinReach = 1e-3;
+
+// The search for mu (in ln mu) stops at this width.
+constexpr double kMuPrecision = 1e-9;
 
 // What a bit per key buys the run, c in bits(p) = a - ln(p) / c: measured
 // over the decade 1% to 0.1%, where trees' filters live. ln(2)^2 (a
@@ -58,7 +62,10 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs) {
   if (Candidate most = At(runs, slopes, std::exp(lo)); most.memory <= budget) {
     return most.fp_rates;  // Every run at the most accurate setting there is.
   }
-  for (int i = 0; i < 200 && best.memory < 0.999 * budget; ++i) {
+  // Memory is a step function of mu (filters grow in whole bytes, a small
+  // one in whole cache lines), so within 0.1% may never come: the search
+  // also stops when mu is known to a part in 1e9.
+  for (int i = 0; i < 200 && best.memory < 0.999 * budget && hi - lo > kMuPrecision; ++i) {
     const double mid = (lo + hi) / 2;
     Candidate c = At(runs, slopes, std::exp(mid));
     if (c.memory > budget) {
@@ -75,16 +82,14 @@ RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key)
   const auto n = static_cast<size_t>(
       std::clamp(keys, 1.0, static_cast<double>(kNominalFilterKeys)));
   auto spent = [encoding, n](double setting) {
-    return VisitEncoding(encoding, [&](auto e) {
-      const typename decltype(e)::Builder builder(setting);
-      return 8.0 * static_cast<double>(builder.FilterSize(n)) / static_cast<double>(n);
-    });
+    return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
   };
   RunModel model;
   model.keys = keys;
   model.uniform_bits = spent(bits_per_key);
   model.bits_for_fp = [encoding, n, spent](double fp_rate) {
-    return spent(BitsPerKeyForFp(encoding, n, fp_rate));
+    return spent(BitsPerKeyForFpModel(
+        [&](double setting) { return MemoExpectedFpRate(encoding, n, setting); }, fp_rate));
   };
   return model;
 }
