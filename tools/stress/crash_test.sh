@@ -16,8 +16,10 @@
 # filter (db_stress without --filter_uri). Default: every encoding, the
 # per-level policy and a compact bottom level.
 #
-# Environment: SSTFILTER_STRESS_SEED (the crash test's initial random seed;
-# default: drawn, and printed: the same seed draws the same options again),
+# Environment: SSTFILTER_STRESS_SEED (the crash test's initial random seed
+# for the first policy, +1 for each next one, so that policies draw different
+# options; default: drawn; each policy's is printed, and the same seed draws
+# the same options again),
 # SSTFILTER_STRESS_DIR (where databases and logs go; default
 # ${TMPDIR:-/tmp}/sstfilter-stress), SSTFILTER_STRESS_ARGS (more arguments
 # for db_crashtest.py, e.g. --simple or --cf_consistency).
@@ -85,7 +87,7 @@ check_consulted() {
   local uri="$1" dir="$2" out="$2/consulted.log" useful positive true_positive listener=()
   [[ "$uri" != *optimize_levels* ]] || listener=(--listener_uri=sstfilter.level_census)
   if ! "$db_stress" --db="$dir/consulted_db" --expected_values_dir="$dir/consulted_expected" \
-       --destroy_db_initially=1 --reopen=0 --clear_column_family_one_in=0 --threads=2 --max_key=200000 --ops_per_thread=100000 \
+       --destroy_db_initially=1 --reopen=0 --clear_column_family_one_in=0 --threads=2 --max_key=200000 --ops_per_thread=40000 \
        --write_buffer_size=262144 --target_file_size_base=262144 \
        --max_bytes_for_level_base=1048576 --bloom_bits=10 --statistics=1 \
        ${uri:+--filter_uri="$uri"} "${listener[@]}" > "$out" 2>&1; then
@@ -114,19 +116,21 @@ check_consulted() {
 
 mkdir -p "$base"
 failed=()
-log "crash test seed $seed, ${seconds}s per policy, a kill every ${interval}s, databases and logs under $base"
+log "crash test seeds from $seed, ${seconds}s per policy, a kill every ${interval}s, databases and logs under $base"
+index=0
 for policy in "${policies[@]}"; do
+  policy_seed=$((seed + index)); index=$((index + 1))
   uri="$(filter_uri "$policy")"
   name="${policy//[^A-Za-z0-9_.-]/_}"
   dir="$(mktemp -d "$base/$name.XXXXXX")"
   out="$dir/crash_test.log"
   args=(blackbox --stress_cmd="$db_stress" --duration="$seconds" --interval="$interval"
-        --initial_random_seed_override="$seed" "${extra[@]}")
+        --initial_random_seed_override="$policy_seed" "${extra[@]}")
   [ -z "$uri" ] || args+=(--filter_uri="$uri")
   # optimize_levels reads the tree's level sizes through this listener
   # (docs/rocksdb.md#per-level-accuracy-optimize_levels).
   [[ "$uri" != *optimize_levels* ]] || args+=(--listener_uri=sstfilter.level_census)
-  log "$policy: ${uri:-the built-in filter of RocksDB} (log: $out)"
+  log "$policy: ${uri:-the built-in filter of RocksDB}, seed $policy_seed (log: $out)"
   if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1; then
     log "$policy: passed: $(summarize "$out")"
     rm -rf "$dir"/rocksdb_crashtest_*
@@ -139,9 +143,9 @@ for policy in "${policies[@]}"; do
     fi
   else
     tail -n 60 "$out" >&2
-    log "$policy: FAILED: $(summarize "$out"); the database is kept in $dir; replay: SSTFILTER_STRESS_SEED=$seed tools/dev stress $seconds $policy (and builtin, to see whether RocksDB's own filter fails too)"
+    log "$policy: FAILED: $(summarize "$out"); the database is kept in $dir; replay: SSTFILTER_STRESS_SEED=$policy_seed tools/dev stress $seconds $policy (and builtin, to see whether RocksDB's own filter fails too)"
     failed+=("$policy")
   fi
 done
-[ ${#failed[@]} -eq 0 ] || die "crash test failed for: ${failed[*]} (seed $seed)"
-log "crash test passed for: ${policies[*]} (seed $seed)"
+[ ${#failed[@]} -eq 0 ] || die "crash test failed for: ${failed[*]}"
+log "crash test passed for: ${policies[*]}"
