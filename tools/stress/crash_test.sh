@@ -69,6 +69,16 @@ filter_uri() {
   esac
 }
 
+# The db_stress flags that give it URI $1's policy: --filter_uri, and for
+# optimize_levels the level census listener it reads the tree's level sizes
+# through (docs/rocksdb.md#per-level-accuracy-optimize_levels). None for
+# builtin.
+policy_flags() {
+  [ -n "$1" ] || return 0
+  echo "--filter_uri=$1"
+  [[ "$1" != *optimize_levels* ]] || echo "--listener_uri=sstfilter.level_census"
+}
+
 # One line about the crash test's log $1: runs, kills, the bits/key drawn,
 # runs with partitioned filters.
 summarize() {
@@ -84,13 +94,13 @@ summarize() {
 # db_stress run (10 bits/key, statistics on, no kill) fails unless the
 # policy's filters answered reads. Prints the filter's counts.
 check_consulted() {
-  local uri="$1" dir="$2" out="$2/consulted.log" useful positive true_positive listener=()
-  [[ "$uri" != *optimize_levels* ]] || listener=(--listener_uri=sstfilter.level_census)
+  local uri="$1" dir="$2" out="$2/consulted.log" useful positive true_positive flags
+  mapfile -t flags < <(policy_flags "$uri")
   if ! "$db_stress" --db="$dir/consulted_db" --expected_values_dir="$dir/consulted_expected" \
        --destroy_db_initially=1 --reopen=0 --clear_column_family_one_in=0 --threads=2 --max_key=200000 --ops_per_thread=40000 \
        --write_buffer_size=262144 --target_file_size_base=262144 \
        --max_bytes_for_level_base=1048576 --bloom_bits=10 --statistics=1 \
-       ${uri:+--filter_uri="$uri"} "${listener[@]}" > "$out" 2>&1; then
+       "${flags[@]}" > "$out" 2>&1; then
     tail -n 30 "$out" >&2
     echo "db_stress failed (log: $out)"; return 1
   fi
@@ -126,10 +136,7 @@ for policy in "${policies[@]}"; do
   out="$dir/crash_test.log"
   args=(blackbox --stress_cmd="$db_stress" --duration="$seconds" --interval="$interval"
         --initial_random_seed_override="$policy_seed" "${extra[@]}")
-  [ -z "$uri" ] || args+=(--filter_uri="$uri")
-  # optimize_levels reads the tree's level sizes through this listener
-  # (docs/rocksdb.md#per-level-accuracy-optimize_levels).
-  [[ "$uri" != *optimize_levels* ]] || args+=(--listener_uri=sstfilter.level_census)
+  mapfile -t -O "${#args[@]}" args < <(policy_flags "$uri")
   log "$policy: ${uri:-the built-in filter of RocksDB}, seed $policy_seed (log: $out)"
   if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1; then
     log "$policy: passed: $(summarize "$out")"
