@@ -1,9 +1,16 @@
 // Which SIMD instruction set a kernel uses, and which ones this CPU and
 // this build can run. Every encoding with SIMD kernels picks its kernels by
 // one SimdLevel; every kernel gives the scalar kernel's bytes and answers.
+//
+// The environment variable SSTFILTER_SIMD (scalar, avx2 or avx512) caps the
+// levels of the whole process, read once at first use: to measure or test
+// an AVX2-only or scalar machine's paths on a CPU that has more, or to step
+// around a kernel in the field. Filter bytes and answers do not change.
 #ifndef SSTFILTER_FILTER_SIMD_LEVEL_H_
 #define SSTFILTER_FILTER_SIMD_LEVEL_H_
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,13 +26,31 @@ namespace sstfilter {
 enum class SimdLevel { kScalar, kAvx2, kAvx512 };
 
 std::string_view SimdLevelName(SimdLevel level);
-// Levels this CPU runs and this build has kernels for, kScalar first; tests
-// and benchmarks loop over them.
+// The level a name (SimdLevelName's) gives, nullopt for any other text.
+std::optional<SimdLevel> ParseSimdLevelName(std::string_view name);
+
+// Levels this CPU runs and this build has kernels for, up to the
+// SSTFILTER_SIMD cap, kScalar first; tests and benchmarks loop over them.
 const std::vector<SimdLevel>& SupportedSimdLevels();
 // The level used when none is asked for: the highest supported.
 SimdLevel BestSimdLevel();
 // `level` if supported, else the best supported level below it.
 SimdLevel ClampSimdLevel(SimdLevel level);
+// What SSTFILTER_SIMD did to this process, for tools to print: empty when
+// it is unset; else e.g. "SSTFILTER_SIMD=avx2 caps avx512", or a complaint
+// naming the value when it is not a level (it is then ignored).
+const std::string& SimdCapNote();
+
+namespace simd_level_internal {
+// The levels `detected` (ascending, kScalar first) capped by the text of
+// SSTFILTER_SIMD (nullptr: unset), and the note SimdCapNote gives for it.
+struct CappedLevels {
+  std::vector<SimdLevel> levels;
+  std::string note;
+  bool ignored = false;  // The value is not a level.
+};
+CappedLevels CapLevels(const std::vector<SimdLevel>& detected, const char* cap);
+}  // namespace simd_level_internal
 
 }  // namespace sstfilter
 
