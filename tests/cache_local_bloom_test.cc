@@ -20,6 +20,7 @@
 #include "filter/bloom_math.h"
 #include "filter/cache_local/math.h"
 #include "filter/cache_local/probes.h"
+#include "filter/key_hash64.h"
 #include "filter/leveldb/bloom.h"
 #include "gtest/gtest.h"
 #include "tests/filter_test_util.h"
@@ -129,6 +130,13 @@ TEST(CacheLocalBloomFormat, HashIsTheLibrarysXxh3) {
     EXPECT_EQ(CacheLocalBloomBuilder::HashKey(key), XXH3_64bits(key, std::strlen(key)));
   }
   EXPECT_EQ(CacheLocalBloomBuilder::HashKey(""), 0x2d06800538d394c2ULL);  // XXH3 test vector.
+  // Every length of XXH3's branches, short keys inline and long ones out of
+  // line on either side of kInlineHashBytes.
+  std::string key;
+  for (size_t length = 0; length <= 300; ++length) {
+    EXPECT_EQ(KeyHash64(key), XXH3_64bits(key.data(), key.size())) << length;
+    key.push_back(static_cast<char>('a' + length % 26));
+  }
 }
 
 TEST(CacheLocalBloomFormat, Schema) {
@@ -426,7 +434,8 @@ class CacheLocalBloomSimdTest : public ::testing::TestWithParam<SimdLevel> {
     if (ClampSimdLevel(GetParam()) != GetParam()) {
       GTEST_SKIP() << SimdLevelName(GetParam())
                    << " is not supported on this machine (CPU or compiler): its kernels "
-                      "are not tested here";
+                      "are not tested here. "
+                   << SimdCapNote();
     }
   }
 };

@@ -100,7 +100,7 @@ SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
   _mm256_storeu_si256(p + 1, _mm256_or_si256(_mm256_loadu_si256(p + 1), high));
 }
 
-SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX2, Avx2, LineAddAvx2, LineMayMatchAvx2);
+SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX2, Avx2, LineAddAvx2, LineMayMatchAvx2, LineMayMatchAvx2);
 
 }  // namespace
 

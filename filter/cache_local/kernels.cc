@@ -9,7 +9,7 @@ namespace {
 
 namespace cl = cache_local;
 
-SSTFILTER_CACHE_LOCAL_KERNELS(, Scalar, cl::LineAdd, cl::LineMayMatch);
+SSTFILTER_CACHE_LOCAL_KERNELS(, Scalar, cl::LineAdd, cl::LineMayMatch, cl::LineMayMatchEarlyExit);
 
 }  // namespace
 

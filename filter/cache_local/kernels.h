@@ -38,7 +38,7 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
 // empty for the baseline), which a template cannot take as a parameter; the
 // line functions then inline into the loops. Expand it in an unnamed
 // namespace of a file that includes cache_local/probes.h.
-#define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH)              \
+#define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH, LINE_MAY_MATCH_ONE) \
   TARGET void NAME##Add(const uint64_t* hashes, size_t n, int k, char* array,             \
                         uint32_t num_lines) {                                              \
     ::sstfilter::cache_local::AddHashes(hashes, n, k, array, num_lines, LINE_ADD);         \
@@ -49,7 +49,7 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
                                           LINE_MAY_MATCH);                                 \
   }                                                                                        \
   TARGET bool NAME##MayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {  \
-    return LINE_MAY_MATCH(array + ::sstfilter::cache_local::LineOffset(h, num_lines),     \
+    return LINE_MAY_MATCH_ONE(array + ::sstfilter::cache_local::LineOffset(h, num_lines), \
                           ::sstfilter::cache_local::ProbeSeed(h), k);                      \
   }                                                                                        \
   constexpr CacheLocalKernels k##NAME##Kernels = {NAME##Add, NAME##Query, NAME##MayMatch}

@@ -105,6 +105,15 @@ inline bool LineMayMatch(const char* line, uint32_t seed, int k) {
   return all & 1;
 }
 
+// LineMayMatch's answer, returning at the first clear probe.
+inline bool LineMayMatchEarlyExit(const char* line, uint32_t seed, int k) {
+  for (int i = 0; i < k; ++i) {
+    const uint32_t bit = ProbeBit(seed, i);
+    if (((LoadWord(line, bit) >> (bit & 63)) & 1) == 0) return false;
+  }
+  return true;
+}
+
 // Sets the k probes of seed in the 64-byte line.
 inline void LineAdd(char* line, uint32_t seed, int k) {
   for (int i = 0; i < k; ++i) {
