@@ -204,6 +204,8 @@ class Stopwatch {
 // Every (shape, n, bits/key, implementation), streaming the table to stdout as rows
 // complete.
 std::vector<Row> MeasureAll(const Settings& s, const Stopwatch& clock) {
+  // FP rates do not depend on the CPU; the line says where the report ran.
+  std::printf("%s\n", MachineLine().c_str());
   std::printf("FP rate in %% per filter impl: measured (model), then bits/key spent (filter "
               "bytes x 8 / n; 'bits' is the configured setting); absent keys are the next "
               "keys of the same shape\n%-9s %9s %5s", "shape", "n", "bits");

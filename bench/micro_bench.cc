@@ -51,6 +51,7 @@
 #include "bench/via_leveldb_cases.h"
 #include "bench/via_rocksdb_cases.h"
 #include "benchmark/benchmark.h"
+#include "filter/encodings.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(double, bits_per_key, 10, "Bits per key of every filter");
@@ -368,7 +369,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   RegisterAll(*impls);
-  std::string header =
+  benchmark::AddCustomContext("sstfilter_cpu", sstfilter::CpuModelName());
+  for (const auto& [encoding, level] : sstfilter::EncodingSimdLevels()) {
+    benchmark::AddCustomContext("sstfilter_kernels_" + encoding, level);
+  }
+  if (!sstfilter::SimdCapNote().empty()) {
+    benchmark::AddCustomContext("sstfilter_simd_cap", sstfilter::SimdCapNote());
+  }
+  std::string header = sstfilter::MachineLine() + "\n" +
       absl::StrFormat("%g bits/key, 16-byte random keys; in cache: one filter of %d keys; "
                       "out of cache: filters of %d keys totalling >= %d MiB",
                       absl::GetFlag(FLAGS_bits_per_key), absl::GetFlag(FLAGS_in_cache_keys),

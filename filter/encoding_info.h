@@ -97,6 +97,10 @@ struct EncodingInfo {
   FilterDescription (*describe)(std::string_view filter);
   // What sstfilter_params adds to the common figures for n keys.
   PlanDetails (*plan_details)(size_t num_keys, double bits_per_key);
+  // The kernels its readers run on this CPU by default (BestSimdLevel(),
+  // filter/simd_level.h), for benchmark reports: "avx2", "scalar", or more
+  // where queries differ ("avx512 batched, single keys scalar"). No commas.
+  std::string (*kernels)();
 };
 
 // An encoding as filter/encodings.h lists it: its builder, its reader and

@@ -1,6 +1,7 @@
 #include "filter/encodings.h"
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace sstfilter {
 
@@ -60,6 +61,23 @@ FilterDescription DescribeFilter(std::string_view filter) {
       return E::kInfo.describe(filter);
     }
   });
+}
+
+std::vector<std::pair<std::string, std::string>> EncodingSimdLevels() {
+  std::vector<std::pair<std::string, std::string>> levels;
+  ForEachEncoding([&](auto encoding) {
+    const EncodingInfo& info = decltype(encoding)::kInfo;
+    levels.emplace_back(info.name, info.kernels());
+  });
+  return levels;
+}
+
+std::string MachineLine() {
+  std::string line = absl::StrFormat(
+      "CPU: %s; kernels: %s", CpuModelName(),
+      absl::StrJoin(EncodingSimdLevels(), ", ", absl::PairFormatter(" ")));
+  if (!SimdCapNote().empty()) absl::StrAppend(&line, " (", SimdCapNote(), ")");
+  return line;
 }
 
 }  // namespace sstfilter

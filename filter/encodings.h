@@ -31,6 +31,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "absl/types/span.h"
 #include "filter/banded/filter.h"
@@ -178,6 +179,13 @@ const EncodingInfo& EncodingInfoOf(EncodingId encoding);
 
 // What a filter's bytes hold, for tools. Never fails.
 FilterDescription DescribeFilter(std::string_view filter);
+
+// The kernels each encoding runs in this process, for benchmark reports:
+// (name, EncodingInfo::kernels()) in encoding order, e.g. ("cache_local", "avx2").
+std::vector<std::pair<std::string, std::string>> EncodingSimdLevels();
+// One line naming the CPU and those levels (and SSTFILTER_SIMD's cap when
+// set): what every benchmark prints beside its figures.
+std::string MachineLine();
 
 }  // namespace sstfilter
 

@@ -2,9 +2,16 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#ifdef SSTFILTER_X86_SIMD_TARGETS
+#include <cpuid.h>
+#endif
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 
 namespace sstfilter {
 namespace {
@@ -34,7 +41,57 @@ const simd_level_internal::CappedLevels& Levels() {
   return *levels;
 }
 
+#ifdef SSTFILTER_X86_SIMD_TARGETS
+// CPUID's brand string (leaves 0x80000002-4), trimmed; empty if absent.
+std::string CpuBrand() {
+  unsigned top = __get_cpuid_max(0x80000000u, nullptr);
+  if (top < 0x80000004u) return "";
+  char brand[49] = {};
+  for (unsigned i = 0; i < 3; ++i) {
+    unsigned regs[4];
+    __get_cpuid(0x80000002u + i, &regs[0], &regs[1], &regs[2], &regs[3]);
+    std::memcpy(brand + 16 * i, regs, sizeof(regs));
+  }
+  return std::string(absl::StripAsciiWhitespace(brand));
+}
+#endif
+
 }  // namespace
+
+std::string simd_level_internal::AmdCoreName(unsigned family, unsigned model) {
+  switch (family) {
+    case 0x17:
+      return model < 0x30 ? "Zen or Zen+" : "Zen 2";
+    case 0x19:
+      if ((model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
+          (model >= 0xa0 && model <= 0xaf)) {
+        return "Zen 4";
+      }
+      return "Zen 3";
+    case 0x1a:
+      return "Zen 5";
+  }
+  return "";
+}
+
+std::string CpuModelName() {
+#ifdef SSTFILTER_X86_SIMD_TARGETS
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return "x86-64 (no CPUID)";
+  unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+  if (family == 0xf) family += (eax >> 20) & 0xff;
+  if (family == 0x6 || family >= 0xf) model |= ((eax >> 16) & 0xf) << 4;
+  __get_cpuid(0, &eax, &ebx, &ecx, &edx);
+  const bool amd = ebx == 0x68747541u;  // "Auth" of "AuthenticAMD".
+  const std::string core = amd ? simd_level_internal::AmdCoreName(family, model) : "";
+  std::string brand = CpuBrand();
+  if (brand.empty()) brand = amd ? "AMD" : "x86-64";
+  return absl::StrFormat("%s (family %#x model %#x%s)", brand, family, model,
+                         core.empty() ? "" : ": " + core);
+#else
+  return "not x86-64 (scalar kernels only)";
+#endif
+}
 
 std::string_view SimdLevelName(SimdLevel level) {
   switch (level) {

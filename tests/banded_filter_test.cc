@@ -346,7 +346,8 @@ TEST(BandedFilter, EveryKernelAnswersAsTheScalarLoop) {
     }
   }
   if (SupportedSimdLevels().size() == 1) {
-    GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: only the scalar loop ran";
+    GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: only the scalar loop ran. "
+                 << SimdCapNote();
   }
 }
 

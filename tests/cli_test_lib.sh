@@ -23,6 +23,37 @@ expect_error() {  # expect_error <text the message must contain> <args of $tool.
   if grep -qF -- "$text" <<<"$out"; then pass; else fail "'$*' error lacks '$text': $out"; fi
 }
 
+# The SIMD level this CPU's flags allow (read independently of the code
+# under test), capped by SSTFILTER_SIMD as the library caps it.
+cpu_simd_level() {
+  local level=scalar
+  grep -qw avx2 /proc/cpuinfo && level=avx2
+  grep -qw avx512f /proc/cpuinfo && level=avx512
+  case "${SSTFILTER_SIMD:-}" in
+    scalar) level=scalar ;;
+    avx2) [ "$level" = avx512 ] && level=avx2 ;;
+  esac
+  echo "$level"
+}
+
+# The kernels line the tools print for that level: compact's single keys are
+# always scalar; banded's AVX-512 kernel needs VPOPCNTQ, else AVX2's serve.
+expected_kernels() {
+  local level; level="$(cpu_simd_level)"
+  local compact="$level batched (16+ keys) single keys scalar" banded="$level"
+  [ "$level" = scalar ] && compact=scalar
+  if [ "$level" = avx512 ]; then
+    banded=avx2; grep -qw avx512_vpopcntdq /proc/cpuinfo && banded=avx512-vpopcntq
+  fi
+  echo "kernels: leveldb scalar, cache_local $level, compact $compact, banded $banded"
+}
+
+expect_machine_line() {  # expect_machine_line <output>: CPU and kernels named.
+  local kernels; kernels="$(expected_kernels)"
+  check "names the CPU" grep -qE '^CPU: .+ \(family 0x[0-9a-f]+ model 0x[0-9a-f]+' <<<"$1"
+  check "names each encoding's kernels ($kernels)" grep -qF "$kernels" <<<"$1"
+}
+
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -19,6 +19,9 @@ check "fillrandom line" grep -qE '^fillrandom   : +[0-9.]+ micros/op [0-9]+ ops/
 fp="$(sed -nE 's/.*filter fp ([0-9.]+)% .*/\1/p' <<<"$out" | tail -n1)"
 check "filter FP reported and plausible ($fp%)" awk -v fp="$fp" 'BEGIN { exit !(fp != "" && fp > 0.1 && fp < 5) }'
 check "json written" grep -q '"benchmark":"readmissing"' "$work/r.json"
+expect_machine_line "$out"
+check "json names the CPU and kernels" grep -qE \
+  "\"machine\":\\{\"cpu\":\"[^\"]+family[^\"]+\",\"kernels\":\\{\"banded\":\"[^\"]+\",\"cache_local\":\"$(cpu_simd_level)\"" "$work/r.json"
 
 out="$("$bench" --compare=sstfilter.bloom:10,bloomfilter:10,none --num=5000 \
        --benchmarks=fillseq,readmissing 2>/dev/null)"

@@ -15,6 +15,7 @@ n=100000
 out="$("$tool" --out_dir="$work" --shapes=random16 --min_n=$n --max_n=$n --bits=8,10 \
        2>"$work/stderr")"
 check "exits 0" test $? = 0
+expect_machine_line "$out"
 csv="$work/fp_rates.csv"
 check "CSV names filter_bytes and spent_bits_per_key" \
   grep -q '^shape,n,bits_per_key,filter,filter_bytes,spent_bits_per_key,queries,' "$csv"

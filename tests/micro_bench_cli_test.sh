@@ -23,6 +23,16 @@ check "--help lists Google Benchmark's flags" grep -qF -- "--benchmark_filter=<r
 out="$("$tool" --benchmark_filter='^Build/sst_leveldb/' --filters=sst_leveldb --min_time=0.01 \
         --in_cache_keys=1000 2>&1)"
 check "runs with both kinds of flags" grep -qE '^Build/sst_leveldb/' <<<"$out"
+expect_machine_line "$out"
+# SSTFILTER_SIMD=scalar: every encoding's scalar kernels, said in the output and the JSON.
+json="$(mktemp)"; trap 'rm -f "$json"' EXIT
+out="$(SSTFILTER_SIMD=scalar "$tool" --benchmark_filter='^Build/sst_cache_local/' \
+        --filters=sst_cache_local --min_time=0.01 --in_cache_keys=1000 \
+        --benchmark_out="$json" --benchmark_out_format=json 2>&1)"
+SSTFILTER_SIMD=scalar expect_machine_line "$out"
+check "the output names the cap" grep -qF "(SSTFILTER_SIMD=scalar caps" <<<"$out"
+check "JSON names the CPU" grep -qE '"sstfilter_cpu": ".+family' "$json"
+check "JSON names cache_local's kernels" grep -qF '"sstfilter_kernels_cache_local": "scalar"' "$json"
 expect_error "unknown filter 'nosuch'" --filters=nosuch
 
 # The ViaRocksDB cases, small: 2 MiB of filters of 2,000 keys per implementation.

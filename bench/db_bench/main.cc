@@ -30,6 +30,7 @@
 #include "bench/db_bench/workload.h"
 #include "bench/db_bench/engine.h"
 #include "filter/encoding_id.h"
+#include "filter/encodings.h"
 #include "tools/flags_usage.h"
 
 // Empty: the engine's default list (BenchmarksFor).
@@ -360,6 +361,7 @@ int Main(int argc, char** argv) {
   if (config->use_existing_db && absl::GetFlag(FLAGS_db).empty()) {
     return Fail("--use_existing_db needs --db=<directory of the existing DB>");
   }
+  std::printf("%s\n", MachineLine().c_str());
   if (!absl::GetFlag(FLAGS_frontier).empty()) return RunFrontier(*config, *scenario);
   const std::vector<std::string> benchmarks =
       BenchmarksFor(config->engine, scenario->benchmarks);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "filter/encodings.h"
 #include "nlohmann/json.hpp"
 
 namespace sstfilter::db_bench {
@@ -209,6 +210,13 @@ nlohmann::json ResultJson(const BenchmarkResult& r) {
           {"tables_by_level", std::move(tables)}};
 }
 
+// The CPU and the kernels each encoding ran (filter/encodings.h).
+nlohmann::json MachineJson() {
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& [encoding, level] : EncodingSimdLevels()) kernels[encoding] = level;
+  return {{"cpu", CpuModelName()}, {"kernels", std::move(kernels)}, {"simd_cap", SimdCapNote()}};
+}
+
 }  // namespace
 
 std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) {
@@ -229,6 +237,7 @@ std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) 
                               {"cache_index_and_filter_blocks", c.cache_index_and_filter_blocks},
                               {"cache_size", c.cache_size},
                               {"final_compaction", c.compact_after_fill},
+                              {"machine", MachineJson()},
                               {"runs", std::move(filters)}};
   // Invalid UTF-8 in a filter string is replaced, not thrown about.
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

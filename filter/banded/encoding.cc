@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "filter/banded/filter.h"
+#include "filter/banded/kernels.h"
 #include "filter/cache_local/math.h"
 
 namespace sstfilter {
@@ -77,10 +78,12 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   return details;
 }
 
+std::string Kernels() { return GetBandedKernels(BestSimdLevel()).name; }
+
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kBandedEncodingInfo = {
     kName, "sstfilter banded (bumped Ribbon, 64-slot bands)", BandedFilterReader::Recognises,
-    ExpectedFpRate, SizedFpRate, Describe, Details};
+    ExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

@@ -7,6 +7,7 @@
 #include "filter/bloom_math.h"
 #include "filter/cache_local/math.h"
 #include "filter/cache_local/probes.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 
@@ -56,10 +57,12 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   return details;
 }
 
+std::string Kernels() { return std::string(SimdLevelName(BestSimdLevel())); }
+
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
     kName, "sstfilter cache-local Bloom", CacheLocalBloomReader::Recognises, CacheLocalExpectedFpRate,
-    SizedFpRate, Describe, Details};
+    SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

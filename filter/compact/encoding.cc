@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "filter/cache_local/math.h"
 #include "filter/compact/filter.h"
+#include "filter/simd_level.h"
 
 namespace sstfilter {
 
@@ -77,10 +78,17 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   return details;
 }
 
+// Single keys are probed by scalar code at every level; groups of
+// kCompactSimdMinGroup keys or more by the level's kernel.
+std::string Kernels() {
+  if (BestSimdLevel() == SimdLevel::kScalar) return "scalar";
+  return std::string(SimdLevelName(BestSimdLevel())) + " batched (16+ keys) single keys scalar";
+}
+
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCompactEncodingInfo = {
     kName, "sstfilter compact (4-wise binary fuse)", CompactFilterReader::Recognises, ExpectedFpRate,
-    SizedFpRate, Describe, Details};
+    SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

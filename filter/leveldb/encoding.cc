@@ -43,10 +43,12 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
   return details;
 }
 
+std::string Kernels() { return "scalar"; }
+
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
     "leveldb", "sstfilter LevelDB-compatible Bloom", LevelDbBloomReader::Recognises, LevelDbExpectedFpRate,
-    SizedFpRate, Describe, Details};
+    SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter
