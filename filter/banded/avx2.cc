@@ -1,11 +1,13 @@
 // AVX2 probe kernel of the banded encoding (see banded/kernels.h): a
 // band's columns (r <= 8) in two registers of four lanes. Masked loads
 // (VPMASKMOVQ: masked-off lanes are not read and do not fault) bring both
-// blocks' words, ANDed with the coefficients' two halves and XORed; each
-// lane's parity is folded to a nibble (shifts by 32, 16, 8, 4 and XORs)
-// and looked up in a 16-entry table (VPSHUFB), and its bit moved to the
-// sign for VMOVMSKPD. Wider filters (r > 8) take the scalar loop.
+// blocks' words, ANDed with the coefficients' two halves and XORed; the
+// two registers' parities are then folded together (OddColumns). Wider
+// filters (r > 8) take the scalar loop.
 #include "filter/banded/kernels.h"
+
+#include <cstdint>
+
 #include "filter/banded/query.h"
 #include "filter/x86_simd_target.h"
 
@@ -16,44 +18,64 @@ namespace {
 
 namespace bd = banded;
 
-// Bit 0 of each 64-bit lane of x: the parity of the lane.
-SSTFILTER_AVX2 inline int OddLanes(__m256i x) {
-  x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 32));
-  x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 16));
-  x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 8));
-  x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 4));
+// Row c holds all-ones in the 64-bit lanes of columns [0, c), c in [0, 8]:
+// the load masks of a band of c columns, columns 0..3 then 4..7.
+struct alignas(64) ColumnMasks {
+  int64_t lanes[9][8];
+};
+constexpr ColumnMasks MakeColumnMasks() {
+  ColumnMasks m{};
+  for (int c = 0; c <= 8; ++c) {
+    for (int i = 0; i < 8; ++i) m.lanes[c][i] = i < c ? -1 : 0;
+  }
+  return m;
+}
+constexpr ColumnMasks kColumnMasks = MakeColumnMasks();
+
+// Columns from..from + 3 of the band (masked-off lanes read as 0): each
+// lane the AND of its two blocks' words with the coefficients, XORed.
+SSTFILTER_AVX2 inline __m256i Columns(const bd::LocatedBand& l, int from, __m256i in_first,
+                                      __m256i in_second) {
+  const __m256i lanes = _mm256_load_si256(
+      reinterpret_cast<const __m256i*>(kColumnMasks.lanes[l.columns] + from));
+  const __m256i second_lanes = l.in_second == 0 ? _mm256_setzero_si256() : lanes;
+  const auto* first = reinterpret_cast<const long long*>(l.first) + from;
+  const auto* second = reinterpret_cast<const long long*>(l.second) + from;
+  return _mm256_xor_si256(_mm256_and_si256(_mm256_maskload_epi64(first, lanes), in_first),
+                          _mm256_and_si256(_mm256_maskload_epi64(second, second_lanes), in_second));
+}
+
+// Bit c of the result: the parity of column c of the 8 the two registers
+// hold (low: columns 0..3, high: 4..7, one per 64-bit lane). Both are
+// folded to 32 bits, interleaved into the 8 dwords of one register (so the
+// rest of the fold runs once), folded to a nibble, looked up in a 16-entry
+// table (VPSHUFB), put back in column order (VPERMD) and gathered by
+// VMOVMSKPS.
+SSTFILTER_AVX2 inline uint32_t OddColumns(__m256i low, __m256i high) {
+  low = _mm256_xor_si256(low, _mm256_srli_epi64(low, 32));
+  high = _mm256_xor_si256(high, _mm256_slli_epi64(high, 32));
+  // Dwords: column 0, 4, 1, 5, 2, 6, 3, 7.
+  __m256i x = _mm256_blend_epi32(low, high, 0xaa);
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 8));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 4));
   // Parity of each nibble value 0..15 (0x6996 bit by bit), as bytes.
   const __m256i table = _mm256_setr_epi8(0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0,  //
                                          0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0);
   const __m256i parity =
       _mm256_shuffle_epi8(table, _mm256_and_si256(x, _mm256_set1_epi8(0x0f)));
-  return _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(parity, 63)));
-}
-
-// Lanes i of `from` with from <= i < columns: all ones.
-SSTFILTER_AVX2 inline __m256i LaneMask(uint32_t columns, int from) {
-  const __m256i index = _mm256_setr_epi64x(from, from + 1, from + 2, from + 3);
-  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(columns), index);
-}
-
-SSTFILTER_AVX2 inline int OddColumns(const bd::LocatedBand& l, int from, __m256i in_first,
-                                     __m256i in_second) {
-  const __m256i lanes = LaneMask(l.columns, from);
-  const __m256i second_lanes = l.in_second == 0 ? _mm256_setzero_si256() : lanes;
-  const auto* first = reinterpret_cast<const long long*>(l.first) + from;
-  const auto* second = reinterpret_cast<const long long*>(l.second) + from;
-  const __m256i x =
-      _mm256_xor_si256(_mm256_and_si256(_mm256_maskload_epi64(first, lanes), in_first),
-                       _mm256_and_si256(_mm256_maskload_epi64(second, second_lanes), in_second));
-  return OddLanes(x);
+  const __m256i in_order =
+      _mm256_permutevar8x32_epi32(parity, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+  return static_cast<uint32_t>(
+      _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(in_order, 31))));
 }
 
 SSTFILTER_AVX2 inline bd::LayerAnswer ProbeOne(const bd::LocatedBand& l) {
   if (bd::IsBumped(l)) return bd::LayerAnswer::kBumped;
   const __m256i in_first = _mm256_set1_epi64x(static_cast<long long>(l.in_first));
   const __m256i in_second = _mm256_set1_epi64x(static_cast<long long>(l.in_second));
-  uint32_t odd = static_cast<uint32_t>(OddColumns(l, 0, in_first, in_second));
-  if (l.columns > 4) odd |= static_cast<uint32_t>(OddColumns(l, 4, in_first, in_second)) << 4;
+  const uint32_t odd = OddColumns(Columns(l, 0, in_first, in_second),
+                                  Columns(l, 4, in_first, in_second));
   return odd == l.fingerprint ? bd::LayerAnswer::kMatch : bd::LayerAnswer::kNoMatch;
 }
 
