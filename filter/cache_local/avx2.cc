@@ -56,9 +56,6 @@ SSTFILTER_AVX2 inline RoundProbes Round(__m256i low, __m256i high, __m256i seeds
   return {word, want};
 }
 
-// k <= 8 (every bits/key up to 12) takes one round without a loop: out of
-// cache a single query's time is how many queries overlap, which the
-// instructions per query bound (docs/results.md#avx2-only-cpus).
 // Half i (0: bytes 0..31, 1: bytes 32..63) of a 64-byte line.
 SSTFILTER_AVX2 inline __m256i Half(const char* line, int i) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(line) + i);
@@ -76,6 +73,9 @@ SSTFILTER_AVX2 __attribute__((noinline)) bool LineMayMatchRoundsAvx2(const char*
   return _mm256_testz_si256(missing, missing);
 }
 
+// k <= 8 (every bits/key up to 14) takes one round without a loop: out of
+// cache a single query's time is how many queries overlap, which the
+// instructions per query bound (docs/results.md#avx2-only-cpus).
 SSTFILTER_AVX2 inline bool LineMayMatchAvx2(const char* line, uint32_t seed, int k) {
   const __m256i seeds = _mm256_set1_epi32(static_cast<int>(seed));
   if (__builtin_expect(k > 8, 0)) return LineMayMatchRoundsAvx2(line, seeds, k);
@@ -100,7 +100,8 @@ SSTFILTER_AVX2 inline void LineAddAvx2(char* line, uint32_t seed, int k) {
   _mm256_storeu_si256(p + 1, _mm256_or_si256(_mm256_loadu_si256(p + 1), high));
 }
 
-SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX2, Avx2, LineAddAvx2, LineMayMatchAvx2, LineMayMatchAvx2);
+SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX2, Avx2, LineAddAvx2, LineMayMatchAvx2,
+                              LineMayMatchAvx2);
 
 }  // namespace
 

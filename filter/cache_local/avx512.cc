@@ -62,7 +62,8 @@ SSTFILTER_AVX512 inline void LineAddAvx512(char* line, uint32_t seed, int k) {
   _mm512_storeu_si512(line, _mm512_or_si512(_mm512_loadu_si512(line), mask));
 }
 
-SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX512, Avx512, LineAddAvx512, LineMayMatchAvx512, LineMayMatchAvx512);
+SSTFILTER_CACHE_LOCAL_KERNELS(SSTFILTER_AVX512, Avx512, LineAddAvx512, LineMayMatchAvx512,
+                              LineMayMatchAvx512);
 
 }  // namespace
 

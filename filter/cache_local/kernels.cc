@@ -9,6 +9,7 @@ namespace {
 
 namespace cl = cache_local;
 
+// Single keys return at the first clear probe (see the macro).
 SSTFILTER_CACHE_LOCAL_KERNELS(, Scalar, cl::LineAdd, cl::LineMayMatch, cl::LineMayMatchEarlyExit);
 
 }  // namespace

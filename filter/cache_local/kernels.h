@@ -34,11 +34,16 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
 // Defines the kernels of one instruction set around its line functions
 // (cache_local/probes.h: AddHashes / QueryHashes give the loops):
 //   NAME##Add, NAME##Query, NAME##MayMatch and k##NAME##Kernels.
+// LINE_MAY_MATCH checks a line in batches (their lines prefetched),
+// LINE_MAY_MATCH_ONE for a single key: the same answer, but a single query
+// out of cache waits on its miss, and what depends on the line bounds how
+// many queries overlap (the scalar one returns at the first clear probe).
 // A macro because each kernel needs its set's target attribute (TARGET,
 // empty for the baseline), which a template cannot take as a parameter; the
 // line functions then inline into the loops. Expand it in an unnamed
 // namespace of a file that includes cache_local/probes.h.
-#define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH, LINE_MAY_MATCH_ONE) \
+#define SSTFILTER_CACHE_LOCAL_KERNELS(TARGET, NAME, LINE_ADD, LINE_MAY_MATCH,              \
+                                      LINE_MAY_MATCH_ONE)                                  \
   TARGET void NAME##Add(const uint64_t* hashes, size_t n, int k, char* array,             \
                         uint32_t num_lines) {                                              \
     ::sstfilter::cache_local::AddHashes(hashes, n, k, array, num_lines, LINE_ADD);         \
@@ -50,7 +55,7 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
   }                                                                                        \
   TARGET bool NAME##MayMatch(uint64_t h, int k, const char* array, uint32_t num_lines) {  \
     return LINE_MAY_MATCH_ONE(array + ::sstfilter::cache_local::LineOffset(h, num_lines), \
-                          ::sstfilter::cache_local::ProbeSeed(h), k);                      \
+                              ::sstfilter::cache_local::ProbeSeed(h), k);                  \
   }                                                                                        \
   constexpr CacheLocalKernels k##NAME##Kernels = {NAME##Add, NAME##Query, NAME##MayMatch}
 
