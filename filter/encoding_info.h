@@ -99,7 +99,8 @@ struct EncodingInfo {
   PlanDetails (*plan_details)(size_t num_keys, double bits_per_key);
   // The kernels its readers run on this CPU by default (BestSimdLevel(),
   // filter/simd_level.h), for benchmark reports: "avx2", "scalar", or more
-  // where queries differ ("avx512 batched, single keys scalar"). No commas.
+  // where queries differ ("avx512 batched (16+ keys) single keys scalar").
+  // No commas: reports join the encodings' with them.
   std::string (*kernels)();
 };
 

@@ -59,17 +59,23 @@ std::string CpuBrand() {
 }  // namespace
 
 std::string simd_level_internal::AmdCoreName(unsigned family, unsigned model) {
-  switch (family) {
-    case 0x17:
-      return model < 0x30 ? "Zen or Zen+" : "Zen 2";
-    case 0x19:
-      if ((model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
-          (model >= 0xa0 && model <= 0xaf)) {
-        return "Zen 4";
-      }
-      return "Zen 3";
-    case 0x1a:
-      return "Zen 5";
+  // Model ranges per family as Linux's arch/x86/kernel/cpu/amd.c sorts them.
+  struct Range {
+    unsigned family, first, last;
+    const char* core;
+  };
+  static constexpr Range kRanges[] = {
+      {0x17, 0x00, 0x2f, "Zen or Zen+"}, {0x17, 0x50, 0x5f, "Zen or Zen+"},
+      {0x17, 0x30, 0x4f, "Zen 2"},       {0x17, 0x60, 0x7f, "Zen 2"},
+      {0x17, 0x90, 0x91, "Zen 2"},       {0x17, 0xa0, 0xaf, "Zen 2"},
+      {0x19, 0x00, 0x0f, "Zen 3"},       {0x19, 0x20, 0x5f, "Zen 3"},
+      {0x19, 0x10, 0x1f, "Zen 4"},       {0x19, 0x60, 0xaf, "Zen 4"},
+      {0x1a, 0x00, 0x2f, "Zen 5"},       {0x1a, 0x40, 0x4f, "Zen 5"},
+      {0x1a, 0x60, 0x7f, "Zen 5"},       {0x1a, 0x50, 0x5f, "Zen 6"},
+      {0x1a, 0x80, 0xaf, "Zen 6"},       {0x1a, 0xc0, 0xcf, "Zen 6"},
+  };
+  for (const Range& r : kRanges) {
+    if (r.family == family && model >= r.first && model <= r.last) return r.core;
   }
   return "";
 }
@@ -86,7 +92,7 @@ std::string CpuModelName() {
   const std::string core = amd ? simd_level_internal::AmdCoreName(family, model) : "";
   std::string brand = CpuBrand();
   if (brand.empty()) brand = amd ? "AMD" : "x86-64";
-  return absl::StrFormat("%s (family %#x model %#x%s)", brand, family, model,
+  return absl::StrFormat("%s (family 0x%x model 0x%x%s)", brand, family, model,
                          core.empty() ? "" : ": " + core);
 #else
   return "not x86-64 (scalar kernels only)";

@@ -48,7 +48,8 @@ const std::string& SimdCapNote();
 std::string CpuModelName();
 
 namespace simd_level_internal {
-// The core generation of an AMD family and model ("Zen 3"), empty if unknown.
+// The core generation of an AMD family and model ("Zen 3"), empty for a
+// model this table does not list.
 std::string AmdCoreName(unsigned family, unsigned model);
 // The levels `detected` (ascending, kScalar first) capped by the text of
 // SSTFILTER_SIMD (nullptr: unset), and the note SimdCapNote gives for it.

@@ -473,6 +473,42 @@ TEST_P(CacheLocalBloomSimdTest, SameBytesAndAnswersAsScalar) {
   }
 }
 
+// Every k the format allows (1..32: the single-round and looped paths, full
+// and partial rounds), on random lines of several densities at a block
+// cache's 16-byte phase: each kernel's single and batched answers against
+// the probe rule written out here (probe i is bit (seed * multiplier i) >> 23
+// of the line, bit p % 8 of byte p / 8).
+TEST_P(CacheLocalBloomSimdTest, KernelsAnswerAsTheProbeRuleForEveryK) {
+  const CacheLocalKernels& kernels = GetCacheLocalKernels(GetParam());
+  constexpr uint32_t kLines = 16;
+  std::mt19937_64 rng(7);
+  std::vector<char> buffer(kLines * 64 + 64);
+  char* const array = buffer.data() + 16;
+  for (int k = 1; k <= cl::kMaxProbes; ++k) {
+    for (double density : {0.5, 0.9, 0.97, 0.995}) {
+      std::bernoulli_distribution set(density);
+      for (uint32_t b = 0; b < kLines * 512; ++b) {
+        array[b / 8] = static_cast<char>((array[b / 8] & ~(1 << (b % 8))) | (set(rng) << (b % 8)));
+      }
+      uint64_t hashes[32];
+      bool batch[32];
+      for (uint64_t& h : hashes) h = rng();
+      kernels.query(hashes, 32, k, array, kLines, batch);
+      for (int j = 0; j < 32; ++j) {
+        const uint64_t h = hashes[j];
+        const char* line = array + ((h >> 32) * kLines >> 32) * 64;
+        bool expected = true;
+        for (int i = 0; i < k; ++i) {
+          const uint32_t bit = (static_cast<uint32_t>(h) * cl::kProbeMultipliers[i]) >> 23;
+          expected = expected && ((static_cast<unsigned char>(line[bit / 8]) >> (bit % 8)) & 1);
+        }
+        ASSERT_EQ(kernels.may_match(h, k, array, kLines), expected) << k << " " << density;
+        ASSERT_EQ(batch[j], expected) << k << " " << density;
+      }
+    }
+  }
+}
+
 TEST_P(CacheLocalBloomSimdTest, NoFalseNegatives) {
   for (KeyShape shape : {KeyShape::kRandom16, KeyShape::kLittleEndian64, KeyShape::kUrl}) {
     for (double bpk : {1.0, 10.0, 16.0, 100.0}) {

@@ -60,6 +60,11 @@ TEST(CpuModel, AmdCoreGenerations) {
   EXPECT_EQ(simd_level_internal::AmdCoreName(0x19, 0xa0), "Zen 4");  // EPYC 97x4 (Bergamo).
   EXPECT_EQ(simd_level_internal::AmdCoreName(0x19, 0x61), "Zen 4");  // Ryzen 7000.
   EXPECT_EQ(simd_level_internal::AmdCoreName(0x1a, 0x02), "Zen 5");
+  EXPECT_EQ(simd_level_internal::AmdCoreName(0x17, 0x51), "Zen or Zen+");
+  EXPECT_EQ(simd_level_internal::AmdCoreName(0x1a, 0x50), "Zen 6");
+  // Models no generation lists are not guessed.
+  EXPECT_EQ(simd_level_internal::AmdCoreName(0x19, 0xc0), "");
+  EXPECT_EQ(simd_level_internal::AmdCoreName(0x17, 0x88), "");
   EXPECT_EQ(simd_level_internal::AmdCoreName(0x15, 0x02), "");
 }
 

@@ -74,8 +74,10 @@ SSTFILTER_AVX2 inline bd::LayerAnswer ProbeOne(const bd::LocatedBand& l) {
   if (bd::IsBumped(l)) return bd::LayerAnswer::kBumped;
   const __m256i in_first = _mm256_set1_epi64x(static_cast<long long>(l.in_first));
   const __m256i in_second = _mm256_set1_epi64x(static_cast<long long>(l.in_second));
-  const uint32_t odd = OddColumns(Columns(l, 0, in_first, in_second),
-                                  Columns(l, 4, in_first, in_second));
+  // Columns 4..7 only when the band has them: their address may lie past the filter.
+  const __m256i high =
+      l.columns > 4 ? Columns(l, 4, in_first, in_second) : _mm256_setzero_si256();
+  const uint32_t odd = OddColumns(Columns(l, 0, in_first, in_second), high);
   return odd == l.fingerprint ? bd::LayerAnswer::kMatch : bd::LayerAnswer::kNoMatch;
 }
 

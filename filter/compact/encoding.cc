@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "filter/cache_local/math.h"
 #include "filter/compact/filter.h"
+#include "filter/compact/kernels.h"
 #include "filter/simd_level.h"
 
 namespace sstfilter {
@@ -82,7 +83,8 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 // kCompactSimdMinGroup keys or more by the level's kernel.
 std::string Kernels() {
   if (BestSimdLevel() == SimdLevel::kScalar) return "scalar";
-  return std::string(SimdLevelName(BestSimdLevel())) + " batched (16+ keys) single keys scalar";
+  return absl::StrFormat("%s batched (%d+ keys) single keys scalar",
+                         std::string(SimdLevelName(BestSimdLevel())), kCompactSimdMinGroup);
 }
 
 }  // namespace
