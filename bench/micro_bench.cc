@@ -51,6 +51,7 @@
 #include "bench/via_leveldb_cases.h"
 #include "bench/via_rocksdb_cases.h"
 #include "benchmark/benchmark.h"
+#include "filter/cpu_model.h"
 #include "filter/encodings.h"
 #include "tools/flags_usage.h"
 

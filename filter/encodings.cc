@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "filter/cpu_model.h"
 
 namespace sstfilter {
 

@@ -41,16 +41,7 @@ SimdLevel ClampSimdLevel(SimdLevel level);
 // naming the value when it is not a level (it is then ignored).
 const std::string& SimdCapNote();
 
-// The CPU, for benchmark reports: its brand string, family and model, and
-// for AMD parts the core generation they denote, e.g. "AMD EPYC 7B13
-// (family 0x19 model 0x1: Zen 3)". Virtual machines may shorten the brand
-// string ("AMD EPYC"); family and model still tell the core.
-std::string CpuModelName();
-
 namespace simd_level_internal {
-// The core generation of an AMD family and model ("Zen 3"), empty for a
-// model this table does not list.
-std::string AmdCoreName(unsigned family, unsigned model);
 // The levels `detected` (ascending, kScalar first) capped by the text of
 // SSTFILTER_SIMD (nullptr: unset), and the note SimdCapNote gives for it.
 struct CappedLevels {

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "filter/cpu_model.h"
 #include "filter/encodings.h"
 #include "nlohmann/json.hpp"
 
