@@ -1,6 +1,6 @@
 // Helpers the filter unit tests share: keys (the benchmarks' key shapes,
 // bench/key_shapes.h, as owned strings; random byte strings of any length),
-// hex dumps, string_view lists, and exactly sized heap copies for
+// hex dumps, string_view lists, a filter built from keys, and exactly sized heap copies for
 // AddressSanitizer (ExactBytes, tests/exact_bytes.h).
 #ifndef SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
 #define SSTFILTER_TESTS_FILTER_TEST_UTIL_H_
@@ -54,6 +54,16 @@ inline std::string Hex(std::string_view bytes) {
 
 inline std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
   return std::vector<std::string_view>(keys.begin(), keys.end());
+}
+
+// The filter a Builder (constructed from builder_args) writes for keys.
+template <typename Builder, typename... Args>
+std::string BuildFilter(const std::vector<std::string>& keys, Args... builder_args) {
+  Builder builder(builder_args...);
+  for (const std::string& key : keys) builder.AddKey(key);
+  std::string filter;
+  builder.Finish(&filter);
+  return filter;
 }
 
 // ---- FP-rate statistics ----
