@@ -27,60 +27,99 @@ double FpSlope(const RunModel& run) {
   return bits > 0 ? std::log(10.0) / bits : std::log(2.0) * std::log(2.0);
 }
 
-// The runs' FP rates for one multiplier mu, and their memory.
-struct Candidate {
-  std::vector<double> fp_rates;
-  double memory = 0;
-};
-
-Candidate At(const std::vector<RunModel>& runs, const std::vector<double>& slopes, double mu) {
-  Candidate c;
+// Each run's FP rate for the multiplier mu.
+std::vector<double> FpRatesAt(const std::vector<RunModel>& runs, const std::vector<double>& slopes,
+                              double mu) {
+  std::vector<double> fp;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const double fp =
-        std::min(kMaxRunFpRate, mu * runs[i].keys / (slopes[i] * std::max(runs[i].reach, kMinReach)));
-    c.fp_rates.push_back(fp);
-    c.memory += runs[i].keys * runs[i].bits_for_fp(fp);
+    fp.push_back(std::min(
+        kMaxRunFpRate, mu * runs[i].keys / (slopes[i] * std::max(runs[i].reach, kMinReach))));
   }
-  return c;
+  return fp;
+}
+
+// Bits spent on each run's keys_of(run) entries at FP rates `fp`.
+template <typename KeysOf>
+double MemoryAt(const std::vector<RunModel>& runs, const std::vector<double>& fp, KeysOf keys_of) {
+  double memory = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double n = keys_of(runs[i]);
+    if (n > 0) memory += n * runs[i].bits_for_fp(fp[i]);
+  }
+  return memory;
+}
+
+// The ln mu in [lo, hi] whose memory (falling as mu grows) comes closest
+// to `budget` from below: lo if even lo's is within it, hi if even hi's is
+// over it. Memory is a step function of mu (filters grow in whole bytes, a
+// small one in whole cache lines), so within 0.1% may never come: the
+// search also stops when mu is known to a part in 1e9.
+template <typename Memory>
+double SolveLnMu(Memory memory, double budget, double lo, double hi) {
+  double at_hi = memory(hi);
+  if (at_hi > budget) return hi;
+  if (memory(lo) <= budget) return lo;
+  for (int i = 0; i < 200 && at_hi < 0.999 * budget && hi - lo > kMuPrecision; ++i) {
+    const double mid = (lo + hi) / 2;
+    const double m = memory(mid);
+    if (m > budget) {
+      lo = mid;
+    } else {
+      hi = mid, at_hi = m;
+    }
+  }
+  return hi;
+}
+
+std::vector<double> Slopes(const std::vector<RunModel>& runs) {
+  std::vector<double> slopes;
+  for (const RunModel& run : runs) slopes.push_back(FpSlope(run));
+  return slopes;
+}
+
+// The uniform setting's memory over the whole tree.
+double Budget(const std::vector<RunModel>& runs) {
+  double budget = 0;
+  for (const RunModel& run : runs) budget += run.keys * run.uniform_bits;
+  return budget;
+}
+
+// The open loop's ln mu: every run free, the whole budget.
+double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes) {
+  auto memory = [&](double ln_mu) {
+    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)),
+                    [](const RunModel& r) { return r.keys; });
+  };
+  return SolveLnMu(memory, Budget(runs), std::log(1e-300), std::log(1e6));
 }
 
 }  // namespace
 
 std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs) {
   if (runs.empty()) return {};
-  std::vector<double> slopes;
-  double budget = 0;
-  for (const RunModel& run : runs) {
-    slopes.push_back(FpSlope(run));
-    budget += run.keys * run.uniform_bits;
-  }
-  // Memory falls as mu grows. Invariant: At(lo) is over the budget, At(hi)
-  // within it; search ln(mu) until the memory is within 0.1% of it.
-  double lo = std::log(1e-300), hi = std::log(1e6);
-  Candidate best = At(runs, slopes, std::exp(hi));
-  if (best.memory > budget) return best.fp_rates;  // Every run at kMaxRunFpRate.
-  if (Candidate most = At(runs, slopes, std::exp(lo)); most.memory <= budget) {
-    return most.fp_rates;  // Every run at the most accurate setting there is.
-  }
-  // Memory is a step function of mu (filters grow in whole bytes, a small
-  // one in whole cache lines), so within 0.1% may never come: the search
-  // also stops when mu is known to a part in 1e9.
-  for (int i = 0; i < 200 && best.memory < 0.999 * budget && hi - lo > kMuPrecision; ++i) {
-    const double mid = (lo + hi) / 2;
-    Candidate c = At(runs, slopes, std::exp(mid));
-    if (c.memory > budget) {
-      lo = mid;
-    } else {
-      hi = mid;
-      best = std::move(c);
-    }
-  }
-  return best.fp_rates;
+  const std::vector<double> slopes = Slopes(runs);
+  return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes)));
 }
 
-RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key) {
-  const auto n = static_cast<size_t>(
-      std::clamp(keys, 1.0, static_cast<double>(kNominalFilterKeys)));
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs) {
+  if (runs.empty()) return {};
+  const std::vector<double> slopes = Slopes(runs);
+  const double open = OpenLnMu(runs, slopes);
+  double fixed_bits = 0;
+  for (const RunModel& run : runs) fixed_bits += run.fixed_bits;
+  auto free_keys = [](const RunModel& r) { return std::max(r.keys - r.fixed_keys, 0.0); };
+  auto memory = [&](double ln_mu) {
+    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)), free_keys);
+  };
+  const double repay = std::log(kMaxRepayFactor);
+  const double ln_mu = SolveLnMu(memory, Budget(runs) - fixed_bits, open - repay, open + repay);
+  return FpRatesAt(runs, slopes, std::exp(ln_mu));
+}
+
+RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
+                          double filter_keys) {
+  const auto n = static_cast<size_t>(std::clamp(filter_keys > 0 ? filter_keys : keys, 1.0,
+                                                static_cast<double>(kNominalFilterKeys)));
   auto spent = [encoding, n](double setting) {
     return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
   };

@@ -44,6 +44,12 @@ struct RunModel {
   // Share of absent-key lookups that check its filter (filter/run_reach.h):
   // its false positives cost reach * fp reads.
   double reach = 1;
+  // The part of it held by tables that are not being rewritten and whose
+  // filters are known: their entries (<= keys) and filter bits, as built.
+  // Their FP is whatever those bits give; only the rest of the run (the
+  // tables being written) takes a new FP. 0: the whole run is free.
+  double fixed_keys = 0;
+  double fixed_bits = 0;
 };
 
 // Each run's FP target (same order), in (0, kMaxRunFpRate]: the least sum
@@ -52,12 +58,31 @@ struct RunModel {
 // at kMaxRunFpRate, or past 100 bits/key, the memory can come out lower).
 std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);
 
+// The tables being written close the budget loop (AllocateFreeRunFpRates):
+// each run's free part gets FP p_i = mu * n_i / (c_i * reach_i), the same
+// rule as AllocateRunFpRates, with mu set so the free parts spend the whole
+// tree's budget (sum keys * uniform_bits) less what the fixed parts hold.
+// Tables built earlier for another tree overspent or underspent; the
+// tables being written repay it, so the live tree converges to the budget
+// instead of drifting. A small job cannot repay a whole tree's debt: mu is
+// held within kMaxRepayFactor of the open loop's (every run free), so one
+// job's FP moves at most that factor from the optimum (~1.44 bits/key for
+// a Bloom filter) and the rest of a debt falls to later jobs.
+inline constexpr double kMaxRepayFactor = 2.0;
+
+// Each run's FP target for its free part (same order), in
+// (0, kMaxRunFpRate]. With no fixed parts, AllocateRunFpRates.
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs);
+
 // The model of a run of `keys` entries in `encoding`, whose uniform setting
 // is bits_per_key: bits spent as its builder spends them on a filter of
-// min(keys, kNominalFilterKeys) entries (tables are smaller than runs; a
-// compact filter spends fewer bits than its setting), at the setting that
-// meets each FP rate by the encoding's own model (fp_target.h).
-RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key);
+// filter_keys entries (its tables' mean; 0: min(keys, kNominalFilterKeys)),
+// at the setting that meets each FP rate by the encoding's own model
+// (fp_target.h). Small filters spend more per key than big ones (whole
+// cache lines, few-key fallbacks): the budget and the bits tables already
+// hold compare only at the tables' own size.
+RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
+                          double filter_keys = 0);
 
 }  // namespace sstfilter
 

@@ -6,26 +6,40 @@
 
 #include "filter/fp_target.h"
 #include "filter/level_allocation.h"
+#include "table/rocksdb/census_handoff.h"
 #include "table/rocksdb/level_format.h"
 
 namespace sstfilter {
 
 namespace {
 
-uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
-
-// A run's reach as the census measured it; 1 where it has none (a level
-// that held no table when the census was taken).
-double ReachAt(const std::vector<double>& v, size_t i) {
-  return i < v.size() && v[i] > 0 ? v[i] : 1.0;
-}
-
 // The deepest level holding tables or receiving them (0 if only L0 does).
 int DeepestLevel(const TreeRuns& runs) {
-  for (size_t level = std::max(runs.levels.size(), runs.incoming.size()); level-- > 1;) {
-    if (At(runs.levels, level) + At(runs.incoming, level) > 0) return static_cast<int>(level);
+  for (size_t level = runs.levels.size(); level-- > 1;) {
+    if (runs.levels[level].keys > 0) return static_cast<int>(level);
   }
   return 0;
+}
+
+// The model of a run of the census in `encoding`, its filters as big as
+// its tables' mean (or filter_keys).
+RunModel ModelOf(const RunCensus& run, EncodingId encoding, double bits_per_key,
+                 double filter_keys = 0) {
+  if (filter_keys <= 0 && run.tables > 0) {
+    filter_keys = static_cast<double>(run.keys) / static_cast<double>(run.tables);
+  }
+  RunModel model =
+      EncodingRunModel(encoding, static_cast<double>(run.keys), bits_per_key, filter_keys);
+  model.reach = run.reach > 0 ? run.reach : 1.0;
+  model.fixed_keys = static_cast<double>(std::min(run.fixed_keys, run.keys));
+  model.fixed_bits = static_cast<double>(run.fixed_filter_bits);
+  return model;
+}
+
+double MeanL0Keys(const TreeRuns& runs) {
+  double keys = 0;
+  for (const RunCensus& run : runs.l0_tables) keys += static_cast<double>(run.keys);
+  return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
 }
 
 }  // namespace
@@ -40,34 +54,32 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
     return FormatForLevel(options, rocksdb::kCompactionStyleLevel, level, level == deepest);
   };
   std::vector<RunModel> models;
-  for (size_t i = 0; i < runs.l0_tables.size(); ++i) {
-    if (runs.l0_tables[i] == 0) continue;
-    models.push_back(EncodingRunModel(encoding_at(0), runs.l0_tables[i], bits));
-    models.back().reach = ReachAt(runs.l0_reach, i);
+  for (const RunCensus& run : runs.l0_tables) {
+    if (run.keys > 0) models.push_back(ModelOf(run, encoding_at(0), bits));
   }
-  const double n = static_cast<double>(num_entries);
+  const auto n = static_cast<uint64_t>(std::max<size_t>(num_entries, 1));
   size_t mine = 0;
   if (place.level <= 0) {
-    const double mean = runs.l0_tables.empty()
-                            ? 0
-                            : std::accumulate(runs.l0_tables.begin(), runs.l0_tables.end(), 0.0) /
-                                  static_cast<double>(runs.l0_tables.size());
+    // A run of its own, all of it being written.
+    RunCensus own;
+    own.keys = std::max(n, static_cast<uint64_t>(MeanL0Keys(runs)));
     mine = models.size();
-    models.push_back(EncodingRunModel(place.encoding, std::max({n, mean, 1.0}), bits));
+    models.push_back(ModelOf(own, place.encoding, bits, static_cast<double>(n)));
   }
-  const size_t levels = std::max({runs.levels.size(), runs.incoming.size(),
-                                  static_cast<size_t>(place.level) + 1});
+  const size_t levels = std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1);
   for (size_t level = 1; level < levels; ++level) {
-    double keys = static_cast<double>(At(runs.levels, level) + At(runs.incoming, level));
+    RunCensus run = level < runs.levels.size() ? runs.levels[level] : RunCensus{};
     const bool is_mine = static_cast<int>(level) == place.level;
-    if (is_mine) keys = std::max({keys, n, 1.0});
-    if (keys <= 0) continue;
+    // The table is being written into its level: at least its entries are.
+    if (is_mine) run.keys = std::max(run.keys, std::min(run.fixed_keys, run.keys) + n);
+    if (run.keys == 0) continue;
     if (is_mine) mine = models.size();
-    const EncodingId e = is_mine ? place.encoding : encoding_at(static_cast<int>(level));
-    models.push_back(EncodingRunModel(e, keys, bits));
-    models.back().reach = ReachAt(runs.level_reach, level);
+    // Its filters as big as its tables', or as the table if it has none.
+    models.push_back(
+        is_mine ? ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n))
+                : ModelOf(run, encoding_at(static_cast<int>(level)), bits));
   }
-  return AllocateRunFpRates(models)[mine];
+  return AllocateFreeRunFpRates(models)[mine];
 }
 
 std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
@@ -75,15 +87,18 @@ std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
                                                 EncodingId encoding) {
   if (!options.optimize_levels) return nullptr;
   if (context.level_at_creation < 0 && !IsFlush(context)) return nullptr;
-  std::optional<TreeRuns> runs =
-      LevelCensus::Instance().Find(context.info_log, context.column_family_name);
-  if (!runs.has_value()) return nullptr;
+  std::shared_ptr<const TreeRuns> runs =
+      TakeHandedOffTree(context.info_log, context.column_family_name);
+  if (runs == nullptr) {
+    runs = LevelCensus::Instance().Find(context.info_log, context.column_family_name);
+  }
+  if (runs == nullptr) return nullptr;
   const TablePlace place{IsFlush(context) ? 0 : std::max(context.level_at_creation, 0), encoding};
   // The target is worked out at the first Finish (a flush's run is its
   // own size) and kept for the table's later partitions.
-  return [options, runs = *std::move(runs), place,
+  return [options, runs = std::move(runs), place,
           fp = std::optional<double>()](size_t num_entries) mutable {
-    if (!fp.has_value()) fp = TableFpTarget(options, runs, place, num_entries);
+    if (!fp.has_value()) fp = TableFpTarget(options, *runs, place, num_entries);
     return BitsPerKeyForFp(place.encoding, std::max<size_t>(num_entries, 1), *fp);
   };
 }

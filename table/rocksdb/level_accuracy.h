@@ -24,20 +24,24 @@ struct TablePlace {
 
 // The FP target of a table at `place` whose filter holds num_entries
 // entries, with the tree's other runs as `runs` describes them, at the
-// options' budget. Runs are weighed by keys: an L0 table's run is the table
-// itself (num_entries, or the L0 tables' mean if larger: partitioned
-// filters finish a partition at a time); a level's run is its entries plus
-// those being compacted into it. Each run's reach (the census's) weighs its
+// options' budget over that tree, less what the tables not being rewritten
+// hold (AllocateFreeRunFpRates). Runs are weighed by keys: an L0 table's
+// run is the table itself (num_entries, or the L0 tables' mean if larger:
+// partitioned filters finish a partition at a time); a level's run is its
+// entries once the running compactions are done (future_tree.h), at least
+// its fixed part plus the table. Each run's reach (the census's) weighs its
 // FP; the table's own L0 run counts as reached by every lookup.
 // REQUIRES: options resolved.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
                      size_t num_entries);
 
 // For the adapter (bits_builder_adapter.h): the bits/key of each filter the
-// table `context` describes, from its entry count; empty when the uniform
-// setting applies: optimize_levels off, a table outside the tree
-// (SstFileWriter), or no census for its DB and column family (no
-// LevelCensusListener, or nothing flushed or compacted yet).
+// table `context` describes, from its entry count, sized for the tree the
+// census listener handed over for its job (census_handoff.h), or else the
+// census's latest; empty when the uniform setting applies: optimize_levels
+// off, a table outside the tree (SstFileWriter), or no tree for its DB and
+// column family (no LevelCensusListener, or a recovery flush whose DB
+// could not be read).
 std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
                                                 const rocksdb::FilterBuildingContext& context,
                                                 EncodingId encoding);

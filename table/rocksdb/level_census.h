@@ -11,10 +11,19 @@
 // metadata (DB::GetLiveFilesMetaData: every live table's level and entry
 // count), read by an EventListener at each flush and compaction, before
 // its tables are built (OnFlushBegin, OnCompactionBegin) and after
-// (OnFlushCompleted, OnCompactionCompleted, OnExternalFileIngested).
+// (OnFlushCompleted, OnCompactionCompleted, OnExternalFileIngested), and
+// shaped into the tree the running compactions leave (future_tree.h).
 //
-// The listener and the policy meet here, in a process-wide census keyed by
-// the DB's info_log (the one object both are given: the listener through
+// Each flush or compaction job's tables are sized for the tree of the job's
+// start, handed to the policy on the building thread (census_handoff.h);
+// the WAL recovery flush at DB::Open, which comes before any of those
+// events, reads the tree from the DB's files (recovery_tree.h). The listener
+// also records each table's filter bits as RocksDB reports them
+// (OnTableFileCreated), so the policy knows what the tables it is not
+// rewriting hold and can keep the live tree within its budget.
+//
+// The listener and the policy meet in a process-wide census keyed by the
+// DB's info_log (the one object both are given: the listener through
 // DB::GetDBOptions, the policy through FilterBuildingContext::info_log) and
 // the column family's name. Two DBs that share one Logger and a column
 // family name share a census: their filters are then sized for the two
@@ -26,47 +35,32 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "rocksdb/listener.h"
+#include "table/rocksdb/future_tree.h"
 
 namespace sstfilter {
-
-// One column family's sorted runs.
-struct TreeRuns {
-  // Entries of each L0 table: each is a sorted run of its own.
-  std::vector<uint64_t> l0_tables;
-  // Entries of each level (index = level; [0] unused): one sorted run
-  // each, under leveled and universal compaction alike.
-  std::vector<uint64_t> levels;
-  // Entries that running compactions are moving into each level from
-  // the levels above it (index = level).
-  std::vector<uint64_t> incoming;
-  // Share of absent-key lookups that reach each L0 table and each level
-  // (filter/run_reach.h; 1 where the keys are not in bytewise order).
-  std::vector<double> l0_reach;
-  std::vector<double> level_reach;
-  // Changes whenever the census is refreshed (for caches of allocations).
-  uint64_t version = 0;
-};
 
 // The process-wide census. Thread-safe.
 class LevelCensus {
  public:
   static LevelCensus& Instance();
 
-  // The runs last published for (db, column family), if any.
-  std::optional<TreeRuns> Find(const void* db, const std::string& column_family) const;
-  // Replaces everything known of `db` by `by_column_family`.
-  void Publish(const void* db, std::map<std::string, TreeRuns> by_column_family);
+  // The runs last published for (db, column family); nullptr if none.
+  std::shared_ptr<const TreeRuns> Find(const void* db, const std::string& column_family) const;
+  // Replaces everything known of `db` by `by_column_family`; returns what
+  // it published.
+  std::map<std::string, std::shared_ptr<const TreeRuns>> Publish(
+      const void* db, std::map<std::string, TreeRuns> by_column_family);
   void Forget(const void* db);
 
  private:
   mutable std::mutex mu_;
-  std::map<std::pair<const void*, std::string>, TreeRuns> runs_;
+  std::map<std::pair<const void*, std::string>, std::shared_ptr<const TreeRuns>> runs_;
   uint64_t next_version_ = 1;
 };
 
@@ -85,16 +79,34 @@ class LevelCensusListener final : public rocksdb::EventListener {
   void OnCompactionCompleted(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) override;
   void OnExternalFileIngested(rocksdb::DB* db,
                               const rocksdb::ExternalFileIngestionInfo& info) override;
+  void OnTableFileCreationStarted(const rocksdb::TableFileCreationBriefInfo& info) override;
+  void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
 
  private:
-  // Reads the DB's live tables and publishes their runs and reach, with the
-  // inputs of the running compactions (by job) counted as incoming to their
-  // output levels.
-  void Refresh(rocksdb::DB* db);
+  // A running job, by (DB path, column family, job id).
+  using JobKey = std::tuple<std::string, std::string, int>;
+  // The tree a job's tables are sized for, and the census key of its DB.
+  struct JobTree {
+    const void* census_key = nullptr;
+    std::shared_ptr<const TreeRuns> runs;
+  };
+  // A running compaction's inputs and where they go.
+  struct RunningCompaction {
+    std::string column_family;
+    int output_level = 0;
+    std::vector<uint64_t> inputs;  // File numbers.
+  };
+
+  // Reads the DB's live tables and publishes their runs as the running
+  // compactions will leave them; returns what it published.
+  std::map<std::string, std::shared_ptr<const TreeRuns>> Refresh(rocksdb::DB* db);
+  // Refresh, and keeps the column family's tree for the job's tables.
+  void StartJob(rocksdb::DB* db, const std::string& column_family, int job_id);
 
   std::mutex mu_;
-  // Running compactions: (DB, job id) -> the CompactionJobInfo's inputs.
-  std::map<std::pair<const void*, int>, rocksdb::CompactionJobInfo> running_;
+  std::map<std::pair<std::string, int>, RunningCompaction> running_;  // (DB path, job id).
+  std::map<std::string, std::map<uint64_t, TableRecord>> records_;    // DB path -> tables.
+  std::map<JobKey, JobTree> jobs_;
   std::vector<const void*> published_;  // DBs to Forget when destroyed.
 };
 
