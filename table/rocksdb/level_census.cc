@@ -8,6 +8,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "rocksdb/table_properties.h"
 #include "table/rocksdb/census_handoff.h"
 #include "table/rocksdb/recovery_tree.h"
 
@@ -67,11 +68,38 @@ LevelCensusListener::~LevelCensusListener() {
   for (const void* db : published_) LevelCensus::Instance().Forget(db);
 }
 
+void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
+                                             const std::vector<rocksdb::LiveFileMetaData>& files) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+    if (std::none_of(files.begin(), files.end(), [&](const rocksdb::LiveFileMetaData& f) {
+          return f.column_family_name == rocksdb::kDefaultColumnFamilyName &&
+                 records.count(f.file_number) == 0;
+        })) {
+      return;
+    }
+  }
+  // Other column families' tables stay unseen: a listener has no handle to
+  // ask for theirs.
+  rocksdb::TablePropertiesCollection tables;
+  if (!db->GetPropertiesOfAllTables(&tables).ok()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  for (const auto& [path, props] : tables) {
+    const uint64_t number = FileNumberOf(path);
+    if (number != 0 && records.count(number) == 0) {
+      records[number] = TableRecord{props->num_entries, 8 * props->filter_size};
+    }
+  }
+}
+
 std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Refresh(
     rocksdb::DB* db) {
   const void* key = CensusKeyOf(db);
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
+  RecordUnseenTables(db, files);
   const bool bytewise = IsBytewise(db);
   std::lock_guard<std::mutex> lock(mu_);
   std::map<std::string, RunningInputs> running;

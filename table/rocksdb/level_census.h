@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "rocksdb/listener.h"
+#include "rocksdb/metadata.h"
 #include "table/rocksdb/future_tree.h"
 
 namespace sstfilter {
@@ -100,6 +101,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // Reads the DB's live tables and publishes their runs as the running
   // compactions will leave them; returns what it published.
   std::map<std::string, std::shared_ptr<const TreeRuns>> Refresh(rocksdb::DB* db);
+  // Records the filter bits of the default column family's live tables the
+  // census has not seen built (a DB opened by this process: its tables
+  // from before), from their table properties, once each.
+  void RecordUnseenTables(rocksdb::DB* db, const std::vector<rocksdb::LiveFileMetaData>& files);
   // Refresh, and keeps the column family's tree for the job's tables.
   void StartJob(rocksdb::DB* db, const std::string& column_family, int job_id);
 
