@@ -4,6 +4,7 @@
 // its modelled data-block reads per absent Get against the false positives
 // RocksDB's statistics count on absent-key Gets.
 #include <cctype>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -170,11 +171,17 @@ INSTANTIATE_TEST_SUITE_P(EachKind, SstAdvisorTest,
                            return name;
                          });
 
-TEST(SstAdvisorErrorsTest, NotADirectoryNotADbAndFlagsItRefuses) {
+TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   TempDir dir;
   Result r = RunTool({"--db", dir.path() + "/missing"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(Contains(r.output, "missing: not a directory")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "no such directory: " + dir.path() + "/missing")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "not a directory")) << r.output;
+  const std::string file = dir.path() + "/file";
+  std::ofstream(file) << "not a DB";
+  r = RunTool({"--db", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Contains(r.output, "not a directory: " + file)) << r.output;
   r = RunTool({"--db", dir.path()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.output, ": not a RocksDB database (no options file read")) << r.output;

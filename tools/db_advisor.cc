@@ -215,8 +215,14 @@ int Report(rocksdb::DB& db, const std::vector<rocksdb::ColumnFamilyHandle*>& han
 
 int AdviseDb(const std::string& dir, bool verify_checksums) {
   EnsureRocksDbFilterPoliciesRegistered();
-  if (!std::filesystem::is_directory(dir)) {
-    return Fail(kExitBadFile, absl::StrFormat("--db=%s: not a directory", dir));
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(dir, error);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    return Fail(kExitBadFile, "no such directory: " + dir);
+  }
+  if (error) return Fail(kExitBadFile, absl::StrFormat("%s: %s", dir, error.message()));
+  if (status.type() != std::filesystem::file_type::directory) {
+    return Fail(kExitBadFile, "not a directory: " + dir);
   }
   rocksdb::ConfigOptions config;
   config.ignore_unknown_options = true;
