@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <map>
 
 #include "filter/encodings.h"
 #include "filter/fp_target.h"
@@ -38,14 +39,10 @@ std::vector<double> FpRatesAt(const std::vector<RunModel>& runs, const std::vect
   return fp;
 }
 
-// Bits spent on each run's keys_of(run) entries at FP rates `fp`.
-template <typename KeysOf>
-double MemoryAt(const std::vector<RunModel>& runs, const std::vector<double>& fp, KeysOf keys_of) {
+// Bits the runs spend at FP rates `fp`.
+double MemoryAt(const std::vector<RunModel>& runs, const std::vector<double>& fp) {
   double memory = 0;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const double n = keys_of(runs[i]);
-    if (n > 0) memory += n * runs[i].bits_for_fp(fp[i]);
-  }
+  for (size_t i = 0; i < runs.size(); ++i) memory += runs[i].keys * runs[i].bits_for_fp(fp[i]);
   return memory;
 }
 
@@ -87,10 +84,53 @@ double Budget(const std::vector<RunModel>& runs) {
 // The open loop's ln mu: every run free, the whole budget.
 double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes) {
   auto memory = [&](double ln_mu) {
-    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)),
-                    [](const RunModel& r) { return r.keys; });
+    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)));
   };
   return SolveLnMu(memory, Budget(runs), std::log(1e-300), std::log(1e6));
+}
+
+// Runs that repay a debt together: the bits their fixed parts hold over
+// their share at the open allocation's FP rates, and their free keys.
+struct RepayGroup {
+  std::vector<size_t> members;
+  double debt = 0, free_keys = 0;
+
+  void Add(const RunModel& run, double fp, size_t index) {
+    members.push_back(index);
+    debt += run.fixed_bits - run.fixed_keys * run.bits_for_fp(fp);
+    free_keys += std::max(run.keys - run.fixed_keys, 0.0);
+  }
+};
+
+// Moves the members' FP rates by one factor, within kMaxRepayFactor, so
+// their free parts spend `debt` fewer bits than at `fp`.
+void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members, double debt,
+           std::vector<double>* fp) {
+  // A zero debt keeps the open allocation itself, not some point of the
+  // plateau of equal bits around it (filters grow in whole bytes).
+  if (debt == 0) return;
+  // The bits the free parts spend at factor e^ln_f, over what they may.
+  auto excess = [&](double ln_f) {
+    double bits = debt;
+    for (size_t i : members) {
+      const double n = std::max(runs[i].keys - runs[i].fixed_keys, 0.0);
+      if (n <= 0) continue;
+      const double moved = std::min((*fp)[i] * std::exp(ln_f), kMaxRunFpRate);
+      bits += n * (runs[i].bits_for_fp(moved) - runs[i].bits_for_fp((*fp)[i]));
+    }
+    return bits;
+  };
+  // The bits fall as f grows: bisect ln f.
+  double lo = -std::log(kMaxRepayFactor), hi = std::log(kMaxRepayFactor);
+  if (excess(lo) <= 0) {
+    hi = lo;
+  } else if (excess(hi) < 0) {
+    for (int step = 0; step < 60 && hi - lo > kMuPrecision; ++step) {
+      const double mid = (lo + hi) / 2;
+      (excess(mid) > 0 ? lo : hi) = mid;
+    }
+  }
+  for (size_t i : members) (*fp)[i] = std::min((*fp)[i] * std::exp(hi), kMaxRunFpRate);
 }
 
 }  // namespace
@@ -102,18 +142,22 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs) {
 }
 
 std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs) {
-  if (runs.empty()) return {};
-  const std::vector<double> slopes = Slopes(runs);
-  const double open = OpenLnMu(runs, slopes);
-  double fixed_bits = 0;
-  for (const RunModel& run : runs) fixed_bits += run.fixed_bits;
-  auto free_keys = [](const RunModel& r) { return std::max(r.keys - r.fixed_keys, 0.0); };
-  auto memory = [&](double ln_mu) {
-    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)), free_keys);
-  };
-  const double repay = std::log(kMaxRepayFactor);
-  const double ln_mu = SolveLnMu(memory, Budget(runs) - fixed_bits, open - repay, open + repay);
-  return FpRatesAt(runs, slopes, std::exp(ln_mu));
+  std::vector<double> fp = AllocateRunFpRates(runs);
+  std::map<int, RepayGroup> levels;  // By depth.
+  std::vector<RepayGroup> alone;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    RepayGroup& group = runs[i].group >= 0 ? levels[runs[i].group] : alone.emplace_back();
+    group.Add(runs[i], fp[i], i);
+  }
+  for (auto it = levels.begin(); it != levels.end(); ++it) {
+    double debt = it->second.debt;
+    for (auto deeper = std::next(it); deeper != levels.end(); ++deeper) {
+      if (deeper->second.free_keys <= 0) debt += deeper->second.debt;
+    }
+    Repay(runs, it->second.members, debt, &fp);
+  }
+  for (const RepayGroup& group : alone) Repay(runs, group.members, group.debt, &fp);
+  return fp;
 }
 
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,

@@ -50,6 +50,11 @@ struct RunModel {
   // tables being written) takes a new FP. 0: the whole run is free.
   double fixed_keys = 0;
   double fixed_bits = 0;
+  // The level it is (or is in: each L0 table is a run of its own): runs
+  // of one level repay their debt together, and the deeper levels' that
+  // no job is rewriting (AllocateFreeRunFpRates). -1: none; it repays its
+  // own debt only.
+  int group = -1;
 };
 
 // Each run's FP target (same order), in (0, kMaxRunFpRate]: the least sum
@@ -58,16 +63,20 @@ struct RunModel {
 // at kMaxRunFpRate, or past 100 bits/key, the memory can come out lower).
 std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);
 
-// The tables being written close the budget loop (AllocateFreeRunFpRates):
-// each run's free part gets FP p_i = mu * n_i / (c_i * reach_i), the same
-// rule as AllocateRunFpRates, with mu set so the free parts spend the whole
-// tree's budget (sum keys * uniform_bits) less what the fixed parts hold.
-// Tables built earlier for another tree overspent or underspent; the
-// tables being written repay it, so the live tree converges to the budget
-// instead of drifting. A small job cannot repay a whole tree's debt: mu is
-// held within kMaxRepayFactor of the open loop's (every run free), so one
-// job's FP moves at most that factor from the optimum (~1.44 bits/key for
-// a Bloom filter) and the rest of a debt falls to later jobs.
+// The tables being written close the budget loop (AllocateFreeRunFpRates),
+// level by level. A level's debt is what its fixed parts hold over its
+// share of the open allocation (keys * bits(p_i)). The free parts of a
+// level (the tables being written into it) repay that debt, and the debt of
+// the deeper levels no job is rewriting: a level whose tables were sized
+// for another tree (a smaller tree, fewer L0 tables than came) comes back
+// to its share as its tables are rewritten, and a bottom level that no
+// compaction is rewriting (a burst with compactions off) is paid for by the
+// flushes above it, so the live tree converges to the budget instead of
+// drifting. A deeper level does not repay a shallower one's: the upper
+// levels' tables live briefly, and their debt or credit handed down would
+// swing back at their next compaction. One job moves its FP at most
+// kMaxRepayFactor from the open allocation's (~1.44 bits/key for a Bloom
+// filter); the rest of a debt falls to later jobs.
 inline constexpr double kMaxRepayFactor = 2.0;
 
 // Each run's FP target for its free part (same order), in

@@ -214,43 +214,70 @@ TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   EXPECT_NEAR(target(4, 20000) / target(3, 20000), 4.0, 0.4);
 }
 
-// The tables not being rewritten hold what they were built with: where
-// they spent less than the budget's share, the table being written gets
-// more bits (a lower FP) than the open allocation gives it, at most
-// kMaxRepayFactor; where they spent more, fewer.
-TEST(TableFpTargetTest, RepaysWhatFixedTablesOverOrUnderspent) {
+// A level's tables not being rewritten hold what they were built with:
+// where they spent less than the level's share of the open allocation, the
+// table being written into that level gets more bits (a lower FP), at most
+// kMaxRepayFactor; where they spent more, fewer. Another level's debt is
+// its own.
+TEST(TableFpTargetTest, RepaysWhatItsLevelOverOrUnderspent) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
   options.optimize_levels = true;
   TreeRuns runs;
   runs.l0_tables = Runs({30000, 30000});
   runs.levels = Runs({0, 100000, 400000, 1600000});
+  const size_t n = 20000;
   auto target = [&] {
-    return TableFpTarget(options, runs, TablePlace{2, EncodingId::kCacheLocal}, 20000);
+    return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, n);
   };
   const double open = target();
-  // The bottom level's tables are fixed at an FP the open allocation gives
-  // them: as neutral as having no fixed tables.
+  // 1.5M of the bottom's 1.6M keys are fixed, at the bits the open
+  // allocation gives the level (its model: filters of the table's size).
   RunCensus& bottom = runs.levels[3];
-  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1600000, 10);
-  const std::vector<double> fp = AllocateRunFpRates(
-      {EncodingRunModel(EncodingId::kCacheLocal, 30000, 10),
-       EncodingRunModel(EncodingId::kCacheLocal, 30000, 10),
-       EncodingRunModel(EncodingId::kCacheLocal, 100000, 10),
-       EncodingRunModel(EncodingId::kCacheLocal, 420000, 10), model});
+  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1600000, 10, n);
+  const double fixed_keys = 1500000;
+  const double neutral = fixed_keys * model.bits_for_fp(open);
+  bottom.fixed_keys = static_cast<uint64_t>(fixed_keys);
+  auto with_fixed_bits = [&](double bits) {
+    bottom.fixed_filter_bits = static_cast<uint64_t>(bits);
+    return target();
+  };
+  EXPECT_NEAR(with_fixed_bits(neutral) / open, 1.0, 0.02);
+  // Underspent by 0.05 bits a key: the 100,000 free keys get 0.75 more.
+  const double repaying = with_fixed_bits(neutral - 0.05 * fixed_keys);
+  EXPECT_LT(repaying, open * 0.8);
+  EXPECT_GT(repaying, open / kMaxRepayFactor * 1.05);
+  // By a bit a key: more than one job can repay; held at 2x.
+  EXPECT_NEAR(with_fixed_bits(neutral - fixed_keys) * kMaxRepayFactor / open, 1.0, 0.001);
+  EXPECT_NEAR(with_fixed_bits(neutral + fixed_keys) / kMaxRepayFactor / open, 1.0, 0.001);
+  // A shallower level's debt does not move the bottom's tables.
+  bottom.fixed_keys = 0, bottom.fixed_filter_bits = 0;
+  runs.levels[2].fixed_keys = 400000;
+  runs.levels[2].fixed_filter_bits = 400000 * 2;
+  EXPECT_NEAR(target() / open, 1.0, 0.001);
+}
+
+// A bottom level no job is rewriting, sized for a tree without the L0
+// tables that came since, holds more than its share: the flushes above it
+// repay that (fewer bits, a higher FP); where it holds less, they get more.
+TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.optimize_levels = true;
+  TreeRuns runs;
+  runs.levels = Runs({0, 0, 0, 1600000});
+  auto flush = [&] {
+    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, 30000);
+  };
+  const double open = flush();
+  RunCensus& bottom = runs.levels[3];
   bottom.fixed_keys = bottom.keys;
-  bottom.fixed_filter_bits = static_cast<uint64_t>(1600000 * model.bits_for_fp(fp[4]));
-  EXPECT_NEAR(target() / open, 1.0, 0.1);
-  // Underspent by a bit per key: the free runs' FP falls, by at most 2x.
-  bottom.fixed_filter_bits -= 1600000;
-  const double repaying = target();
-  EXPECT_LT(repaying, open * 0.9);
-  EXPECT_GE(repaying, open / kMaxRepayFactor * 0.999);
-  // Overspent by a bit per key: it rises, by at most 2x.
-  bottom.fixed_filter_bits += 2 * 1600000;
-  const double saving = target();
-  EXPECT_GT(saving, open * 1.1);
-  EXPECT_LE(saving, open * kMaxRepayFactor * 1.001);
+  bottom.fixed_filter_bits = bottom.keys * 12;  // Over its share (under 10 here).
+  const double repaying = flush();
+  EXPECT_GT(repaying, open * 1.2);
+  EXPECT_LE(repaying, open * kMaxRepayFactor * 1.001);
+  bottom.fixed_filter_bits = bottom.keys * 8;
+  EXPECT_LT(flush(), open / 1.2);
 }
 
 // A DB reopened with its last writes only in the WAL: DB::Open's recovery

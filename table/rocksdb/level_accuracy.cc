@@ -66,6 +66,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
     mine = models.size();
     models.push_back(ModelOf(own, place.encoding, bits, static_cast<double>(n)));
   }
+  for (RunModel& model : models) model.group = 0;  // L0.
   const size_t levels = std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1);
   for (size_t level = 1; level < levels; ++level) {
     RunCensus run = level < runs.levels.size() ? runs.levels[level] : RunCensus{};
@@ -78,6 +79,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
     models.push_back(
         is_mine ? ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n))
                 : ModelOf(run, encoding_at(static_cast<int>(level)), bits));
+    models.back().group = static_cast<int>(level);
   }
   return AllocateFreeRunFpRates(models)[mine];
 }

@@ -30,7 +30,8 @@ struct TablePlace {
 // partitioned filters finish a partition at a time); a level's run is its
 // entries once the running compactions are done (future_tree.h), at least
 // its fixed part plus the table. Each run's reach (the census's) weighs its
-// FP; the table's own L0 run counts as reached by every lookup.
+// FP; the table's own L0 run counts as reached by every lookup. L0's tables
+// repay their debt together, each level its own.
 // REQUIRES: options resolved.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
                      size_t num_entries);
