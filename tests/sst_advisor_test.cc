@@ -3,11 +3,18 @@
 // the DB stays open, its levels checked against the DB's own metadata, and
 // its modelled data-block reads per absent Get against the false positives
 // RocksDB's statistics count on absent-key Gets.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -188,6 +195,93 @@ TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   r = RunTool({"--db", dir.path(), "--key", "a"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(Contains(r.output, "--db takes no --file, --key")) << r.output;
+}
+
+// A DB in `dir` whose L0 holds one table per key set, each written (and
+// flushed) by the policy paired with it; no compaction runs.
+void WriteL0Tables(const std::string& dir,
+                   const std::vector<std::pair<std::string, std::vector<std::string>>>& tables) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  for (const auto& [policy, keys] : tables) {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.compression = rocksdb::kNoCompression;
+    rocksdb::BlockBasedTableOptions table;
+    ASSERT_TRUE(CreateFilterPolicyStrictly(policy, &table.filter_policy).ok()) << policy;
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, dir, &db).ok());
+    for (const std::string& k : keys) ASSERT_TRUE(db->Put({}, k, ValueFor(k)).ok());
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  }
+}
+
+// stdout a pipe nobody reads (its reading end closed before the tool
+// starts), stderr captured, TMPDIR `tmp`. Everything the child needs is
+// built before the fork: the test process has threads.
+Result RunIntoClosedPipe(const std::vector<std::string>& args, const std::string& tmp,
+                         const std::string& stderr_path) {
+  std::vector<std::string> strings{SSTFILTER_SST_BIN};
+  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<char*> argv, envp;
+  for (std::string& s : strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  std::string tmpdir = "TMPDIR=" + tmp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) envp.push_back(*e);
+  }
+  envp.push_back(tmpdir.data());
+  envp.push_back(nullptr);
+  Result result;
+  int out[2];
+  if (pipe(out) != 0) return result;
+  close(out[0]);
+  const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (err < 0 || dup2(out[1], 1) < 0 || dup2(err, 2) < 0) _exit(127);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  close(out[1]);
+  close(err);
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return result;
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+  std::ifstream in(stderr_path);
+  result.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return result;
+}
+
+TEST(SstAdvisorOutputTest, ClosedOutputIsNotDamageAndLeavesNoTemporaryFiles) {
+  TempDir dir, tmp, logs;
+  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)},
+                             {"bloomfilter:10", RandomKeys(2000, 2)}});
+  const Result r = RunIntoClosedPipe({"--db", dir.path()}, tmp.path(), logs.path() + "/err");
+  EXPECT_EQ(r.exit_code, 141) << r.term_signal << " " << r.output;  // 128 + SIGPIPE.
+  EXPECT_EQ(r.output, "");
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+
+  // As users meet it: `| head -1` reads the first line and leaves.
+  const std::string command = "{ TMPDIR='" + tmp.path() + "' " SSTFILTER_SST_BIN " --db '" +
+                              dir.path() + "' 2>'" + logs.path() + "/err'; echo $? >'" +
+                              logs.path() + "/rc'; } | head -1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char line[256] = {};
+  const bool got_line = std::fgets(line, sizeof line, pipe) != nullptr;
+  pclose(pipe);
+  EXPECT_TRUE(got_line && Contains(line, "column family 'default': 2 tables")) << line;
+  std::ifstream rc(logs.path() + "/rc"), err(logs.path() + "/err");
+  int status = -1;
+  rc >> status;
+  EXPECT_TRUE(status == 0 || status == 141) << status;
+  const std::string messages((std::istreambuf_iterator<char>(err)),
+                             std::istreambuf_iterator<char>());
+  EXPECT_EQ(messages, "");
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
 }
 
 }  // namespace

@@ -45,6 +45,24 @@ ChildOutcome RunInChild(const std::function<int()>& body) {
   return outcome;
 }
 
+namespace {
+
+volatile std::sig_atomic_t output_closed = 0;
+
+void NoteClosedOutput(int) { output_closed = 1; }
+
+}  // namespace
+
+void CatchClosedOutput() {
+  struct sigaction action = {};
+  action.sa_handler = NoteClosedOutput;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPIPE, &action, nullptr);
+}
+
+bool OutputClosed() { return output_closed != 0; }
+
 std::string SignalName(int signal) {
   switch (signal) {
     case SIGABRT: return "SIGABRT";
@@ -53,6 +71,7 @@ std::string SignalName(int signal) {
     case SIGFPE: return "SIGFPE";
     case SIGILL: return "SIGILL";
     case SIGKILL: return "SIGKILL";
+    case SIGPIPE: return "SIGPIPE";
     default: return absl::StrFormat("signal %d", signal);
   }
 }

@@ -27,6 +27,15 @@ ChildOutcome RunInChild(const std::function<int()>& body);
 // "SIGABRT", "SIGSEGV", ... or "signal N".
 std::string SignalName(int signal);
 
+// Makes a write to a pipe nobody reads any more (`sstfilter_sst ... | head`)
+// fail with EPIPE instead of ending the process with SIGPIPE, and notes that
+// one did: the tool can then clean up and stop quietly. Call it before
+// RunInChild; the child inherits it.
+void CatchClosedOutput();
+
+// Whether this process has written to a pipe nobody reads.
+bool OutputClosed();
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_TOOLS_CHILD_GUARD_H_

@@ -23,6 +23,7 @@
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
 #include "tools/builtin_filter.h"
+#include "tools/child_guard.h"
 #include "tools/sst_tool.h"
 #include "tools/tree_projection.h"
 #include "tools/tree_runs.h"
@@ -207,6 +208,7 @@ int Report(rocksdb::DB& db, const std::vector<rocksdb::ColumnFamilyHandle*>& han
     const bool bytewise =
         cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
     PrintRuns(families[i].name, GroupIntoRuns(std::move(tables), bytewise), bytewise);
+    if (OutputClosed()) break;  // Nobody reads the rest.
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 // takes its own path, leveldb_inspect.h: libleveldb's Table validates it and
 // lists its keys, our parser reads its per-block filters.
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -90,7 +91,8 @@ constexpr char kUsage[] =
     "2 bad flag values (out of range, bad hex); Abseil's parser exits 1 for an\n"
     "unknown flag or a value not of the flag's type (e.g. --seed=abc);\n"
     "3 keys or a sample asked of a filter that is not sstfilter's, of a table\n"
-    "without a filter, or of a prefix-only filter (whole_key_filtering off).\n"
+    "without a filter, or of a prefix-only filter (whole_key_filtering off);\n"
+    "141 standard output closed before the report was written (| head).\n"
     "\n"
     "With --db, a RocksDB database (opened as a secondary instance: safe while\n"
     "another process writes it): per column family and level, the tables, keys,\n"
@@ -461,6 +463,16 @@ int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
   return 0;
 }
 
+// Run's status once its output is flushed: a closed output (`| head`) turns
+// success into kExitOutputClosed, quietly; an output that could not be
+// written otherwise (a full disk) is a failure.
+int FinishOutput(int code) {
+  std::fflush(stdout);
+  if (OutputClosed()) return code == 0 ? kExitOutputClosed : code;
+  if (std::ferror(stdout)) return Fail(kExitBadFile, "could not write the output");
+  return code;
+}
+
 int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
   if (const std::string db = absl::GetFlag(FLAGS_db); !db.empty()) {
     if (!absl::GetFlag(FLAGS_file).empty() || !raw_keys.empty() ||
@@ -509,9 +521,13 @@ int main(int argc, char** argv) {
   // RocksDB's reader runs in a child process: a table damaged in a way it
   // asserts on ends the child, and the tool reports it (exit 1).
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  const sstfilter::ChildOutcome outcome =
-      sstfilter::RunInChild([&keys] { return sstfilter::Run(keys); });
+  sstfilter::CatchClosedOutput();
+  const sstfilter::ChildOutcome outcome = sstfilter::RunInChild(
+      [&keys] { return sstfilter::FinishOutput(sstfilter::Run(keys)); });
   if (!outcome.error.empty()) return sstfilter::Fail(sstfilter::kExitBadFile, outcome.error);
+  // Never damage: the child catches SIGPIPE, but a closed output is no
+  // table's fault whichever way it ends the child.
+  if (outcome.term_signal == SIGPIPE) return sstfilter::kExitOutputClosed;
   if (outcome.term_signal != 0) {
     return sstfilter::Fail(
         sstfilter::kExitBadFile,

@@ -19,6 +19,10 @@ namespace sstfilter {
 inline constexpr int kExitBadFile = 1;     // Missing, unreadable, not an SST, damaged.
 inline constexpr int kExitUsage = 2;       // Bad flags.
 inline constexpr int kExitUnanswered = 3;  // Keys/sample asked of a filter that is not ours.
+// Standard output closed before the report was written (`| head`): the tool
+// stops quietly with 128 + SIGPIPE, what a shell shows for a command that
+// SIGPIPE ended.
+inline constexpr int kExitOutputClosed = 141;
 
 // Prints "sstfilter_sst: msg" to stderr and returns code.
 inline int Fail(int code, const std::string& msg) {
