@@ -1,14 +1,13 @@
 // sstfilter_sst --db DIR: what the filters of a RocksDB database cost and
 // save, and what per-level accuracy (optimize_levels) would give it.
 //
-// The DB is opened as a secondary instance (safe beside the process that
-// writes it; its options from its latest OPTIONS file), its live tables
-// listed per column family with their levels and key ranges, and each
-// table's filter read by our parser (any policy's: ours, RocksDB's built-in
-// Bloom and Ribbon, tools/builtin_filter.h) and modelled. Per level it
-// prints tables, keys, filter bytes, the filters' kind, their modelled FP
-// and reach, and the data-block reads an absent-key Get costs; then
-// tools/tree_projection.h's projection for optimize_levels.
+// Its live tables are listed and read by tools/live_tables.h (their levels,
+// key ranges and filters, modelled). Per level it prints tables, keys,
+// filter bytes, the filters' kind, their modelled FP and reach, and the
+// data-block reads an absent-key Get costs; then tools/tree_projection.h's
+// projection for optimize_levels. A live table that cannot be read is named
+// with what is wrong with it, the totals say they leave it out, and the run
+// fails.
 #ifndef SSTFILTER_TOOLS_DB_ADVISOR_H_
 #define SSTFILTER_TOOLS_DB_ADVISOR_H_
 

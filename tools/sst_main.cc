@@ -37,7 +37,7 @@
 #include "table/sst/leveldb_table.h"
 #include "table/sst/sst_filter_block.h"
 #include "table/sst/sst_source.h"
-#include "table/sst/sst_structure.h"
+#include "tools/checked_table.h"
 #include "tools/child_guard.h"
 #include "tools/db_advisor.h"
 #include "tools/flags_usage.h"
@@ -94,13 +94,14 @@ constexpr char kUsage[] =
     "without a filter, or of a prefix-only filter (whole_key_filtering off);\n"
     "141 standard output closed before the report was written (| head).\n"
     "\n"
-    "With --db, a RocksDB database (opened as a secondary instance: safe while\n"
-    "another process writes it): per column family and level, the tables, keys,\n"
+    "With --db, a RocksDB database (opened read-only: safe while another\n"
+    "process writes it): per column family and level, the tables, keys,\n"
     "filter bytes, the filters' kind (ours, RocksDB's Bloom or Ribbon), their\n"
     "modelled FP, the share of absent keys that reach the level and the data-block\n"
     "reads an absent-key Get costs there; then what per-level accuracy\n"
     "(optimize_levels) would give at the same filter bytes, and the filter bytes\n"
-    "it would need for the same reads.";
+    "it would need for the same reads. A live table that cannot be read (missing,\n"
+    "truncated, damaged) is named, the totals cover the others, and it exits 1.";
 
 // Abseil flags keep only the last of repeated flags; --key and --key_hex are
 // meant to be repeated, so they are taken out of argv (in order) first.
@@ -297,53 +298,16 @@ std::optional<int> ReadQuestions(const std::vector<std::pair<std::string, std::s
   return std::nullopt;
 }
 
-// A table opened and checked by RocksDB, with its filter read by our parser.
-struct OpenedTable {
-  std::unique_ptr<rocksdb::SstFileReader> reader;
-  std::shared_ptr<const rocksdb::TableProperties> props;
-  SstFilter filter;
-};
-
 // Opens path; on failure prints why and returns the exit status.
-std::optional<int> OpenTable(const std::string& path, OpenedTable* table) {
+std::optional<int> OpenTable(const std::string& path, CheckedTable* table) {
   const bool verify = absl::GetFlag(FLAGS_verify_checksums);
-  absl::StatusOr<std::unique_ptr<SstSource>> source = OpenSstFileSource(path);
-  if (!source.ok()) return Fail(kExitBadFile, std::string(source.status().message()));
-  // Our footer check first: its messages say why a file is not an SST.
-  absl::StatusOr<SstFooter> footer = ReadSstFooter(**source);
-  if (!footer.ok()) {
-    return Fail(kExitBadFile, absl::StrFormat("%s: not a block-based SST file: %s", path,
-                                              footer.status().message()));
-  }
-  // Then what RocksDB would trust unchecked (sst_structure.h).
-  if (absl::Status s = CheckTableStructure(**source, *footer, verify); !s.ok()) {
-    return Fail(kExitBadFile, absl::StrFormat("%s: damaged table: %s", path, s.message()));
-  }
-  table->reader = std::make_unique<rocksdb::SstFileReader>(rocksdb::Options());
-  if (rocksdb::Status s = table->reader->Open(path); !s.ok()) {
-    return Fail(kExitBadFile,
-                absl::StrFormat("%s: RocksDB cannot open it as an SST: %s", path, s.ToString()));
-  }
-  if (verify) {
-    if (rocksdb::Status s = table->reader->VerifyChecksum(); !s.ok()) {
-      return Fail(kExitBadFile,
-                  absl::StrFormat("%s: checksum verification failed: %s", path, s.ToString()));
-    }
-  }
-  table->props = table->reader->GetTableProperties();
-  SstIndexFormat index_format;
-  index_format.key_is_user_key = table->props->index_key_is_user_key != 0;
-  index_format.value_delta_encoded = table->props->index_value_is_delta_encoded != 0;
-  absl::StatusOr<SstFilter> filter = ReadSstFilter(**source, index_format, verify);
-  if (!filter.ok()) {
-    return Fail(kExitBadFile, absl::StrFormat("%s: reading the filter: %s", path,
-                                              filter.status().message()));
-  }
-  table->filter = *std::move(filter);
+  absl::StatusOr<CheckedTable> checked = OpenCheckedTable(path, rocksdb::Options(), verify, verify);
+  if (!checked.ok()) return Fail(kExitBadFile, std::string(checked.status().message()));
+  *table = *std::move(checked);
   return std::nullopt;
 }
 
-void PrintTable(const std::string& path, const OpenedTable& table) {
+void PrintTable(const std::string& path, const CheckedTable& table) {
   const rocksdb::TableProperties& props = *table.props;
   absl::PrintF("%-22s %s\n", "file", path);
   absl::PrintF("%-22s %d (checksum %s%s)\n", "format_version", table.filter.footer.format_version,
@@ -393,7 +357,7 @@ std::optional<std::string> PrintFilterLayout(const SstFilter& filter) {
 
 // Prints sizes, encoding and expected FP rate; returns why the filter cannot
 // be queried (not ours), if it cannot. REQUIRES: the filter has partitions.
-std::optional<std::string> PrintFilterContents(const OpenedTable& table, double* expected_fp) {
+std::optional<std::string> PrintFilterContents(const CheckedTable& table, double* expected_fp) {
   const SstFilter& filter = table.filter;
   const uint64_t filter_entries = table.props->num_filter_entries;
   const size_t filter_bytes = filter.FilterBytes();
@@ -418,7 +382,7 @@ std::optional<std::string> PrintFilterContents(const OpenedTable& table, double*
 }
 
 // Answers --key and --sample_absent; returns the exit status.
-int Answer(OpenedTable& table, const Questions& q, double expected_fp) {
+int Answer(CheckedTable& table, const Questions& q, double expected_fp) {
   const rocksdb::TableProperties& props = *table.props;
   // With whole-key filtering off the filter holds only key prefixes, and
   // asking it about whole keys would give false negatives.
@@ -490,7 +454,7 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
                                absl::GetFlag(FLAGS_verify_checksums));
   }
   EnsureRocksDbFilterPoliciesRegistered();
-  OpenedTable table;
+  CheckedTable table;
   if (std::optional<int> exit = OpenTable(path, &table)) return *exit;
   PrintTable(path, table);
   std::optional<std::string> unanswerable = PrintFilterLayout(table.filter);

@@ -1,0 +1,252 @@
+#include "tools/live_tables.h"
+
+#include <cstdarg>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "filter/encodings.h"
+#include "filter/filter_options.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/table_properties.h"
+#include "rocksdb/utilities/options_util.h"
+#include "table/rocksdb/open_db.h"
+#include "table/sst/sst_filter_block.h"
+#include "tools/builtin_filter.h"
+#include "tools/checked_table.h"
+
+namespace sstfilter {
+
+namespace {
+
+// The read-only instance's table cache: tables are listed, not read through
+// it (RocksDB opens a few at start; more would only cost memory).
+constexpr int kMaxOpenFiles = 20;
+
+// The most listings of the tables while some listed table is missing (a
+// busy DB's compactions keep removing tables).
+constexpr int kListings = 5;
+
+// Drops every message: the read-only instance must not create or rotate a
+// LOG file in the DB's directory.
+class SilentLogger final : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char*, va_list) override {}
+};
+
+// DB::OpenForReadOnly with column families, in each RocksDB version's form
+// (table/rocksdb/open_db.h).
+rocksdb::Status OpenReadOnly(const rocksdb::DBOptions& options, const std::string& dir,
+                             const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                             std::vector<rocksdb::ColumnFamilyHandle*>* handles,
+                             std::unique_ptr<rocksdb::DB>* db) {
+#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
+  return rocksdb::DB::OpenForReadOnly(options, dir, families, handles, db);
+#else
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(options, dir, families, handles, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+// A filter's bytes as the advisor models them.
+FilterDescription Describe(const std::string& compatibility_name, const std::string& bytes) {
+  if (compatibility_name == kBloomPolicyName) return DescribeFilter(bytes);
+  if (compatibility_name == kRocksDbBuiltinFilterName) return DescribeRocksDbBuiltinFilter(bytes);
+  return FilterDescription::Fixed(FilterState::kMatchEverything,
+                                  absl::StrFormat("unknown '%s'", compatibility_name));
+}
+
+// The encoding optimize_levels would write in place of these bytes.
+EncodingId AlternativeOf(const std::string& compatibility_name, const std::string& bytes) {
+  if (compatibility_name == kBloomPolicyName) {
+    return VisitEncodingOf(bytes, [](auto e) {
+      using E = decltype(e);
+      if constexpr (std::is_same_v<E, UnrecognisedEncoding>) {
+        return EncodingId::kCacheLocal;
+      } else {
+        return IdOf<E>();
+      }
+    });
+  }
+  return IsRocksDbRibbonFilter(bytes) ? EncodingId::kCompact : EncodingId::kCacheLocal;
+}
+
+// The table's filters: bytes, kind and FP (partitions: the mean, each
+// holding a share of the entries proportional to its bytes).
+TableFilters FiltersOf(const rocksdb::TableProperties& props, const SstFilter& filter) {
+  TableFilters t;
+  t.keys = props.num_filter_entries > 0 ? props.num_filter_entries : props.num_entries;
+  t.filter_bytes = filter.FilterBytes();
+  if (filter.partitions.empty()) {
+    t.kind = filter.layout == SstFilterLayout::kBlockBased ? "obsolete block-based" : "none";
+    return t;
+  }
+  double fp_sum = 0;
+  for (const SstFilterPartition& p : filter.partitions) {
+    const FilterDescription d = Describe(filter.compatibility_name, p.contents);
+    const double share = t.filter_bytes ? static_cast<double>(p.contents.size()) /
+                                              static_cast<double>(t.filter_bytes)
+                                        : 0;
+    fp_sum += d.ExpectedFpRate(share * static_cast<double>(t.keys));
+    if (t.kind.empty()) {
+      t.kind = d.name;
+      t.encoding = AlternativeOf(filter.compatibility_name, p.contents);
+    }
+  }
+  t.fp_rate = fp_sum / static_cast<double>(filter.partitions.size());
+  if (filter.layout == SstFilterLayout::kPartitioned) t.kind += ", partitioned";
+  return t;
+}
+
+// A live table's filters, or what is wrong with it: missing, not of the size
+// the MANIFEST records (truncated), or failing the inspector's checks
+// (checked_table.h; not every data block's checksum: that reads the DB).
+absl::StatusOr<TableFilters> ReadLiveTable(const rocksdb::LiveFileMetaData& f,
+                                           const rocksdb::Options& options, bool verify) {
+  const std::string path = f.db_path + f.name;
+  std::error_code error;
+  const uint64_t size = std::filesystem::file_size(path, error);
+  if (error == std::errc::no_such_file_or_directory) {
+    return absl::NotFoundError("missing, though the MANIFEST lists it");
+  }
+  if (error) return absl::UnavailableError(error.message());
+  if (size != f.size) {
+    return absl::DataLossError(absl::StrFormat("%s: %d bytes, the MANIFEST records %d",
+                                               size < f.size ? "truncated" : "wrong size", size,
+                                               f.size));
+  }
+  absl::StatusOr<CheckedTable> table =
+      OpenCheckedTable(path, options, verify, /*verify_every_block=*/false);
+  if (!table.ok()) {
+    absl::string_view what = table.status().message();
+    absl::ConsumePrefix(&what, path + ": ");
+    return absl::Status(table.status().code(), what);
+  }
+  return FiltersOf(*table->props, table->filter);
+}
+
+// The live tables of every column family, as the MANIFEST lists them now.
+absl::StatusOr<std::vector<rocksdb::LiveFileMetaData>> ListLiveTables(
+    const std::string& dir, const rocksdb::DBOptions& options,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  std::unique_ptr<rocksdb::DB> db;
+  if (rocksdb::Status s = OpenReadOnly(options, dir, families, &handles, &db); !s.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("--db=%s: RocksDB cannot open it: %s", dir, s.ToString()));
+  }
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
+  return files;
+}
+
+// What was read of each table, by path: its filters or what is wrong with
+// it. A table file never changes, so one read serves every listing that
+// names it; its level (a trivial move changes it) comes from the listing.
+using TablesRead = std::map<std::string, absl::StatusOr<TableFilters>>;
+
+// Reads the tables of `files` that `read` lacks, or that were missing;
+// returns the paths of those missing.
+std::set<std::string> ReadNew(const std::vector<rocksdb::LiveFileMetaData>& files,
+                              const rocksdb::DBOptions& db_options,
+                              const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                              bool verify, TablesRead* read) {
+  std::set<std::string> missing;
+  for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+    const rocksdb::Options options(db_options, family.options);
+    for (const rocksdb::LiveFileMetaData& f : files) {
+      if (f.column_family_name != family.name) continue;
+      const std::string path = f.db_path + f.name;
+      auto it = read->find(path);
+      if (it == read->end() || absl::IsNotFound(it->second.status())) {
+        it = read->insert_or_assign(path, ReadLiveTable(f, options, verify)).first;
+      }
+      if (absl::IsNotFound(it->second.status())) missing.insert(path);
+    }
+  }
+  return missing;
+}
+
+// Each family's tables as `files` lists them, from `read`.
+std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& files,
+                                 const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                                 const TablesRead& read) {
+  std::vector<FamilyTables> result;
+  for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+    FamilyTables& tables = result.emplace_back();
+    tables.name = family.name;
+    const rocksdb::Comparator* cmp = family.options.comparator;
+    tables.bytewise = cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
+    for (const rocksdb::LiveFileMetaData& f : files) {
+      if (f.column_family_name != family.name) continue;
+      const absl::StatusOr<TableFilters>& t = read.at(f.db_path + f.name);
+      if (!t.ok()) {
+        tables.unreadable.push_back(absl::StrFormat("%s%s (L%d): %s", f.db_path, f.name, f.level,
+                                                    t.status().message()));
+        continue;
+      }
+      TableFilters& table = tables.read.emplace_back(*t);
+      table.level = f.level;
+      table.smallest = f.smallestkey;
+      table.largest = f.largestkey;
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
+                                                         bool verify_checksums) {
+  rocksdb::ConfigOptions config;
+  config.ignore_unknown_options = true;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, dir, &db_options, &families);
+      !s.ok()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "--db=%s: not a RocksDB database (no options file read: %s)", dir, s.ToString()));
+  }
+  // The instance only lists the live tables, from the MANIFEST: with
+  // paranoid checks off it neither refuses a table it cannot open nor, as a
+  // secondary instance's recovery would, silently stops at the last state
+  // before that table; each table is then read and checked here.
+  db_options.paranoid_checks = false;
+  db_options.create_if_missing = false;
+  db_options.max_open_files = kMaxOpenFiles;
+  db_options.info_log = std::make_shared<SilentLogger>();
+  // A compaction in the process that writes the DB deletes its input
+  // tables: a table missing here is lost only if the next listing names it
+  // too (and it is still missing); otherwise the tables new in that listing
+  // are read, and so on.
+  TablesRead read;
+  std::set<std::string> missing;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  for (int listing = 0; listing < kListings; ++listing) {
+    absl::StatusOr<std::vector<rocksdb::LiveFileMetaData>> listed =
+        ListLiveTables(dir, db_options, families);
+    if (!listed.ok()) return listed.status();
+    files = *std::move(listed);
+    std::set<std::string> now_missing =
+        ReadNew(files, db_options, families, verify_checksums, &read);
+    if (now_missing.empty() || now_missing == missing) break;
+    missing = std::move(now_missing);
+  }
+  return Gather(files, families, read);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,38 @@
+// The live tables of a RocksDB database, each read and checked: what
+// sstfilter_sst --db reports on (db_advisor.h).
+//
+// The DB is opened read-only with its latest OPTIONS file's options, only to
+// list its live tables from the MANIFEST (nothing is written to its
+// directory; safe while another process writes it). Each table is then read
+// by the inspector (checked_table.h): its filter modelled (ours, RocksDB's
+// built-in Bloom and Ribbon, tools/builtin_filter.h), or what is wrong with
+// it named.
+#ifndef SSTFILTER_TOOLS_LIVE_TABLES_H_
+#define SSTFILTER_TOOLS_LIVE_TABLES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/tree_runs.h"
+
+namespace sstfilter {
+
+// One column family's live tables.
+struct FamilyTables {
+  std::string name;
+  bool bytewise = true;  // Its comparator orders keys bytewise.
+  std::vector<TableFilters> read;
+  // One line for each table that could not be read: "PATH (L1): why".
+  std::vector<std::string> unreadable;
+};
+
+// Every column family's tables, in the OPTIONS file's order. An error says
+// why the DB could not be opened (its message names `dir`). verify_checksums
+// checks the blocks read: the metaindex, meta, index and filter blocks.
+absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
+                                                         bool verify_checksums);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TOOLS_LIVE_TABLES_H_
