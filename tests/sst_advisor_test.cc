@@ -318,5 +318,42 @@ TEST(SstAdvisorOutputTest, ClosedOutputIsNotDamageAndLeavesNoTemporaryFiles) {
   EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
 }
 
+TEST(SstAdvisorMixedTest, ALevelOfSeveralKindsShowsTheirSpread) {
+  TempDir dir;
+  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)},
+                             {"sstfilter.bloom:10:cache_local", RandomKeys(2000, 2)},
+                             {"sstfilter.bloom:16:cache_local", RandomKeys(2000, 3)},
+                             {"bloomfilter:6", RandomKeys(2000, 4)}});
+  const Result r = RunTool({"--db", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(Contains(r.output, "other kinds")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "3 kinds")) << r.output;
+  // Each kind with its tables, most first, and the range of bits/key.
+  EXPECT_TRUE(Contains(r.output, "cache_local k=6 x2, ")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "cache_local k=9 x1")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "RocksDB FastLocalBloom k=4 x1")) << r.output;
+  const size_t at = r.output.find("\n      bits/key ");
+  double low = 0, high = 0;
+  ASSERT_NE(at, std::string::npos) << r.output;
+  ASSERT_EQ(std::sscanf(r.output.c_str() + at, " bits/key %lf-%lf", &low, &high), 2) << r.output;
+  EXPECT_NEAR(low, 6.2, 0.3) << r.output;
+  EXPECT_NEAR(high, 16.0, 0.3) << r.output;
+  EXPECT_TRUE(Contains(r.output, "(median 10.")) << r.output;
+}
+
+TEST(SstAdvisorMixedTest, OneKindSpendingDifferentBitsShowsTheirRange) {
+  TempDir dir;
+  // 20 keys spend more bits each: the filter is at least a cache line.
+  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)},
+                             {"sstfilter.bloom:10:cache_local", RandomKeys(20, 2)}});
+  const Result r = RunTool({"--db", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> l0 = Row(r.output, "L0");
+  ASSERT_GE(l0.size(), 7u) << r.output;
+  EXPECT_EQ(l0[4] + " " + l0[5], "cache_local k=6") << r.output;
+  EXPECT_TRUE(Contains(r.output, "\n      bits/key 10.")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "kinds")) << r.output;
+}
+
 }  // namespace
 }  // namespace sstfilter

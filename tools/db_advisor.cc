@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -31,17 +33,51 @@ double SettingSpending(EncodingId encoding, double bits) {
   return hi;
 }
 
-// The filter kind of most of the runs' keys, noting any others.
-std::string KindOf(const std::vector<TreeRun>& runs, size_t begin, size_t end) {
-  std::map<std::string, uint64_t> keys;
+// The kinds of filter a row of the report lists the most of; more are
+// counted ("and 2 more").
+constexpr size_t kKindsShown = 4;
+
+// A row's filters: `column` names their kind, or counts the kinds; when
+// they are of several kinds, or spend bits/key more than 10% apart, `spread`
+// shows how (the range and median of the tables' bits/key, and the tables
+// of each kind, most first).
+struct RowFilters {
+  std::string column, spread;
+};
+
+RowFilters FiltersOfRow(const std::vector<TreeRun>& runs, size_t begin, size_t end) {
+  std::map<std::string, size_t> tables;
+  std::vector<double> bits;
   for (size_t i = begin; i < end; ++i) {
-    for (const TableFilters& t : runs[i].tables) keys[t.kind] += t.keys;
+    for (const TableFilters& t : runs[i].tables) {
+      ++tables[t.kind];
+      if (t.keys > 0) {
+        bits.push_back(8.0 * static_cast<double>(t.filter_bytes) / static_cast<double>(t.keys));
+      }
+    }
   }
-  const auto most = std::max_element(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
-    return a.second < b.second;
-  });
-  if (keys.size() <= 1) return most->first;
-  return absl::StrFormat("%s (+%d other kinds)", most->first, keys.size() - 1);
+  RowFilters row;
+  row.column = tables.size() == 1 ? tables.begin()->first
+                                  : absl::StrFormat("mixed: %d kinds", tables.size());
+  std::sort(bits.begin(), bits.end());
+  const bool bits_differ = !bits.empty() && bits.back() > 1.1 * bits.front();
+  if (tables.size() == 1 && !bits_differ) return row;
+  if (!bits.empty()) {
+    row.spread = absl::StrFormat("bits/key %.1f-%.1f (median %.1f)", bits.front(), bits.back(),
+                                 bits[bits.size() / 2]);
+  }
+  if (tables.size() == 1) return row;
+  std::vector<std::pair<std::string, size_t>> kinds(tables.begin(), tables.end());
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  absl::StrAppendFormat(&row.spread, " over %d kinds: ", kinds.size());
+  for (size_t i = 0; i < kinds.size() && i < kKindsShown; ++i) {
+    absl::StrAppendFormat(&row.spread, "%s%s x%d", i ? ", " : "", kinds[i].first, kinds[i].second);
+  }
+  if (kinds.size() > kKindsShown) {
+    absl::StrAppendFormat(&row.spread, " and %d more", kinds.size() - kKindsShown);
+  }
+  return row;
 }
 
 // The report of one column family: `runs` of its readable tables;
@@ -79,9 +115,11 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
                          r.reach, r.encoding()});
       }
     }
+    const RowFilters filters = FiltersOfRow(runs, i, end);
     absl::PrintF("L%-4d %6d %10d %12d %8.2f  %-36s %8.3f%% %6.2f %10.4f\n", runs[i].level, count, n,
-                 b, n ? 8.0 * b / n : 0.0, KindOf(runs, i, end),
+                 b, n ? 8.0 * b / n : 0.0, filters.column,
                  n ? 100 * fp_weighted / n : 0.0, reach, reads);
+    if (!filters.spread.empty()) absl::PrintF("      %s\n", filters.spread);
     i = end;
   }
   if (today.empty()) return;
