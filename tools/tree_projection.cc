@@ -27,6 +27,16 @@ double ReadsAtScale(const std::vector<RunToday>& runs, double scale) {
 
 }  // namespace
 
+std::vector<RunToday> RunsToday(const std::vector<TreeRun>& runs) {
+  std::vector<RunToday> today;
+  for (const TreeRun& r : runs) {
+    if (r.keys() == 0) continue;
+    today.push_back({static_cast<double>(r.keys()), 8.0 * static_cast<double>(r.filter_bytes()),
+                     r.fp_rate(), r.reach, r.encoding()});
+  }
+  return today;
+}
+
 double ReadsPerAbsentGet(const std::vector<RunToday>& runs, const std::vector<double>& fp_rates) {
   double reads = 0;
   for (size_t i = 0; i < runs.size() && i < fp_rates.size(); ++i) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "filter/encoding_id.h"
+#include "tools/tree_runs.h"
 
 namespace sstfilter {
 
@@ -41,6 +42,10 @@ struct TreeProjection {
   // today's (nullopt: not within 0.05x..4x).
   std::optional<double> bytes_for_same_reads;
 };
+
+// The runs of a tree (tree_runs.h) as the projection takes them, in order;
+// runs without keys are left out.
+std::vector<RunToday> RunsToday(const std::vector<TreeRun>& runs);
 
 // Data-block reads per absent Get of runs with these FP rates.
 double ReadsPerAbsentGet(const std::vector<RunToday>& runs, const std::vector<double>& fp_rates);
