@@ -98,7 +98,6 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
   if (runs.empty()) return;
   absl::PrintF("%-5s %6s %10s %12s %8s  %-36s %9s %6s %10s\n", "level", "tables", "keys",
                "filter bytes", "bits/key", "filter", "fp", "reach", "blocks/Get");
-  std::vector<RunToday> today;
   for (size_t i = 0; i < runs.size();) {
     // L0's tables share a row; each is a run of its own.
     size_t end = i + 1;
@@ -110,10 +109,6 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
       n += r.keys(), b += r.filter_bytes(), count += r.tables.size();
       reach += r.reach, reads += r.reach * r.fp_rate();
       fp_weighted += static_cast<double>(r.keys()) * r.fp_rate();
-      if (r.keys() > 0) {
-        today.push_back({static_cast<double>(r.keys()), 8.0 * r.filter_bytes(), r.fp_rate(),
-                         r.reach, r.encoding()});
-      }
     }
     const RowFilters filters = FiltersOfRow(runs, i, end);
     absl::PrintF("L%-4d %6d %10d %12d %8.2f  %-36s %8.3f%% %6.2f %10.4f\n", runs[i].level, count, n,
@@ -122,6 +117,7 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
     if (!filters.spread.empty()) absl::PrintF("      %s\n", filters.spread);
     i = end;
   }
+  const std::vector<RunToday> today = RunsToday(runs);
   if (today.empty()) return;
   const TreeProjection p = ProjectOptimizeLevels(today);
   absl::PrintF("%-5s %6d %10d %12d %8.2f  %-36s %9s %6s %10.4f\n", "all", tables, keys, bytes,
