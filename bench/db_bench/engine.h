@@ -40,11 +40,14 @@ struct LsmShape {
   std::optional<bool> level_compaction_dynamic_level_bytes;
   // "none", "snappy", "lz4" or "zstd" (main.cc checks the name).
   std::optional<std::string> compression_type;
+  // "level", "universal" or "fifo" (RocksDB's defaults for each; FIFO keeps
+  // up to 1 GB of tables). Set by the tree shapes (shape.h), no flag.
+  std::optional<std::string> compaction_style;
 
   bool IsDefault() const {
     return !write_buffer_size && !target_file_size_base && !max_bytes_for_level_base &&
            !max_bytes_for_level_multiplier && !level_compaction_dynamic_level_bytes &&
-           !compression_type;
+           !compression_type && !compaction_style;
   }
 };
 
@@ -146,9 +149,14 @@ class Engine {
   virtual absl::Status Flush() = 0;
   // Compacts everything into one sorted run.
   virtual absl::Status CompactAll() = 0;
-  // Returns once no flush or compaction is queued or running (RocksDB).
-  // LevelDB cannot say: it returns at once.
+  // Returns once no flush or compaction is queued or running (RocksDB);
+  // while automatic compactions are off, once none is running (those
+  // queued would never start). LevelDB cannot say: it returns at once.
   virtual absl::Status WaitForCompactions() = 0;
+  // Turns automatic compactions off or back on (RocksDB's
+  // disable_auto_compactions); compactions already running finish. LevelDB
+  // cannot: Unimplemented.
+  virtual absl::Status SetAutoCompactions(bool on) = 0;
   virtual bool SupportsMultiGet() const = 0;
   virtual std::unique_ptr<EngineReader> NewReader() = 0;
   // REQUIRES: no reader alive (their counts are added when destroyed).

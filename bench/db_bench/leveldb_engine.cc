@@ -147,6 +147,9 @@ class LevelDbEngine final : public Engine {
 
   // LevelDB has no way to ask whether a compaction is due or running.
   absl::Status WaitForCompactions() override { return BackgroundError(); }
+  absl::Status SetAutoCompactions(bool) override {
+    return absl::UnimplementedError("LevelDB cannot turn its compactions off");
+  }
 
   bool SupportsMultiGet() const override { return false; }
 

@@ -187,6 +187,8 @@ nlohmann::json ChecksJson(const FilterChecks& checks) {
   return {{"absent_checks", checks.absent()}, {"fp_rate", checks.fp_rate()}};
 }
 
+}  // namespace
+
 nlohmann::json ResultJson(const BenchmarkResult& r) {
   nlohmann::json by_level = nlohmann::json::array();
   for (const FilterChecks& checks : r.counters.filter_by_level) {
@@ -211,14 +213,11 @@ nlohmann::json ResultJson(const BenchmarkResult& r) {
           {"tables_by_level", std::move(tables)}};
 }
 
-// The CPU and the kernels each encoding ran (filter/encodings.h).
 nlohmann::json MachineJson() {
   nlohmann::json kernels = nlohmann::json::object();
   for (const auto& [encoding, level] : EncodingSimdLevels()) kernels[encoding] = level;
   return {{"cpu", CpuModelName()}, {"kernels", std::move(kernels)}, {"simd_cap", SimdCapNote()}};
 }
-
-}  // namespace
 
 std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& c) {
   nlohmann::json filters = nlohmann::json::array();

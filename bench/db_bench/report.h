@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/db_bench/workload.h"
+#include "nlohmann/json_fwd.hpp"
 
 namespace sstfilter::db_bench {
 
@@ -30,6 +31,11 @@ std::string FilterLine(const BenchmarkResult& result);
 std::string CompareTable(const std::vector<FilterRun>& runs);
 
 std::string ToJson(const std::vector<FilterRun>& runs, const WorkloadConfig& config);
+
+// The parts of ToJson's document: one benchmark's figures, and the machine
+// (the CPU, each encoding's kernels, the SIMD cap; filter/encodings.h).
+nlohmann::json ResultJson(const BenchmarkResult& result);
+nlohmann::json MachineJson();
 
 }  // namespace sstfilter::db_bench
 

@@ -69,6 +69,14 @@ absl::StatusOr<rocksdb::CompressionType> CompressionNamed(std::string_view name)
       "--compression_type=%s: expected none, snappy, lz4 or zstd", name));
 }
 
+absl::StatusOr<rocksdb::CompactionStyle> CompactionStyleNamed(std::string_view name) {
+  if (name == "level") return rocksdb::kCompactionStyleLevel;
+  if (name == "universal") return rocksdb::kCompactionStyleUniversal;
+  if (name == "fifo") return rocksdb::kCompactionStyleFIFO;
+  return absl::InvalidArgumentError(
+      absl::StrFormat("compaction style '%s': expected level, universal or fifo", name));
+}
+
 namespace {
 
 void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
@@ -89,6 +97,9 @@ void ApplyShape(const LsmShape& shape, rocksdb::Options* options) {
   }
   if (shape.compression_type) {
     options->compression = *CompressionNamed(*shape.compression_type);
+  }
+  if (shape.compaction_style) {
+    options->compaction_style = *CompactionStyleNamed(*shape.compaction_style);
   }
 }
 
@@ -225,6 +236,8 @@ class RocksDbEngine final : public Engine {
   }
   absl::Status WaitForCompactions() override {
     for (;;) {
+      // Off, RocksDB still reports the compactions due as pending.
+      const bool count_pending = auto_compactions_;
       uint64_t errors = 0, flush_pending = 0, flushes = 0, pending = 0, compactions = 0;
       if (!db_->GetIntProperty("rocksdb.background-errors", &errors) ||
           !db_->GetIntProperty("rocksdb.mem-table-flush-pending", &flush_pending) ||
@@ -236,9 +249,17 @@ class RocksDbEngine final : public Engine {
       if (errors > 0) {
         return absl::InternalError(absl::StrFormat("%d background errors", errors));
       }
-      if (flush_pending + flushes + pending + compactions == 0) return absl::OkStatus();
+      if (flush_pending + flushes + (count_pending ? pending : 0) + compactions == 0) {
+        return absl::OkStatus();
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+  }
+  absl::Status SetAutoCompactions(bool on) override {
+    rocksdb::Status s =
+        db_->SetOptions({{"disable_auto_compactions", on ? "false" : "true"}});
+    if (s.ok()) auto_compactions_ = on;
+    return FromRocksDb(s);
   }
   bool SupportsMultiGet() const override { return true; }
   std::unique_ptr<EngineReader> NewReader() override {
@@ -282,6 +303,7 @@ class RocksDbEngine final : public Engine {
 
  private:
   rocksdb::Options options_;
+  bool auto_compactions_ = true;
   ReaderCounts reader_counts_;
   std::unique_ptr<rocksdb::DB> db_;
 };

@@ -27,6 +27,10 @@ absl::StatusOr<std::unique_ptr<Engine>> OpenRocksDbEngine(const EngineOptions& o
 // The compression --compression_type names, or InvalidArgument naming it.
 absl::StatusOr<rocksdb::CompressionType> CompressionNamed(std::string_view name);
 
+// The compaction style LsmShape::compaction_style names ("level",
+// "universal", "fifo"), or InvalidArgument naming it.
+absl::StatusOr<rocksdb::CompactionStyle> CompactionStyleNamed(std::string_view name);
+
 }  // namespace sstfilter::db_bench
 
 #endif  // SSTFILTER_BENCH_DB_BENCH_ROCKSDB_ENGINE_H_

@@ -126,8 +126,23 @@ absl::StatusOr<BenchmarkResult> BenchDb::Run(const std::string& benchmark) {
   const BenchmarkSpec* spec = FindBenchmark(benchmark);
   if (spec == nullptr) return UnknownBenchmarkError(benchmark);
   if (absl::Status s = CheckBenchmarkSupported(*spec, config_.engine); !s.ok()) return s;
-  absl::StatusOr<BenchmarkResult> result =
-      spec->op == BenchmarkSpec::Op::kFill ? Fill(*spec) : Read(*spec);
+  if (spec->op == BenchmarkSpec::Op::kFill) return WithTables(Fill(*spec));
+  return WithTables(
+      Read(*spec, ReadKeys{config_.num}, config_.reads >= 0 ? config_.reads : config_.num));
+}
+
+absl::StatusOr<BenchmarkResult> BenchDb::RunRead(const std::string& benchmark,
+                                                 const ReadKeys& keys, int64_t reads) {
+  const BenchmarkSpec* spec = FindBenchmark(benchmark);
+  if (spec == nullptr) return UnknownBenchmarkError(benchmark);
+  if (spec->op != BenchmarkSpec::Op::kRead) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s is not a read benchmark", benchmark));
+  }
+  if (absl::Status s = CheckBenchmarkSupported(*spec, config_.engine); !s.ok()) return s;
+  return WithTables(Read(*spec, keys, reads));
+}
+
+absl::StatusOr<BenchmarkResult> BenchDb::WithTables(absl::StatusOr<BenchmarkResult> result) {
   if (!result.ok()) return result;
   absl::StatusOr<FilterSizes> sizes = engine_->LiveFilterSizes();
   if (!sizes.ok()) return sizes.status();
@@ -188,8 +203,8 @@ struct BenchDb::ReadTotals {
   FirstError error;
 };
 
-void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t reads,
-                         ReadTotals* totals) {
+void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, const ReadKeys& keys,
+                         int64_t reads, ReadTotals* totals) {
   const std::string name(spec.name);
   const int key_size = config_.key_size + (spec.missing ? 1 : 0);
   const size_t batch = spec.multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
@@ -207,18 +222,19 @@ void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t 
   // one read would find their blocks in the block cache.
   const uint64_t benchmark_index = static_cast<uint64_t>(&spec - kBenchmarks);
   std::mt19937_64 rng((config_.seed * 7919 + static_cast<uint64_t>(t)) * 31 + benchmark_index);
-  std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(config_.num - 1));
+  std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(keys.count - 1));
+  const auto step = static_cast<uint64_t>(keys.step);
   const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
-  std::vector<std::string> keys(batch);
+  std::vector<std::string> batch_keys(batch);
   std::vector<absl::StatusOr<bool>> answers(batch);
   for (int64_t done = 0; done < my_reads && !totals->error.failed();) {
     const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
-    for (size_t i = 0; i < n; ++i) keys[i] = MakeKey(pick(rng), key_size);
+    for (size_t i = 0; i < n; ++i) batch_keys[i] = MakeKey(step * pick(rng), key_size);
     if (spec.multi) {
-      reader->MultiGet(keys, n, answers.data());
+      reader->MultiGet(batch_keys, n, answers.data());
       for (size_t i = 0; i < n; ++i) count(answers[i], "MultiGet");
     } else {
-      count(reader->Get(keys[0]), "Get");
+      count(reader->Get(batch_keys[0]), "Get");
     }
     done += static_cast<int64_t>(n);
     if (t == 0) Progress(name, done * threads, reads);
@@ -226,8 +242,8 @@ void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t 
   totals->found += my_found;
 }
 
-absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
-  const int64_t reads = config_.reads >= 0 ? config_.reads : config_.num;
+absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec, const ReadKeys& keys,
+                                              int64_t reads) {
   const int threads = std::max(1, config_.threads);
   const EngineCounters before = engine_->Counters();
 
@@ -235,9 +251,10 @@ absl::StatusOr<BenchmarkResult> BenchDb::Read(const BenchmarkSpec& spec) {
   const auto start = Clock::now();
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) {
-    pool.emplace_back(&BenchDb::ReadThread, this, std::cref(spec), t, threads, reads, &totals);
+    pool.emplace_back(&BenchDb::ReadThread, this, std::cref(spec), t, threads, std::cref(keys),
+                      reads, &totals);
   }
-  ReadThread(spec, 0, threads, reads, &totals);
+  ReadThread(spec, 0, threads, keys, reads, &totals);
   for (std::thread& th : pool) th.join();
   if (totals.error.failed()) return totals.error.status();
 

@@ -107,6 +107,14 @@ struct BenchmarkResult {
   }
 };
 
+// The keys a read benchmark draws from: those numbered step * j for j <
+// count (present keys; an absent-key benchmark reads them one byte longer).
+// REQUIRES: count > 0, step > 0.
+struct ReadKeys {
+  int64_t count = 0;
+  int64_t step = 1;
+};
+
 // A DB of config.engine opened for one filter policy ("none" = no filter).
 class BenchDb {
  public:
@@ -124,16 +132,26 @@ class BenchDb {
   // status other than OK or NotFound) fails the benchmark with a status
   // naming the benchmark, the operation and the engine's status.
   absl::StatusOr<BenchmarkResult> Run(const std::string& benchmark);
+  // The read benchmark of kBenchmarks called `benchmark`, `reads` lookups
+  // drawn from `keys` (Run draws from every key below --num), as Run
+  // otherwise. The tree shapes (shape_run.h) read the keys written so far.
+  absl::StatusOr<BenchmarkResult> RunRead(const std::string& benchmark, const ReadKeys& keys,
+                                          int64_t reads);
   std::string StatisticsDump() const;
+  // The engine, for steps no benchmark takes (shape_run.h).
+  Engine& engine() { return *engine_; }
 
  private:
   BenchDb() = default;
   absl::StatusOr<BenchmarkResult> Fill(const BenchmarkSpec& spec);
-  absl::StatusOr<BenchmarkResult> Read(const BenchmarkSpec& spec);
+  absl::StatusOr<BenchmarkResult> Read(const BenchmarkSpec& spec, const ReadKeys& keys,
+                                       int64_t reads);
+  // The live tables' filters added to a benchmark's result.
+  absl::StatusOr<BenchmarkResult> WithTables(absl::StatusOr<BenchmarkResult> result);
   struct ReadTotals;
-  // Reader thread t of `threads`: its share of `reads` lookups.
-  void ReadThread(const BenchmarkSpec& spec, int t, int threads, int64_t reads,
-                  ReadTotals* totals);
+  // Reader thread t of `threads`: its share of `reads` lookups of `keys`.
+  void ReadThread(const BenchmarkSpec& spec, int t, int threads, const ReadKeys& keys,
+                  int64_t reads, ReadTotals* totals);
 
   WorkloadConfig config_;
   std::unique_ptr<Engine> engine_;
