@@ -5,6 +5,7 @@
 //   sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000
 //   sstfilter_db_bench --compare='sstfilter.bloom:10:*,bloomfilter:10'  (* : each encoding)
 //   sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none
+//   sstfilter_db_bench --shapes=all   (the tree shapes, shape.h)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -24,9 +25,14 @@
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/frontier.h"
 #include "bench/db_bench/frontier_plot.h"
+#include "bench/db_bench/progress.h"
 #include "bench/db_bench/report.h"
 #include "bench/db_bench/rocksdb_engine.h"
+#include "bench/db_bench/run_dir.h"
 #include "bench/db_bench/scenario.h"
+#include "bench/db_bench/shape.h"
+#include "bench/db_bench/shape_report.h"
+#include "bench/db_bench/shape_run.h"
 #include "bench/db_bench/workload.h"
 #include "bench/db_bench/engine.h"
 #include "filter/encoding_id.h"
@@ -113,6 +119,17 @@ ABSL_FLAG(std::string, frontier_families, sstfilter::db_bench::kDefaultFrontierF
           "--frontier's policy families: filter strings with N for the setting (* : each "
           "encoding); the first is the reference the table compares each with");
 ABSL_FLAG(std::string, out_dir, ".", "where --frontier writes frontier.csv, .gp and .png");
+ABSL_FLAG(std::string, shapes, "",
+          "all, or some of " + sstfilter::db_bench::ShapeNames() +
+              ": run each tree shape (a history of fills, overwrites, compactions off and on, "
+              "a reopen; bench/db_bench/shape.h) for each policy of --compare (default " +
+              sstfilter::db_bench::kDefaultShapePolicies +
+              "; the first is the reference) and print, at each measure point, filter bits "
+              "per entry, false positives per absent Get against the advisor's optimum for "
+              "the tree, and present-key Gets (instead of --benchmarks). Defaults: 1500000 "
+              "keys, 2 MB memtables and files, 8 MB base level, uncompressed, direct reads, "
+              "--reads=200000 absent-key Gets per point");
+ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
 
 namespace sstfilter::db_bench {
 namespace {
@@ -246,20 +263,8 @@ absl::StatusOr<WorkloadConfig> ConfigFromFlags(const Scenario& scenario) {
   return c;
 }
 
-std::string MakeDbPath(const std::string& base, size_t index, bool* temporary) {
-  if (!base.empty()) {
-    *temporary = false;
-    return index == 0 ? base : absl::StrFormat("%s.%d", base, index);
-  }
-  *temporary = true;
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "sstfilter_db_bench_XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) return "";
-  return pattern;
-}
-
-absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string& path,
-                                    const WorkloadConfig& config,
+absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string& what,
+                                    const std::string& path, const WorkloadConfig& config,
                                     const std::vector<std::string>& benchmarks, bool statistics) {
   absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(filter, path, config);
   if (!db.ok()) return db.status();
@@ -267,11 +272,14 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
   run.filter = filter;
   std::printf("engine       : %s\n", EngineName(config.engine));
   std::printf("filter       : %s\n", filter.c_str());
-  for (const std::string& name : benchmarks) {
+  for (size_t b = 0; b < benchmarks.size(); ++b) {
+    const std::string& name = benchmarks[b];
     if (config.use_existing_db && FindBenchmark(name)->op == BenchmarkSpec::Op::kFill) {
       std::printf("%-12s : skipped (--use_existing_db is true)\n", name.c_str());
       continue;
     }
+    ProgressLine(absl::StrFormat("%s (%s): %s (benchmark %d of %d)", filter, what, name, b + 1,
+                                 benchmarks.size()));
     absl::StatusOr<BenchmarkResult> result = (*db)->Run(name);
     if (!result.ok()) return result.status();
     std::printf("%s\n%s\n", ResultLine(*result).c_str(), FilterLine(*result).c_str());
@@ -282,20 +290,16 @@ absl::StatusOr<FilterRun> RunFilter(const std::string& filter, const std::string
   return run;
 }
 
-// Runs one filter in a DB of its own (a temporary directory unless --db).
+// Runs one filter in a DB of its own (a temporary directory unless --db);
+// `what` says where it stands in the whole run ("policy 2 of 5").
 absl::StatusOr<FilterRun> RunInOwnDb(const std::string& filter, size_t index,
-                                     const WorkloadConfig& config,
+                                     const std::string& what, const WorkloadConfig& config,
                                      const std::vector<std::string>& benchmarks) {
-  bool temporary = false;
-  const std::string path = MakeDbPath(absl::GetFlag(FLAGS_db), index, &temporary);
-  if (path.empty()) return absl::InternalError("cannot create a temporary directory");
-  absl::StatusOr<FilterRun> run =
-      RunFilter(filter, path, config, benchmarks, absl::GetFlag(FLAGS_statistics));
-  if (temporary) {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  return run;
+  absl::StatusOr<RunDir> dir =
+      RunDir::Make(absl::GetFlag(FLAGS_db), index == 0 ? "" : absl::StrCat(index));
+  if (!dir.ok()) return dir.status();
+  return RunFilter(filter, what, dir->path(), config, benchmarks,
+                   absl::GetFlag(FLAGS_statistics));
 }
 
 // --frontier: each family at each setting; the table, CSV and plot.
@@ -312,10 +316,13 @@ int RunFrontier(const WorkloadConfig& config, const Scenario& scenario) {
   const std::vector<std::string> benchmarks = {"fillrandom", "readmissing"};
   std::vector<FrontierCurve> curves;
   size_t index = 0;
+  const size_t runs = families->size() * settings->size();
   for (const FrontierFamily& family : *families) {
     curves.push_back({family.label, {}});
     for (size_t i = 0; i < settings->size(); ++i) {
-      absl::StatusOr<FilterRun> run = RunInOwnDb(family.filters[i], index++, config, benchmarks);
+      const std::string what = absl::StrFormat("frontier run %d of %d", index + 1, runs);
+      absl::StatusOr<FilterRun> run =
+          RunInOwnDb(family.filters[i], index++, what, config, benchmarks);
       if (!run.ok()) return Fail(std::string(run.status().message()));
       const BenchmarkResult& read = run->results.back();
       curves.back().points.push_back({(*settings)[i], read.filter_bytes_per_key(),
@@ -342,17 +349,76 @@ int RunFrontier(const WorkloadConfig& config, const Scenario& scenario) {
   return 0;
 }
 
+// --shapes: each shape for each policy; the table shape by shape, JSON.
+int RunShapesMode() {
+  if (absl::GetFlag(FLAGS_scenario) != "memory" || !absl::GetFlag(FLAGS_frontier).empty() ||
+      absl::GetFlag(FLAGS_use_existing_db)) {
+    return Fail("--shapes sets its own defaults and builds its own DBs: it takes no --scenario, "
+                "--frontier or --use_existing_db");
+  }
+  const absl::StatusOr<std::vector<const TreeShape*>> shapes =
+      FindShapes(absl::GetFlag(FLAGS_shapes));
+  if (!shapes.ok()) return Fail(std::string(shapes.status().message()));
+  absl::StatusOr<WorkloadConfig> workload = ConfigFromFlags(ShapesScenario());
+  if (!workload.ok()) return Fail(std::string(workload.status().message()));
+  if (workload->engine != EngineKind::kRocksDb) return Fail("--shapes needs --engine=rocksdb");
+  if (absl::Status s = CheckFlags(*workload, {"readmissing", "readrandom"}); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  ShapeConfig config;
+  config.workload = *workload;
+  config.absent_reads = workload->reads >= 0 ? workload->reads : workload->num;
+  config.present_reads = absl::GetFlag(FLAGS_present_reads);
+  config.db = absl::GetFlag(FLAGS_db);
+  if (config.absent_reads < 1 || config.present_reads < 1) {
+    return Fail("--shapes: --reads and --present_reads must be at least 1");
+  }
+  const std::string compare = absl::GetFlag(FLAGS_compare);
+  const absl::StatusOr<std::vector<std::string>> policies =
+      ExpandCompareList(compare.empty() ? kDefaultShapePolicies : compare);
+  if (!policies.ok()) return Fail(std::string(policies.status().message()));
+
+  absl::PrintF("shapes: %d keys of %d + %d bytes, %d absent-key and %d present-key Gets per "
+               "point; each policy builds its own tree\n",
+               workload->num, workload->key_size, workload->value_size, config.absent_reads,
+               config.present_reads);
+  for (const TreeShape* shape : *shapes) absl::PrintF("  %-15s %s\n", shape->name, shape->history);
+  const ShapesTable table(*policies);
+  std::printf("\n%s", table.Header().c_str());
+  std::fflush(stdout);
+  std::vector<PointResult> all;
+  absl::Status s = RunShapes(*shapes, *policies, config, [&](const std::vector<PointResult>& r) {
+    std::printf("%s", table.Rows(r).c_str());
+    std::fflush(stdout);
+    all.insert(all.end(), r.begin(), r.end());
+  });
+  if (!s.ok()) return Fail(std::string(s.message()));
+  std::printf("%s", table.Legend().c_str());
+  const std::string json_path = absl::GetFlag(FLAGS_json);
+  if (!json_path.empty()) {
+    std::ofstream json(json_path);
+    json << ShapesJson(all, config);
+    if (!json) return Fail(absl::StrFormat("--json=%s: cannot write the file", json_path));
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   sstfilter::SetToolUsage(
       "bench/db_bench/",
       "db_bench-style benchmark of filter policies on an embedded RocksDB or LevelDB.\n"
       "  sstfilter_db_bench --compare=sstfilter.bloom:10,bloomfilter:10,none --num=1000000\n"
       "  sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none\n"
+      "  sstfilter_db_bench --shapes=all\n"
       "Result lines use db_bench's format; after each, the filter's FP rate on absent-key\n"
       "checks, data blocks read per op and the live tables' filter bytes (per key, in\n"
       "total and by level). fillrandom writes every key once, in random order.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
+  if (!absl::GetFlag(FLAGS_shapes).empty()) {
+    std::printf("%s\n", MachineLine().c_str());
+    return RunShapesMode();
+  }
 
   absl::StatusOr<Scenario> scenario = FindScenario(absl::GetFlag(FLAGS_scenario));
   if (!scenario.ok()) return Fail(std::string(scenario.status().message()));
@@ -376,7 +442,8 @@ int Main(int argc, char** argv) {
 
   std::vector<FilterRun> runs;
   for (size_t i = 0; i < filters->size(); ++i) {
-    absl::StatusOr<FilterRun> run = RunInOwnDb((*filters)[i], i, *config, benchmarks);
+    const std::string what = absl::StrFormat("policy %d of %d", i + 1, filters->size());
+    absl::StatusOr<FilterRun> run = RunInOwnDb((*filters)[i], i, what, *config, benchmarks);
     if (!run.ok()) return Fail(std::string(run.status().message()));
     runs.push_back(*std::move(run));
   }

@@ -47,6 +47,26 @@ Scenario Memory() {
   return s;
 }
 
+}  // namespace
+
+// The disk scenario's storage (uncompressed, direct reads, levels growing
+// 10x) at smaller memtables, files and base level.
+Scenario ShapesScenario() {
+  Scenario s = Disk();
+  s.name = "shapes";
+  s.num = 1500000;
+  s.reads = 200000;
+  s.final_compaction.reset();  // The shapes' steps say when to wait.
+  s.benchmarks.reset();
+  s.shape.write_buffer_size = 2 * kMiB;
+  s.shape.target_file_size_base = 2 * kMiB;
+  s.shape.max_bytes_for_level_base = 8 * kMiB;
+  s.shape.level_compaction_dynamic_level_bytes.reset();  // Each shape sets it.
+  return s;
+}
+
+namespace {
+
 const std::vector<Scenario>& AllScenarios() {
   static const auto* all = new std::vector<Scenario>{Memory(), Disk(), Budget()};
   return *all;

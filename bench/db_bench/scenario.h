@@ -35,6 +35,12 @@ struct Scenario {
   LsmShape shape;
 };
 
+// The defaults of --shapes (shape.h), which is not one of the named
+// scenarios: 1.5M keys of 16 + 100 bytes, uncompressed, 2 MB memtables and
+// files, an 8 MB base level growing 10x, direct reads, 200k absent-key Gets
+// per measure point. Each shape sets its compaction style itself.
+Scenario ShapesScenario();
+
 // The scenario called `name`, or InvalidArgument listing the names.
 absl::StatusOr<Scenario> FindScenario(std::string_view name);
 // "memory, disk or budget".
