@@ -5,12 +5,14 @@
 #define SSTFILTER_TESTS_DB_TEST_UTIL_H_
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -104,6 +106,27 @@ inline double BinomialUpperBound(double trials, double p) {
 }
 inline double BinomialLowerBound(double trials, double p) {
   return trials * p - 5.0 * std::sqrt(trials * p * (1.0 - p)) - 3.0;
+}
+
+// Returns once no flush or compaction is pending or running. RocksDB can
+// report a compaction pending that it never schedules (its picker wants
+// one it cannot pick): nothing running for 10 ms counts as done.
+inline void WaitForBackgroundWork(rocksdb::DB* db) {
+  auto idle_since = std::chrono::steady_clock::now();
+  for (;;) {
+    uint64_t pending = 0, compactions = 0, flush_pending = 0, flushes = 0;
+    ASSERT_TRUE(db->GetIntProperty("rocksdb.compaction-pending", &pending));
+    ASSERT_TRUE(db->GetIntProperty("rocksdb.num-running-compactions", &compactions));
+    ASSERT_TRUE(db->GetIntProperty("rocksdb.mem-table-flush-pending", &flush_pending));
+    ASSERT_TRUE(db->GetIntProperty("rocksdb.num-running-flushes", &flushes));
+    const auto now = std::chrono::steady_clock::now();
+    if (compactions + flush_pending + flushes > 0) {
+      idle_since = now;
+    } else if (pending == 0 || now - idle_since > std::chrono::milliseconds(10)) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 }  // namespace sstfilter::testing

@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "table/rocksdb/level_census.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
+#include "table/rocksdb/silent_logger.h"
 
 namespace sstfilter {
 namespace {
@@ -33,6 +35,7 @@ using testing::ExpectAllFound;
 using testing::RandomKeys;
 using testing::TempDir;
 using testing::ValueFor;
+using testing::WaitForBackgroundWork;
 
 // A tree shape the policy must hold its budget on.
 struct Shape {
@@ -71,27 +74,6 @@ TreeFilters FiltersOf(rocksdb::DB* db) {
     t.keys += props->num_entries;
   }
   return t;
-}
-
-// Returns once no flush or compaction is pending or running. RocksDB can
-// report a compaction pending that it never schedules (its picker wants
-// one it cannot pick): nothing running for 10 ms counts as done.
-void WaitForBackgroundWork(rocksdb::DB* db) {
-  auto idle_since = std::chrono::steady_clock::now();
-  for (;;) {
-    uint64_t pending = 0, compactions = 0, flush_pending = 0, flushes = 0;
-    ASSERT_TRUE(db->GetIntProperty("rocksdb.compaction-pending", &pending));
-    ASSERT_TRUE(db->GetIntProperty("rocksdb.num-running-compactions", &compactions));
-    ASSERT_TRUE(db->GetIntProperty("rocksdb.mem-table-flush-pending", &flush_pending));
-    ASSERT_TRUE(db->GetIntProperty("rocksdb.num-running-flushes", &flushes));
-    const auto now = std::chrono::steady_clock::now();
-    if (compactions + flush_pending + flushes > 0) {
-      idle_since = now;
-    } else if (pending == 0 || now - idle_since > std::chrono::milliseconds(10)) {
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
 }
 
 constexpr size_t kAbsentGets = 100000;
@@ -280,13 +262,8 @@ TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
   EXPECT_LT(flush(), open / 1.2);
 }
 
-// A DB reopened with its last writes only in the WAL: DB::Open's recovery
-// flush builds an L0 table before any flush or compaction event. It is
-// sized for the tree (an L0 table is a small run: more bits per key than
-// the uniform setting's 10), and every key is found after the reopen.
-TEST(LevelPolicyTest, SizesTheRecoveryFlushForTheTree) {
-  EnsureRocksDbFilterPoliciesRegistered();
-  TempDir dir;
+// A small tree's options with the per-level policy and its listener.
+rocksdb::Options PerLevelOptions() {
   rocksdb::Options options;
   options.create_if_missing = true;
   options.write_buffer_size = 64 << 10;
@@ -295,10 +272,31 @@ TEST(LevelPolicyTest, SizesTheRecoveryFlushForTheTree) {
   options.compression = rocksdb::kNoCompression;
   options.listeners.push_back(NewLevelCensusListener());
   rocksdb::BlockBasedTableOptions table;
-  ASSERT_TRUE(CreateFilterPolicyStrictly("sstfilter.bloom:10:cache_local:optimize_levels",
+  EXPECT_TRUE(CreateFilterPolicyStrictly("sstfilter.bloom:10:cache_local:optimize_levels",
                                          &table.filter_policy)
                   .ok());
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+// Filter bits per key of the live table of exactly `entries` entries.
+std::optional<double> BitsPerKeyOfTableWith(rocksdb::DB* db, uint64_t entries) {
+  rocksdb::TablePropertiesCollection tables;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
+  for (const auto& [path, props] : tables) {
+    if (props->num_entries == entries) return 8.0 * props->filter_size / props->num_entries;
+  }
+  return std::nullopt;
+}
+
+// A DB reopened with its last writes only in the WAL: DB::Open's recovery
+// flush builds an L0 table before any flush or compaction event. It is
+// sized for the tree (an L0 table is a small run: more bits per key than
+// the uniform setting's 10), and every key is found after the reopen.
+TEST(LevelPolicyTest, SizesTheRecoveryFlushForTheTree) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  TempDir dir;
+  rocksdb::Options options = PerLevelOptions();
   const std::vector<std::string> keys = RandomKeys(40000, 23);
   const size_t in_wal = 300;  // Below one memtable: they stay in the WAL.
   {
@@ -316,16 +314,45 @@ TEST(LevelPolicyTest, SizesTheRecoveryFlushForTheTree) {
   options.listeners = {NewLevelCensusListener()};
   std::unique_ptr<rocksdb::DB> db;
   ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
-  rocksdb::TablePropertiesCollection tables;
-  ASSERT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
-  const rocksdb::TableProperties* recovered = nullptr;
-  for (const auto& [path, props] : tables) {
-    if (props->num_entries == in_wal) recovered = props.get();
-  }
-  ASSERT_NE(recovered, nullptr) << "no table of the WAL's " << in_wal << " keys";
-  const double bits = 8.0 * recovered->filter_size / recovered->num_entries;
-  EXPECT_GT(bits, 13.0) << "the recovery flush's table got the uniform setting";
+  const std::optional<double> bits = BitsPerKeyOfTableWith(db.get(), in_wal);
+  ASSERT_TRUE(bits.has_value()) << "no table of the WAL's " << in_wal << " keys";
+  EXPECT_GT(*bits, 13.0) << "the recovery flush's table got the uniform setting";
   ExpectAllFound(db.get(), keys, "after the reopen");
+}
+
+// Options reused for a reopen keep their listener: the census must follow
+// the new DB instance (a new info_log) rather than publish the old one's,
+// or the new instance's flushes would get the uniform setting.
+TEST(LevelPolicyTest, FollowsTheDbAcrossAReopenWithTheSameListener) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  TempDir dir;
+  rocksdb::Options options = PerLevelOptions();
+  const std::vector<std::string> keys = RandomKeys(40000, 29);
+  // Each instance its own info_log, both alive: the census keys differ.
+  const auto first_log = std::make_shared<SilentLogger>();
+  options.info_log = first_log;
+  {
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+    for (const std::string& key : keys) {
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, ValueFor(key)).ok());
+    }
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    WaitForBackgroundWork(db.get());
+  }
+  options.info_log = std::make_shared<SilentLogger>();
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+  const std::vector<std::string> more = RandomKeys(300, 31);
+  for (const std::string& key : more) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, ValueFor(key)).ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  const std::optional<double> bits = BitsPerKeyOfTableWith(db.get(), more.size());
+  ASSERT_TRUE(bits.has_value()) << "no table of the " << more.size() << " new keys";
+  EXPECT_GT(*bits, 13.0) << "the reopened DB's flush got the uniform setting";
+  ExpectAllFound(db.get(), keys, "after the reopen");
+  ExpectAllFound(db.get(), more, "after the reopen");
 }
 
 // Without the listener the policy cannot see the tree: DB::Open refuses,

@@ -1,6 +1,5 @@
 #include "tools/live_tables.h"
 
-#include <cstdarg>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -21,6 +20,7 @@
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
 #include "table/rocksdb/open_db.h"
+#include "table/rocksdb/silent_logger.h"
 #include "table/sst/sst_filter_block.h"
 #include "tools/builtin_filter.h"
 #include "tools/checked_table.h"
@@ -36,30 +36,6 @@ constexpr int kMaxOpenFiles = 20;
 // The most listings of the tables while some listed table is missing (a
 // busy DB's compactions keep removing tables).
 constexpr int kListings = 5;
-
-// Drops every message: the read-only instance must not create or rotate a
-// LOG file in the DB's directory.
-class SilentLogger final : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char*, va_list) override {}
-};
-
-// DB::OpenForReadOnly with column families, in each RocksDB version's form
-// (table/rocksdb/open_db.h).
-rocksdb::Status OpenReadOnly(const rocksdb::DBOptions& options, const std::string& dir,
-                             const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
-                             std::vector<rocksdb::ColumnFamilyHandle*>* handles,
-                             std::unique_ptr<rocksdb::DB>* db) {
-#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
-  return rocksdb::DB::OpenForReadOnly(options, dir, families, handles, db);
-#else
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(options, dir, families, handles, &raw);
-  db->reset(raw);
-  return s;
-#endif
-}
 
 // A filter's bytes as the advisor models them.
 FilterDescription Describe(const std::string& compatibility_name, const std::string& bytes) {
@@ -144,7 +120,7 @@ absl::StatusOr<std::vector<rocksdb::LiveFileMetaData>> ListLiveTables(
     const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   std::unique_ptr<rocksdb::DB> db;
-  if (rocksdb::Status s = OpenReadOnly(options, dir, families, &handles, &db); !s.ok()) {
+  if (rocksdb::Status s = OpenDbForReadOnly(options, dir, families, &handles, &db); !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrFormat("--db=%s: RocksDB cannot open it: %s", dir, s.ToString()));
   }

@@ -1,7 +1,7 @@
 // A column family's sorted runs as they will be once the running
 // compactions are done: what the per-level policy allocates over
-// (level_accuracy.h), built from RocksDB's metadata by the level census
-// (level_census.h).
+// (level_accuracy.h), kept by the level census (census_tree.h,
+// level_census.h).
 //
 // While a compaction runs, its inputs are still live: read as they are,
 // they would count twice, at their own level and again as what the output
@@ -19,14 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 
 namespace sstfilter {
 
 // One sorted run.
 struct RunCensus {
-  uint64_t keys = 0;  // Its entries once the running compactions are done.
+  uint64_t keys = 0;    // Its entries once the running compactions are done.
   uint64_t tables = 0;  // The tables holding them now (inputs: at the output).
   // Of those, the entries of its tables that no running compaction
   // rewrites and whose filter bits are known, and those bits as built. The
@@ -55,16 +54,23 @@ struct TableRecord {
 // The running compactions' inputs: file number -> output level.
 using RunningInputs = std::map<uint64_t, int>;
 
-// The runs of every column family in `files` (DB::GetLiveFilesMetaData),
-// with the inputs of the running compactions (`running`, by column family)
-// moved to their output levels. A table's entries are its metadata's, or
-// its record's where the metadata has none (RocksDB loads table
-// properties lazily when max_open_files is not -1), or else its bytes at
-// the column family's mean bytes per entry. `records` are by file number.
-std::map<std::string, TreeRuns> FutureTrees(
-    const std::vector<rocksdb::LiveFileMetaData>& files,
-    const std::map<std::string, RunningInputs>& running,
-    const std::map<uint64_t, TableRecord>& records, bool bytewise);
+// Each run's reach, measured from the tables' key ranges: each L0 table's
+// (by file number) and each level's (index = level; the inputs of running
+// compactions count at their output level).
+struct TreeReach {
+  std::map<uint64_t, double> l0_tables;
+  double l0_output = 1;  // What compactions into L0 write.
+  std::vector<double> levels;
+};
+
+// The reach of every column family's runs in `files`
+// (DB::GetLiveFilesMetaData), against the run with the most keys; 1
+// everywhere when `bytewise` is false or some run's ranges are not in
+// bytewise order. `entries` gives a table's entries by file number.
+std::map<std::string, TreeReach> MeasureReach(const std::vector<rocksdb::LiveFileMetaData>& files,
+                                              const std::map<std::string, RunningInputs>& running,
+                                              const std::map<uint64_t, uint64_t>& entries,
+                                              bool bytewise);
 
 }  // namespace sstfilter
 

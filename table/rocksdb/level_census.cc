@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
+#include <utility>
 
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
@@ -70,22 +70,17 @@ LevelCensusListener::~LevelCensusListener() {
 
 void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
                                              const std::vector<rocksdb::LiveFileMetaData>& files) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
-    if (std::none_of(files.begin(), files.end(), [&](const rocksdb::LiveFileMetaData& f) {
-          return f.column_family_name == rocksdb::kDefaultColumnFamilyName &&
-                 records.count(f.file_number) == 0;
-        })) {
-      return;
-    }
+  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  if (std::none_of(files.begin(), files.end(), [&](const rocksdb::LiveFileMetaData& f) {
+        return f.column_family_name == rocksdb::kDefaultColumnFamilyName &&
+               records.count(f.file_number) == 0;
+      })) {
+    return;
   }
   // Other column families' tables stay unseen: a listener has no handle to
   // ask for theirs.
   rocksdb::TablePropertiesCollection tables;
   if (!db->GetPropertiesOfAllTables(&tables).ok()) return;
-  std::lock_guard<std::mutex> lock(mu_);
-  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
   for (const auto& [path, props] : tables) {
     const uint64_t number = FileNumberOf(path);
     if (number != 0 && records.count(number) == 0) {
@@ -94,87 +89,135 @@ void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
   }
 }
 
-std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Refresh(
-    rocksdb::DB* db) {
-  const void* key = CensusKeyOf(db);
+void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
+  const auto start = std::chrono::steady_clock::now();
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  RecordUnseenTables(db, files);
-  const bool bytewise = IsBytewise(db);
-  std::lock_guard<std::mutex> lock(mu_);
-  std::map<std::string, RunningInputs> running;
-  for (const auto& [job, compaction] : running_) {
-    if (job.first != db->GetName()) continue;
-    for (uint64_t input : compaction.inputs) {
-      running[compaction.column_family][input] = compaction.output_level;
+  // Tables from before the listener: seen at the first reading only, every
+  // later one is recorded when built.
+  if (!tree->built) RecordUnseenTables(db, files);
+  tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db));
+  tree->built = true;
+  tree->work_micros = 0;
+  tree->rebuild_micros =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
+  DbTree& tree = trees_[db->GetName()];
+  std::string session;
+  if (!db->GetDbSessionId(session).ok()) session.clear();
+  if (!tree.built || tree.session != session) {
+    if (tree.built) {  // The DB reopened: what the last instance ran is over.
+      LevelCensus::Instance().Forget(tree.census_key);
+      running_.erase(db->GetName());
+      for (auto job = jobs_.begin(); job != jobs_.end();) {
+        job = std::get<0>(job->first) == db->GetName() ? jobs_.erase(job) : std::next(job);
+      }
     }
+    tree = DbTree{};
+    tree.session = std::move(session);
+    tree.census_key = CensusKeyOf(db);
+    Rebuild(db, &tree);
   }
-  auto published = LevelCensus::Instance().Publish(
-      key, FutureTrees(files, running, records_[db->GetName()], bytewise));
+  return tree;
+}
+
+std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
+    rocksdb::DB* db, bool in_step, double work_micros) {
+  DbTree& tree = TreeOf(db);
+  tree.work_micros += work_micros;
+  if (!in_step || tree.work_micros >= work_per_rebuild_ * tree.rebuild_micros) Rebuild(db, &tree);
+  const void* key = tree.census_key;
   if (std::find(published_.begin(), published_.end(), key) == published_.end()) {
     published_.push_back(key);
   }
-  return published;
+  return LevelCensus::Instance().Publish(key, tree.tree.AllRuns());
 }
 
-void LevelCensusListener::StartJob(rocksdb::DB* db, const std::string& column_family, int job_id) {
-  auto published = Refresh(db);
-  std::shared_ptr<const TreeRuns>& runs = published[column_family];
-  if (runs == nullptr) runs = std::make_shared<const TreeRuns>();  // No table yet.
-  std::lock_guard<std::mutex> lock(mu_);
-  jobs_[{db->GetName(), column_family, job_id}] = JobTree{CensusKeyOf(db), runs};
+void LevelCensusListener::StartJob(
+    rocksdb::DB* db, const std::string& column_family, int job_id,
+    const std::map<std::string, std::shared_ptr<const TreeRuns>>& published) {
+  const auto it = published.find(column_family);
+  jobs_[{db->GetName(), column_family, job_id}] =
+      JobTree{TreeOf(db).census_key, it == published.end() || it->second == nullptr
+                                   ? std::make_shared<const TreeRuns>()  // No table yet.
+                                   : it->second};
 }
 
 void LevelCensusListener::OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) {
-  StartJob(db, info.cf_name, info.job_id);
+  std::lock_guard<std::mutex> lock(mu_);
+  TreeOf(db).flush_starts[info.job_id] = std::chrono::steady_clock::now();
+  StartJob(db, info.cf_name, info.job_id, Update(db, true, 0));
 }
 
 void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    jobs_.erase({db->GetName(), info.cf_name, info.job_id});
+  std::lock_guard<std::mutex> lock(mu_);
+  jobs_.erase({db->GetName(), info.cf_name, info.job_id});
+  DbTree& tree = TreeOf(db);
+  double micros = 0;
+  if (const auto start = tree.flush_starts.find(info.job_id); start != tree.flush_starts.end()) {
+    micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
+                                                       start->second)
+                 .count();
+    tree.flush_starts.erase(start);
   }
-  Refresh(db);
+  CensusTree::Table table{info.cf_name, 0, info.table_properties.num_entries, false, 0};
+  const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  if (const auto record = records.find(info.file_number); record != records.end()) {
+    table.bits_known = true, table.filter_bits = record->second.filter_bits;
+  }
+  Update(db, tree.tree.AddTable(info.file_number, std::move(table)), micros);
 }
 
 void LevelCensusListener::OnCompactionBegin(rocksdb::DB* db,
                                             const rocksdb::CompactionJobInfo& info) {
-  {
-    RunningCompaction compaction{info.cf_name, info.output_level, {}};
-    for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
-      compaction.inputs.push_back(input.file_number);
-    }
-    std::lock_guard<std::mutex> lock(mu_);
-    running_[{db->GetName(), info.job_id}] = std::move(compaction);
+  CensusTree::Compaction compaction{info.cf_name, info.output_level, {}};
+  for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
+    compaction.inputs.push_back(input.file_number);
   }
-  StartJob(db, info.cf_name, info.job_id);
+  std::lock_guard<std::mutex> lock(mu_);
+  DbTree& tree = TreeOf(db);  // First: a new instance's tree forgets the last one's jobs.
+  running_[db->GetName()][info.job_id] = compaction;
+  const bool in_step = tree.tree.StartCompaction(info.job_id, std::move(compaction));
+  StartJob(db, info.cf_name, info.job_id, Update(db, in_step, 0));
 }
 
 void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
                                                 const rocksdb::CompactionJobInfo& info) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    running_.erase({db->GetName(), info.job_id});
-    jobs_.erase({db->GetName(), info.cf_name, info.job_id});
-    // The inputs are gone, but for a trivial move's: its outputs are its
-    // inputs, moved down with their filters.
-    if (info.status.ok()) {
-      std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
-      std::set<uint64_t> outputs;
-      for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
-        outputs.insert(output.file_number);
-      }
-      for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
-        if (outputs.count(input.file_number) == 0) records.erase(input.file_number);
+  std::lock_guard<std::mutex> lock(mu_);
+  running_[db->GetName()].erase(info.job_id);
+  jobs_.erase({db->GetName(), info.cf_name, info.job_id});
+  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  std::vector<std::pair<uint64_t, CensusTree::Table>> outputs;
+  for (size_t i = 0; i < info.output_file_infos.size(); ++i) {
+    const rocksdb::CompactionFileInfo& output = info.output_file_infos[i];
+    CensusTree::Table table{info.cf_name, output.level, 0, false, 0};
+    if (const auto record = records.find(output.file_number); record != records.end()) {
+      table.entries = record->second.entries;
+      table.bits_known = true, table.filter_bits = record->second.filter_bits;
+    }
+    outputs.emplace_back(output.file_number, std::move(table));
+  }
+  const bool in_step =
+      TreeOf(db).tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
+  // The inputs are gone, but for a trivial move's: its outputs are its
+  // inputs, moved down with their filters.
+  if (info.status.ok()) {
+    for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
+      if (std::none_of(outputs.begin(), outputs.end(),
+                       [&](const auto& o) { return o.first == input.file_number; })) {
+        records.erase(input.file_number);
       }
     }
   }
-  Refresh(db);
+  Update(db, in_step, static_cast<double>(info.stats.elapsed_micros));
 }
 
 void LevelCensusListener::OnExternalFileIngested(rocksdb::DB* db,
                                                  const rocksdb::ExternalFileIngestionInfo&) {
-  Refresh(db);
+  std::lock_guard<std::mutex> lock(mu_);
+  Update(db, /*in_step=*/false, 0);  // Events do not say where a file went: read afresh.
 }
 
 void LevelCensusListener::OnTableFileCreationStarted(

@@ -1,6 +1,7 @@
-// rocksdb::DB::Open (and OpenAsSecondary) for every RocksDB version sstfilter builds against:
-// 9.2 added overloads that take std::unique_ptr<DB>*, 11.0 removed those
-// taking DB**. Our tools, benchmarks and tests open DBs through these.
+// rocksdb::DB::Open (and OpenAsSecondary, OpenForReadOnly) for every
+// RocksDB version sstfilter builds against: 9.2 added overloads that take
+// std::unique_ptr<DB>*, 11.0 removed those taking DB**. Our tools,
+// benchmarks and tests open DBs through these.
 #ifndef SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
 #define SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
 
@@ -54,6 +55,21 @@ inline rocksdb::Status OpenDbAsSecondary(
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s =
       rocksdb::DB::OpenAsSecondary(options, path, secondary_path, families, handles, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+// DB::OpenForReadOnly with column families.
+inline rocksdb::Status OpenDbForReadOnly(
+    const rocksdb::DBOptions& options, const std::string& path,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+    std::vector<rocksdb::ColumnFamilyHandle*>* handles, std::unique_ptr<rocksdb::DB>* db) {
+#if SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR
+  return rocksdb::DB::OpenForReadOnly(options, path, families, handles, db);
+#else
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(options, path, families, handles, &raw);
   db->reset(raw);
   return s;
 #endif

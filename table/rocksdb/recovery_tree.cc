@@ -9,7 +9,9 @@
 #include "rocksdb/file_system.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "table/rocksdb/census_tree.h"
 #include "table/rocksdb/open_db.h"
+#include "table/rocksdb/silent_logger.h"
 
 namespace sstfilter {
 
@@ -37,14 +39,6 @@ class NoWalFileSystem final : public rocksdb::FileSystemWrapper {
   }
 };
 
-// Drops every message: the secondary instance must not create or rotate a
-// LOG file in the DB's directory.
-class SilentLogger final : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char*, va_list) override {}
-};
-
 }  // namespace
 
 std::shared_ptr<const TreeRuns> ReadRecoveryTree(const std::string& db_path,
@@ -68,8 +62,9 @@ std::shared_ptr<const TreeRuns> ReadRecoveryTree(const std::string& db_path,
   db->GetLiveFilesMetaData(&files);
   for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
   db.reset();
-  std::map<std::string, TreeRuns> trees = FutureTrees(files, {}, {}, /*bytewise=*/true);
-  return std::make_shared<const TreeRuns>(std::move(trees[column_family]));
+  CensusTree tree;
+  tree.Rebuild(files, {}, {}, /*bytewise=*/true);
+  return std::make_shared<const TreeRuns>(tree.Runs(column_family));
 }
 
 }  // namespace sstfilter

@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "table/rocksdb/future_tree.h"
+#include "table/rocksdb/future_tree.h"  // TreeRuns
 
 namespace sstfilter {
 

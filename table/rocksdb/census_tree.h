@@ -1,0 +1,92 @@
+// One DB's live tables, counted into the runs of each column family as the
+// running compactions will leave them (future_tree.h), and kept in step
+// with the flushes and compactions the level census listener sees
+// (level_census.h): each event changes the counts of the tables it names,
+// not the whole tree, so an event costs the same whatever the table count.
+//
+// Rebuild reads the tree afresh from RocksDB's metadata; it also measures
+// each run's reach from the tables' key ranges, which the events do not
+// carry (a run that appears between rebuilds counts as reached by every
+// lookup). The listener rebuilds when an event names a table it does not
+// know, and often enough to correct what events cannot say (files deleted
+// outside compactions), but rarely enough that rebuilds stay a small share
+// of the flush and compaction work.
+#ifndef SSTFILTER_TABLE_ROCKSDB_CENSUS_TREE_H_
+#define SSTFILTER_TABLE_ROCKSDB_CENSUS_TREE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rocksdb/metadata.h"
+#include "table/rocksdb/future_tree.h"
+
+namespace sstfilter {
+
+class CensusTree {
+ public:
+  // A live table as the census counts it.
+  struct Table {
+    std::string column_family;
+    int level = 0;
+    uint64_t entries = 0;
+    bool bits_known = false;  // Its filter bits (from its TableRecord).
+    uint64_t filter_bits = 0;
+  };
+  // A running compaction.
+  struct Compaction {
+    std::string column_family;
+    int output_level = 0;
+    std::vector<uint64_t> inputs;  // File numbers.
+  };
+
+  // Replaces everything by `files` (DB::GetLiveFilesMetaData) with the
+  // `running` compactions (by job id). A table's entries are its
+  // metadata's, or its record's where the metadata has none (RocksDB loads
+  // table properties lazily when max_open_files is not -1), or else its
+  // bytes at the column family's mean bytes per entry; its filter bits are
+  // its record's, if any. `records` are by file number.
+  void Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
+               const std::map<int, Compaction>& running,
+               const std::map<uint64_t, TableRecord>& records, bool bytewise);
+
+  // Events. Each returns false, changing nothing, when it names a table
+  // the tree does not hold (or already holds): the tree is out of step.
+  bool AddTable(uint64_t number, Table table);  // A flush's table.
+  bool StartCompaction(int job, Compaction compaction);
+  // Its inputs leave the tree; `outputs` (file number, table) join it at
+  // the output level. A trivial move's outputs are its inputs, moved.
+  // A job the tree does not know is out of step; a failed one (ok false)
+  // only ends (its inputs stay where they are).
+  bool FinishCompaction(int job, bool ok, const std::vector<std::pair<uint64_t, Table>>& outputs);
+
+  // The runs of `column_family` (empty if it has no table).
+  TreeRuns Runs(const std::string& column_family) const;
+  // Every column family's runs.
+  std::map<std::string, TreeRuns> AllRuns() const;
+  size_t table_count() const { return tables_.size(); }
+
+ private:
+  // One column family's runs, by where they are kept in step.
+  struct Counts {
+    std::map<uint64_t, RunCensus> l0_tables;  // By file number.
+    RunCensus l0_output;                      // Compactions into L0.
+    std::vector<RunCensus> levels;            // Index = level.
+    TreeReach reach;
+  };
+
+  // Adds (sign +1) or removes (-1) a table's counts: at its level, or, as
+  // a running compaction's input, free at `output_level` (-1: none).
+  void Count(uint64_t number, const Table& table, int sign, int output_level);
+
+  std::map<uint64_t, Table> tables_;
+  std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
+  std::map<int, Compaction> running_;  // By job id.
+  std::map<std::string, Counts> counts_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_CENSUS_TREE_H_

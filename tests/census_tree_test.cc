@@ -1,0 +1,199 @@
+// The census's tree kept in step with flushes and compactions (census_tree.h)
+// against the same tree read afresh: after any run of events, the counts
+// equal a rebuild's from the resulting table list; events naming unknown
+// tables say the tree is out of step.
+#include "table/rocksdb/census_tree.h"
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "db_test_util.h"
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/table.h"
+#include "rocksdb/write_batch.h"
+#include "table/rocksdb/level_census.h"
+#include "table/rocksdb/open_db.h"
+#include "table/rocksdb/registration.h"
+
+namespace sstfilter {
+namespace {
+
+rocksdb::LiveFileMetaData File(uint64_t number, int level, uint64_t entries,
+                               const std::string& cf = "default") {
+  rocksdb::LiveFileMetaData f;
+  f.file_number = number;
+  f.level = level;
+  f.num_entries = entries;
+  f.size = entries * 100;
+  f.column_family_name = cf;
+  f.smallestkey = "a";
+  f.largestkey = "z";
+  return f;
+}
+
+// Keys, tables and fixed parts of every run (reach aside: events keep the
+// last rebuild's).
+std::vector<uint64_t> Counts(const TreeRuns& runs) {
+  std::vector<uint64_t> counts;
+  auto add = [&](const RunCensus& r) {
+    counts.insert(counts.end(), {r.keys, r.tables, r.fixed_keys, r.fixed_filter_bits});
+  };
+  for (const RunCensus& r : runs.l0_tables) add(r);
+  counts.push_back(~0ull);
+  for (const RunCensus& r : runs.levels) add(r);
+  return counts;
+}
+
+// The files and records a tree of events stands for, to rebuild from.
+struct World {
+  std::map<uint64_t, rocksdb::LiveFileMetaData> files;
+  std::map<uint64_t, TableRecord> records;
+  std::map<int, CensusTree::Compaction> running;
+
+  std::vector<rocksdb::LiveFileMetaData> List() const {
+    std::vector<rocksdb::LiveFileMetaData> list;
+    for (const auto& [number, f] : files) list.push_back(f);
+    return list;
+  }
+  CensusTree::Table TableOf(uint64_t number) const {
+    const auto& f = files.at(number);
+    return {f.column_family_name, f.level, f.num_entries, true, records.at(number).filter_bits};
+  }
+};
+
+TEST(CensusTreeTest, EventsKeepTheCountsOfARebuild) {
+  std::mt19937_64 rng(11);
+  World world;
+  uint64_t next = 1;
+  for (int level : {1, 5, 6, 6, 6}) {
+    world.files[next] = File(next, level, 1000 + rng() % 500);
+    world.records[next] = {world.files[next].num_entries, 10 * world.files[next].num_entries};
+    ++next;
+  }
+  CensusTree tree;
+  tree.Rebuild(world.List(), world.running, world.records, true);
+  int job = 1, finished = 0, moves = 0;
+  for (int step = 0; step < 400; ++step) {
+    const int what = static_cast<int>(rng() % 3);
+    if (what == 0) {  // A flush.
+      const uint64_t n = next++;
+      world.files[n] = File(n, 0, 900 + rng() % 200);
+      world.records[n] = {world.files[n].num_entries, 15 * world.files[n].num_entries};
+      ASSERT_TRUE(tree.AddTable(n, world.TableOf(n)));
+    } else if (what == 1 && world.running.size() < 2) {  // A compaction starts.
+      CensusTree::Compaction c{"default", 1 + static_cast<int>(rng() % 6), {}};
+      for (const auto& [number, f] : world.files) {
+        bool busy = false;
+        for (const auto& [j, r] : world.running) {
+          for (uint64_t in : r.inputs) busy = busy || in == number;
+        }
+        if (!busy && f.level <= c.output_level && rng() % 3 == 0) c.inputs.push_back(number);
+      }
+      if (c.inputs.empty()) continue;
+      world.running[job] = c;
+      ASSERT_TRUE(tree.StartCompaction(job++, c));
+    } else if (!world.running.empty()) {  // The oldest compaction ends.
+      const auto [id, c] = *world.running.begin();
+      world.running.erase(world.running.begin());
+      const bool trivial = c.inputs.size() == 1 && rng() % 2 == 0;
+      std::vector<std::pair<uint64_t, CensusTree::Table>> outputs;
+      uint64_t entries = 0;
+      for (uint64_t in : c.inputs) entries += world.files.at(in).num_entries;
+      for (uint64_t in : c.inputs) world.files.erase(in);
+      const uint64_t n = trivial ? c.inputs[0] : next++;
+      world.files[n] = File(n, c.output_level, entries);
+      if (!trivial) world.records[n] = {entries, 9 * entries};
+      CensusTree::Table out = world.TableOf(n);
+      if (trivial) out.entries = 0;  // A trivial move's event carries no properties.
+      outputs.emplace_back(n, out);
+      ASSERT_TRUE(tree.FinishCompaction(id, true, outputs));
+      ++finished, moves += trivial;
+    }
+    CensusTree fresh;
+    fresh.Rebuild(world.List(), world.running, world.records, true);
+    ASSERT_EQ(Counts(tree.Runs("default")), Counts(fresh.Runs("default"))) << "step " << step;
+  }
+  EXPECT_GT(finished, 50);
+  EXPECT_GT(moves, 5);
+}
+
+TEST(CensusTreeTest, UnknownTablesPutItOutOfStep) {
+  CensusTree tree;
+  tree.Rebuild({File(1, 6, 1000)}, {}, {}, true);
+  EXPECT_FALSE(tree.StartCompaction(1, {"default", 6, {2}})) << "no table 2";
+  EXPECT_FALSE(tree.FinishCompaction(7, true, {})) << "no job 7";
+  EXPECT_FALSE(tree.AddTable(1, {"default", 0, 10, false, 0})) << "table 1 twice";
+  EXPECT_TRUE(tree.StartCompaction(2, {"default", 6, {1}}));
+  EXPECT_FALSE(tree.StartCompaction(3, {"default", 6, {1}})) << "1 is already an input";
+  // A failed compaction leaves its inputs where they were.
+  EXPECT_TRUE(tree.FinishCompaction(2, false, {}));
+  ASSERT_EQ(tree.Runs("default").levels.size(), 7u);
+  EXPECT_EQ(tree.Runs("default").levels[6].keys, 1000u);
+  EXPECT_EQ(tree.Runs("default").levels[6].tables, 1u);
+}
+
+// In a real DB, leveled and universal: what the listener published from
+// the events (no periodic rebuild) equals a rebuild from RocksDB's
+// metadata once the DB is idle.
+class CensusInDbTest : public ::testing::TestWithParam<rocksdb::CompactionStyle> {};
+
+TEST_P(CensusInDbTest, PublishedCountsMatchTheMetadata) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  testing::TempDir dir;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.compaction_style = GetParam();
+  options.write_buffer_size = 64 << 10;
+  options.target_file_size_base = 64 << 10;
+  options.max_bytes_for_level_base = 256 << 10;
+  options.compression = rocksdb::kNoCompression;
+  options.listeners.push_back(std::make_shared<LevelCensusListener>(
+      std::numeric_limits<double>::infinity()));
+  rocksdb::BlockBasedTableOptions table;
+  ASSERT_TRUE(CreateFilterPolicyStrictly("sstfilter.bloom:10:cache_local:optimize_levels",
+                                         &table.filter_policy)
+                  .ok());
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+  const std::vector<std::string> keys = testing::RandomKeys(40000, 3);
+  for (const std::string& key : keys) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, testing::ValueFor(key)).ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  testing::WaitForBackgroundWork(db.get());
+  // A last event after the background work: a flush of a few keys.
+  for (size_t i = 0; i < 100; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), keys[i] + "x", "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  testing::WaitForBackgroundWork(db.get());
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_GT(files.size(), 10u);
+  CensusTree fresh;
+  fresh.Rebuild(files, {}, {}, true);
+  const auto published = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "default");
+  ASSERT_NE(published, nullptr);
+  auto keys_and_tables = [](const TreeRuns& runs) {
+    std::vector<uint64_t> v;
+    for (const RunCensus& r : runs.l0_tables) v.insert(v.end(), {r.keys, r.tables});
+    v.push_back(~0ull);
+    for (const RunCensus& r : runs.levels) v.insert(v.end(), {r.keys, r.tables});
+    while (v.size() > 2 && v.back() == 0) v.pop_back();
+    return v;
+  };
+  EXPECT_EQ(keys_and_tables(*published), keys_and_tables(fresh.Runs("default")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Styles, CensusInDbTest,
+                         ::testing::Values(rocksdb::kCompactionStyleLevel,
+                                           rocksdb::kCompactionStyleUniversal));
+
+}  // namespace
+}  // namespace sstfilter
