@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# sstfilter_db_bench --shapes on tiny trees: every shape runs for a uniform
+# and a per-level policy, each measure point is printed for each, with
+# figures in range and the advisor's optimum; JSON has every point; a bad
+# shape name is refused naming it and listing the shapes.
+# Usage: db_bench_shapes_test.sh <path to sstfilter_db_bench>
+set -uo pipefail
+bench="$1"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+tool="$bench"
+source "$(dirname "$0")/cli_test_lib.sh"
+
+# Each shape and its measure points (bench/db_bench/shape.cc), in order.
+points=(leveled_dynamic:young leveled_dynamic:settled leveled_static:young
+        leveled_static:settled universal:running universal:off fifo:settled l0_burst:burst
+        reopen_wal:reopened reopen_wal:burst growth:1x growth:2x growth:4x
+        shape_change:burst shape_change:settled)
+policies=(sstfilter.bloom:10:cache_local sstfilter.bloom:10:cache_local:optimize_levels)
+shapes="$(printf "%s\n" "${points[@]%%:*}" | uniq | paste -sd, - | sed "s/,/, /g")"
+
+# 64 KB memtables and files, a 256 KB base level: each shape's tree from
+# 10,000 keys. Direct reads off: the test may run on tmpfs.
+out="$("$bench" --shapes=all --num=10000 --reads=4000 --present_reads=1000 \
+       --write_buffer_size=65536 --target_file_size_base=65536 --max_bytes_for_level_base=262144 \
+       --use_direct_reads=false --compare="$(IFS=,; echo "${policies[*]}")" \
+       --json="$work/shapes.json" 2>"$work/progress")"
+status=$?
+echo "$out"
+check "--shapes=all exits 0 (status $status; stderr: $(tail -n 3 "$work/progress"))" \
+  test "$status" = 0
+expect_machine_line "$out"
+check "table header" grep -qE '^\| shape +\| point +\| policy +\| tree' <<<"$out"
+for point in "${points[@]}"; do
+  for policy in "${policies[@]}"; do
+    row="$(grep -E "^\| ${point%%:*} +\| ${point#*:} +\| ${policy//./\\.} +\|" <<<"$out")"
+    check "a row for ${point%%:*} at ${point#*:}, $policy" test -n "$row"
+    # bits/entry, the advisor's optimum, present blocks per Get.
+    read -r bits optimum present < <(awk -F'|' '{ print $6, $11, $13 }' <<<"$row")
+    check "$point $policy: bits/entry in (6, 16) (${bits-})" \
+      awk -v b="${bits-}" 'BEGIN { exit !(b > 6 && b < 16) }'
+    check "$point $policy: the advisor's optimum (${optimum-})" \
+      awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }'
+    check "$point $policy: present blocks per Get in [0, 1.5] (${present-})" \
+      awk -v p="${present-}" 'BEGIN { exit !(p != "" && p >= 0 && p <= 1.5) }'
+  done
+done
+check "rows: one per point and policy" \
+  test "$(grep -cE '^\| [a-z0-9_]+ +\| [a-z0-9]+ +\| sstfilter' <<<"$out")" = \
+       "$((${#points[@]} * ${#policies[@]}))"
+check "per-level rows' ratios are against the first policy's" \
+  grep -qE "/ref: against ${policies[0]//./\\.} at the same point" <<<"$out"
+check "progress names shape, policy, step and what is left" grep -qE \
+  '^\[[0-9]{2}:[0-9]{2}\] growth \(shape 7 of 8\), .* \(policy 2 of 2\): fill: [0-9]+ keys; 2 of 16 runs left' \
+  "$work/progress"
+check "json: every point" test "$(grep -o '"point":' "$work/shapes.json" | wc -l)" = \
+  "$((${#points[@]} * ${#policies[@]}))"
+
+expect_error "--shapes: unknown shape 'bogus'; expected all, or some of $shapes" \
+  --shapes=leveled_dynamic,bogus
+expect_error "--shapes: shape 'fifo' is listed twice" --shapes=fifo,fifo
+expect_error "it takes no --scenario" --shapes=fifo --scenario=disk
+finish
