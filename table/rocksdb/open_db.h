@@ -1,7 +1,8 @@
 // rocksdb::DB::Open (and OpenAsSecondary, OpenForReadOnly) for every
-// RocksDB version sstfilter builds against: 9.2 added overloads that take
+// RocksDB version sstfilter builds against: 9.11 added overloads that take
 // std::unique_ptr<DB>*, 11.0 removed those taking DB**. Our tools,
-// benchmarks and tests open DBs through these.
+// benchmarks, tests and the recovery tree (recovery_tree.h) open DBs
+// through these.
 #ifndef SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
 #define SSTFILTER_TABLE_ROCKSDB_OPEN_DB_H_
 
@@ -13,7 +14,7 @@
 #include "rocksdb/version.h"
 
 #define SSTFILTER_ROCKSDB_OPEN_TAKES_UNIQUE_PTR \
-  (ROCKSDB_MAJOR > 9 || (ROCKSDB_MAJOR == 9 && ROCKSDB_MINOR >= 2))
+  (ROCKSDB_MAJOR > 9 || (ROCKSDB_MAJOR == 9 && ROCKSDB_MINOR >= 11))
 
 namespace sstfilter {
 
