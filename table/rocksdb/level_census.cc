@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 #include <utility>
 
 #include "rocksdb/comparator.h"
@@ -78,9 +79,13 @@ void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
     return;
   }
   // Other column families' tables stay unseen: a listener has no handle to
-  // ask for theirs.
+  // ask for theirs. Read on a thread of its own: RocksDB tags the reads of a
+  // flush or compaction thread as that job's (its debug builds assert the
+  // tag), and these are not the job's.
   rocksdb::TablePropertiesCollection tables;
-  if (!db->GetPropertiesOfAllTables(&tables).ok()) return;
+  rocksdb::Status read;
+  std::thread([&] { read = db->GetPropertiesOfAllTables(&tables); }).join();
+  if (!read.ok()) return;
   for (const auto& [path, props] : tables) {
     const uint64_t number = FileNumberOf(path);
     if (number != 0 && records.count(number) == 0) {
