@@ -29,7 +29,7 @@ log() { printf '[stress] %s\n' "$*" >&2; }
 die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 
 DEFAULT_POLICIES=(leveldb cache_local compact banded banded:optimize_levels
-                  cache_local:compact_from_level:2)
+                  cache_local:compact_from_level:2:optimize_levels@universal)
 
 [ $# -ge 1 ] || die "usage: crash_test.sh TREE [SECONDS] [POLICY...]"
 tree="$1"; shift
@@ -60,12 +60,12 @@ help="$("$db_stress" --help 2>&1 || true)"  # gflags' --help exits 1
 grep -q -- '-filter_uri' <<< "$help" \
   || die "$db_stress has no --filter_uri: tools/stress/db_stress_filter_uri.patch is not applied"
 
-# The URI db_stress gets for POLICY (empty for builtin).
+# The URI db_stress gets for POLICY (empty for builtin; @... dropped).
 filter_uri() {
-  case "$1" in
+  case "${1%@*}" in
     builtin) echo "" ;;
-    *%g*) echo "$1" ;;
-    *) echo "sstfilter.bloom:%g:$1" ;;
+    *%g*) echo "${1%@*}" ;;
+    *) echo "sstfilter.bloom:%g:${1%@*}" ;;
   esac
 }
 
@@ -79,23 +79,31 @@ policy_flags() {
   [[ "$1" != *optimize_levels* ]] || echo "--listener_uri=sstfilter.level_census"
 }
 
+# The db_stress flags of POLICY $1's compaction style: universal for
+# @universal (db_crashtest.py passes flags it does not know to db_stress,
+# after its own), none otherwise.
+style_flags() {
+  [[ "$1" != *@universal ]] || echo "--compaction_style=1"
+}
+
 # One line about the crash test's log $1: runs, kills, the bits/key drawn,
 # runs with partitioned filters.
 summarize() {
-  local file="$1" runs kills bits partitioned
+  local file="$1" runs kills bits partitioned universal
   runs=$(grep -c '^Running db_stress with pid=' "$file" || true)
   kills=$(grep -c '^TERMINATED\|^KILLED' "$file" || true)
   bits=$(grep -o -- ' --bloom_bits=[^ ]*' "$file" | cut -d= -f2 | sort -g | sed -n '1p;$p' | paste -sd' ' - || true)
   partitioned=$(grep -c -- ' --partition_filters=1' "$file" || true)
-  echo "$runs runs, $kills kills, bloom_bits drawn from ${bits// / to }, partitioned filters in $partitioned runs"
+  universal=$(grep '^Running db_stress' "$file" | grep -c -- ' --compaction_style=1' || true)
+  echo "$runs runs, $kills kills, bloom_bits drawn from ${bits// / to }, partitioned filters in $partitioned runs, universal compaction in $universal"
 }
 
 # The crash test passes whether or not a filter answers anything: this short
 # db_stress run (10 bits/key, statistics on, no kill) fails unless the
 # policy's filters answered reads. Prints the filter's counts.
 check_consulted() {
-  local uri="$1" dir="$2" out="$2/consulted.log" useful positive true_positive flags
-  mapfile -t flags < <(policy_flags "$uri")
+  local uri="$1" dir="$2" style="$3" out="$2/consulted.log" useful positive true_positive flags
+  mapfile -t flags < <(policy_flags "$uri"; style_flags "$style")
   if ! "$db_stress" --db="$dir/consulted_db" --expected_values_dir="$dir/consulted_expected" \
        --destroy_db_initially=1 --reopen=0 --clear_column_family_one_in=0 --threads=2 --max_key=200000 --ops_per_thread=40000 \
        --write_buffer_size=262144 --target_file_size_base=262144 \
@@ -136,12 +144,12 @@ for policy in "${policies[@]}"; do
   out="$dir/crash_test.log"
   args=(blackbox --stress_cmd="$db_stress" --duration="$seconds" --interval="$interval"
         --initial_random_seed_override="$policy_seed" "${extra[@]}")
-  mapfile -t -O "${#args[@]}" args < <(policy_flags "$uri")
+  mapfile -t -O "${#args[@]}" args < <(policy_flags "$uri"; style_flags "$policy")
   log "$policy: ${uri:-the built-in filter of RocksDB}, seed $policy_seed (log: $out)"
   if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1; then
     log "$policy: passed: $(summarize "$out")"
     rm -rf "$dir"/rocksdb_crashtest_*
-    if consulted="$(check_consulted "$uri" "$dir")"; then
+    if consulted="$(check_consulted "$uri" "$dir" "$policy")"; then
       log "$policy: $consulted"
       rm -rf "$dir"/consulted_*
     else
