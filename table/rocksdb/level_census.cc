@@ -195,8 +195,7 @@ void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
   jobs_.erase({db->GetName(), info.cf_name, info.job_id});
   std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
   std::vector<std::pair<uint64_t, CensusTree::Table>> outputs;
-  for (size_t i = 0; i < info.output_file_infos.size(); ++i) {
-    const rocksdb::CompactionFileInfo& output = info.output_file_infos[i];
+  for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
     CensusTree::Table table{info.cf_name, output.level, 0, false, 0};
     if (const auto record = records.find(output.file_number); record != records.end()) {
       table.entries = record->second.entries;
