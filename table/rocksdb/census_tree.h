@@ -66,7 +66,6 @@ class CensusTree {
   TreeRuns Runs(const std::string& column_family) const;
   // Every column family's runs.
   std::map<std::string, TreeRuns> AllRuns() const;
-  size_t table_count() const { return tables_.size(); }
 
  private:
   // One column family's runs, by where they are kept in step.

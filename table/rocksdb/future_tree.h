@@ -42,7 +42,6 @@ struct RunCensus {
 struct TreeRuns {
   std::vector<RunCensus> l0_tables;  // Each L0 table, or L0 compaction output, a run.
   std::vector<RunCensus> levels;     // One run per level (index = level; [0] unused).
-  uint64_t version = 0;              // Set by the census when published.
 };
 
 // What the census knows of a table it saw built (TableFileCreationInfo).

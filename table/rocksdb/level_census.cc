@@ -53,7 +53,6 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensus::Publish(
   }
   std::map<std::string, std::shared_ptr<const TreeRuns>> published;
   for (auto& [column_family, runs] : by_column_family) {
-    runs.version = next_version_++;
     auto shared = std::make_shared<const TreeRuns>(std::move(runs));
     runs_[{db, column_family}] = shared;
     published[column_family] = std::move(shared);

@@ -66,7 +66,6 @@ class LevelCensus {
  private:
   mutable std::mutex mu_;
   std::map<std::pair<const void*, std::string>, std::shared_ptr<const TreeRuns>> runs_;
-  uint64_t next_version_ = 1;
 };
 
 // The listener that keeps the census. Its Name() is its id in RocksDB
