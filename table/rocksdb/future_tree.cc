@@ -25,7 +25,7 @@ TreeReach ReachOf(const RunRanges& runs, bool bytewise) {
   const std::vector<KeyRange>* reference = nullptr;
   uint64_t most = 0;
   auto consider = [&](const std::vector<KeyRange>& ranges) {
-    if (Keys(ranges) > most) most = Keys(ranges), reference = &ranges;
+    if (const uint64_t keys = Keys(ranges); keys > most) most = keys, reference = &ranges;
     if (!RangesOrderedBytewise(ranges)) bytewise = false;
   };
   for (const auto& [number, ranges] : runs.l0_tables) consider(ranges);
