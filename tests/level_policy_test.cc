@@ -289,6 +289,15 @@ std::optional<double> BitsPerKeyOfTableWith(rocksdb::DB* db, uint64_t entries) {
   return std::nullopt;
 }
 
+// Flushes and compacts every table into the bottom level, each sized for
+// that tree. The next flush is then a lone L0 run over a level with no debt
+// (its bits are a small run's, not reduced to repay the tables a growing
+// tree left behind: an L0 left by the timing of the last compactions).
+void SettleTree(rocksdb::DB* db) {
+  ASSERT_TRUE(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  WaitForBackgroundWork(db);
+}
+
 // A DB reopened with its last writes only in the WAL: DB::Open's recovery
 // flush builds an L0 table before any flush or compaction event. It is
 // sized for the tree (an L0 table is a small run: more bits per key than
@@ -304,10 +313,7 @@ TEST(LevelPolicyTest, SizesTheRecoveryFlushForTheTree) {
     ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
     for (size_t i = 0; i < keys.size(); ++i) {
       ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), keys[i], ValueFor(keys[i])).ok());
-      if (i + 1 + in_wal == keys.size()) {
-        ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-        WaitForBackgroundWork(db.get());
-      }
+      if (i + 1 + in_wal == keys.size()) SettleTree(db.get());
     }
   }  // Closed without a flush: the last keys are in the WAL only.
   // As a new process: the census of the first DB is gone with its listener.
@@ -337,8 +343,7 @@ TEST(LevelPolicyTest, FollowsTheDbAcrossAReopenWithTheSameListener) {
     for (const std::string& key : keys) {
       ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, ValueFor(key)).ok());
     }
-    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-    WaitForBackgroundWork(db.get());
+    SettleTree(db.get());
   }
   options.info_log = std::make_shared<SilentLogger>();
   std::unique_ptr<rocksdb::DB> db;
