@@ -23,23 +23,62 @@ std::vector<std::pair<std::string, std::string>> Merged(const std::vector<KeyRan
   return merged;
 }
 
+// The bytes of `key` past `prefix` bytes, read as a base-256 fraction in
+// [0, 1) (the first 8: enough to place keys between two bounds).
+double Fraction(const std::string& key, size_t prefix) {
+  double value = 0, scale = 1.0 / 256;
+  for (size_t i = prefix; i < key.size() && i < prefix + 8; ++i, scale /= 256) {
+    value += static_cast<unsigned char>(key[i]) * scale;
+  }
+  return value;
+}
+
+// The share of a table's keys between lo and hi (within its bounds), its
+// keys taken as spread evenly between its bounds.
+class TableSpan {
+ public:
+  explicit TableSpan(const KeyRange& t) : t_(t) {
+    const auto [a, b] = std::mismatch(t.smallest.begin(), t.smallest.end(), t.largest.begin(),
+                                      t.largest.end());
+    prefix_ = static_cast<size_t>(a - t.smallest.begin());
+    width_ = Fraction(t.largest, prefix_) - Fraction(t.smallest, prefix_);
+  }
+
+  double Share(const std::string& lo, const std::string& hi) const {
+    if (width_ <= 0) return 1;  // One key (or bounds alike to 8 bytes).
+    const double from = Fraction(std::max(lo, t_.smallest), prefix_);
+    const double to = Fraction(std::min(hi, t_.largest), prefix_);
+    return std::clamp((to - from) / width_, 0.0, 1.0);
+  }
+
+ private:
+  const KeyRange& t_;
+  size_t prefix_ = 0;
+  double width_ = 0;
+};
+
 }  // namespace
 
 double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& reference) {
-  uint64_t total = 0, covered = 0;
+  double total = 0, covered = 0;
   const auto merged = Merged(run);
   for (const KeyRange& t : reference) {
-    total += t.keys;
-    // The first interval ending at or after t starts; it overlaps t if it
-    // starts at or before t ends.
-    const auto it = std::lower_bound(
+    total += static_cast<double>(t.keys);
+    // The first interval ending at or after t starts, and those after it
+    // that start at or before t ends.
+    auto it = std::lower_bound(
         merged.begin(), merged.end(), t.smallest,
         [](const std::pair<std::string, std::string>& m, const std::string& key) {
           return m.second < key;
         });
-    if (it != merged.end() && it->first <= t.largest) covered += t.keys;
+    const TableSpan span(t);
+    double share = 0;
+    for (; it != merged.end() && it->first <= t.largest; ++it) {
+      share += span.Share(it->first, it->second);
+    }
+    covered += static_cast<double>(t.keys) * std::min(share, 1.0);
   }
-  return total == 0 ? 1.0 : static_cast<double>(covered) / static_cast<double>(total);
+  return total == 0 ? 1.0 : covered / total;
 }
 
 bool RangesOrderedBytewise(const std::vector<KeyRange>& ranges) {

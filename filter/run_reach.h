@@ -5,8 +5,12 @@
 // bits on it, and the advisor counts a fifth of its false positives.
 //
 // Lookups are taken to fall where the keys are: spread like the keys of a
-// reference run (the largest). Pure arithmetic on byte strings (user keys
-// in bytewise order).
+// reference, which callers make every table of the tree. Not the largest
+// run alone: a tree's levels can hold different parts of the key space (a
+// fill never overwritten, pushed down a part at a time, leaves the bottom
+// with some parts and the level above with the rest), and lookups fall in
+// every part. Pure arithmetic on byte strings (user keys in bytewise
+// order).
 #ifndef SSTFILTER_FILTER_RUN_REACH_H_
 #define SSTFILTER_FILTER_RUN_REACH_H_
 
@@ -22,9 +26,11 @@ struct KeyRange {
   uint64_t keys = 0;
 };
 
-// The share of the reference's keys that sit in its tables whose range
-// overlaps a range of `run`: 1 for the reference itself, 0 for an empty
-// run; 1 when the reference holds no keys.
+// The share of the reference's keys that fall in `run`'s ranges, each
+// reference table's keys taken as spread evenly between its bounds (a key's
+// place read from its bytes past the bounds' common prefix; a table of one
+// key counts whole where a range holds it): 1 for the reference itself, 0
+// for an empty run; 1 when the reference holds no keys.
 double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& reference);
 
 // Whether every range has smallest <= largest bytewise: false for keys

@@ -40,22 +40,38 @@ TEST(TreeRunsTest, EachL0TableARunEachLevelOne) {
   EXPECT_EQ(runs[3].keys(), 800u);
 }
 
-TEST(TreeRunsTest, ReachIsTheLargestRunsShareUnderTheRunsRanges) {
+TEST(TreeRunsTest, ReachIsTheTreesShareUnderTheRunsRanges) {
   // L6's four tables of 100, 100, 100, 700 keys; L5 covers the second and
-  // third; L4 nothing of L6; L0 all of it.
+  // third; L4 nothing of L6; L0 all of L6. 1,070 keys in all.
   const std::vector<TreeRun> runs = GroupIntoRuns(
       {Table(6, "a", "b", 100), Table(6, "c", "d", 100), Table(6, "e", "f", 100),
        Table(6, "g", "h", 700), Table(5, "c", "e", 50), Table(4, "x", "y", 10),
        Table(0, "a", "h", 10)},
       true);
   ASSERT_EQ(runs.size(), 4u);
-  EXPECT_DOUBLE_EQ(runs[0].reach, 1.0);   // L0
-  EXPECT_DOUBLE_EQ(runs[1].reach, 0.0);   // L4
-  EXPECT_DOUBLE_EQ(runs[2].reach, 0.2);   // L5
-  EXPECT_DOUBLE_EQ(runs[3].reach, 1.0);   // L6, the reference
+  // Each table's keys spread between its bounds ("a" to "h": seven steps).
+  EXPECT_NEAR(runs[0].reach, 1060.0 / 1070, 1e-12);  // L0: all but L4's table.
+  EXPECT_NEAR(runs[1].reach, 10.0 / 1070, 1e-12);    // L4: its own keys only.
+  // L5 (c-e): its own, L6's c-d, and 2 of L0's 7 steps.
+  EXPECT_NEAR(runs[2].reach, (50 + 100 + 10.0 * 2 / 7) / 1070, 1e-12);
+  // L6: its own, half of L5 (c-d of c-e), 4 of L0's 7 steps.
+  EXPECT_NEAR(runs[3].reach, (1000 + 25 + 10.0 * 4 / 7) / 1070, 1e-12);
   const std::vector<TreeRun> unordered = GroupIntoRuns(
       {Table(6, "a", "b", 100), Table(5, "x", "y", 10)}, false);
   EXPECT_DOUBLE_EQ(unordered[1].reach, 1.0);
+}
+
+// Levels holding different parts of the key space (a fill pushed down a
+// part at a time): lookups fall in both parts, each level reached by its
+// part's share, though the level above holds none of the bottom's keys.
+TEST(TreeRunsTest, LevelsOverDisjointPartsEachReachTheirShare) {
+  const std::vector<TreeRun> runs = GroupIntoRuns(
+      {Table(6, "a", "f", 400), Table(6, "g", "m", 300), Table(5, "n", "s", 350),
+       Table(5, "t", "z", 250)},
+      true);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[0].reach, 600.0 / 1300);  // L5
+  EXPECT_DOUBLE_EQ(runs[1].reach, 700.0 / 1300);  // L6
 }
 
 TEST(TreeRunsTest, FpIsKeyWeighted) {

@@ -58,10 +58,12 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
     runs.back().tables.push_back(std::move(t));
   }
   if (!bytewise || runs.empty()) return runs;
-  const TreeRun& reference = *std::max_element(
-      runs.begin(), runs.end(), [](const TreeRun& a, const TreeRun& b) { return a.keys() < b.keys(); });
-  const std::vector<KeyRange> reference_ranges = RangesOf(reference);
-  for (TreeRun& run : runs) run.reach = RunReach(RangesOf(run), reference_ranges);
+  std::vector<KeyRange> reference;  // Every table of the tree: where its keys are.
+  for (const TreeRun& run : runs) {
+    const std::vector<KeyRange> ranges = RangesOf(run);
+    reference.insert(reference.end(), ranges.begin(), ranges.end());
+  }
+  for (TreeRun& run : runs) run.reach = RunReach(RangesOf(run), reference);
   return runs;
 }
 

@@ -15,24 +15,17 @@ struct RunRanges {
   std::vector<std::vector<KeyRange>> levels;  // Index = level.
 };
 
-uint64_t Keys(const std::vector<KeyRange>& ranges) {
-  uint64_t keys = 0;
-  for (const KeyRange& r : ranges) keys += r.keys;
-  return keys;
-}
-
 TreeReach ReachOf(const RunRanges& runs, bool bytewise) {
-  const std::vector<KeyRange>* reference = nullptr;
-  uint64_t most = 0;
+  std::vector<KeyRange> reference;  // Every table of the tree: where its keys are.
   auto consider = [&](const std::vector<KeyRange>& ranges) {
-    if (const uint64_t keys = Keys(ranges); keys > most) most = keys, reference = &ranges;
+    reference.insert(reference.end(), ranges.begin(), ranges.end());
     if (!RangesOrderedBytewise(ranges)) bytewise = false;
   };
   for (const auto& [number, ranges] : runs.l0_tables) consider(ranges);
   consider(runs.l0_output);
   for (const auto& ranges : runs.levels) consider(ranges);
   auto reach = [&](const std::vector<KeyRange>& ranges) {
-    return bytewise && reference != nullptr ? RunReach(ranges, *reference) : 1.0;
+    return bytewise ? RunReach(ranges, reference) : 1.0;
   };
   TreeReach out;
   for (const auto& [number, ranges] : runs.l0_tables) out.l0_tables[number] = reach(ranges);
