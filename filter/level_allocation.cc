@@ -144,19 +144,16 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs) {
 std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs) {
   std::vector<double> fp = AllocateRunFpRates(runs);
   std::map<int, RepayGroup> levels;  // By depth.
-  std::vector<RepayGroup> alone;
   for (size_t i = 0; i < runs.size(); ++i) {
-    RepayGroup& group = runs[i].group >= 0 ? levels[runs[i].group] : alone.emplace_back();
-    group.Add(runs[i], fp[i], i);
+    if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], fp[i], i);
   }
   for (auto it = levels.begin(); it != levels.end(); ++it) {
-    double debt = it->second.debt;
+    double debt = 0;  // Not its own: that leaves with the tables that hold it.
     for (auto deeper = std::next(it); deeper != levels.end(); ++deeper) {
       if (deeper->second.free_keys <= 0) debt += deeper->second.debt;
     }
     Repay(runs, it->second.members, debt, &fp);
   }
-  for (const RepayGroup& group : alone) Repay(runs, group.members, group.debt, &fp);
   return fp;
 }
 

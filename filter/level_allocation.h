@@ -51,9 +51,9 @@ struct RunModel {
   double fixed_keys = 0;
   double fixed_bits = 0;
   // The level it is (or is in: each L0 table is a run of its own): runs
-  // of one level repay their debt together, and the deeper levels' that
-  // no job is rewriting (AllocateFreeRunFpRates). -1: none; it repays its
-  // own debt only.
+  // of one level together repay the debt of the deeper levels that no job
+  // is rewriting (AllocateFreeRunFpRates). -1: none; it takes the open
+  // allocation.
   int group = -1;
 };
 
@@ -65,18 +65,20 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);
 
 // The tables being written close the budget loop (AllocateFreeRunFpRates),
 // level by level. A level's debt is what its fixed parts hold over its
-// share of the open allocation (keys * bits(p_i)). The free parts of a
-// level (the tables being written into it) repay that debt, and the debt of
-// the deeper levels no job is rewriting: a level whose tables were sized
-// for another tree (a smaller tree, fewer L0 tables than came) comes back
-// to its share as its tables are rewritten, and a bottom level that no
-// compaction is rewriting (a burst with compactions off) is paid for by the
-// flushes above it, so the live tree converges to the budget instead of
-// drifting. A deeper level does not repay a shallower one's: the upper
-// levels' tables live briefly, and their debt or credit handed down would
-// swing back at their next compaction. One job moves its FP at most
-// kMaxRepayFactor from the open allocation's (~1.44 bits/key for a Bloom
-// filter); the rest of a debt falls to later jobs.
+// share of the open allocation (keys * bits(p_i)). The tables written into
+// a level take the open allocation's FP, whatever that level's own debt:
+// the debt leaves with the tables that hold it when they are rewritten, and
+// repaying it meanwhile would make the level's tables unlike one another
+// (at the same bytes, a spread of bits within a level reads more than even
+// bits: FP is convex in bits). The debt of the deeper levels that no job is
+// rewriting (a bottom level sized for a tree without the L0 tables that
+// came since, under a burst with compactions off) is repaid by the jobs
+// above them, which is the only way it ever is. A deeper level does not
+// repay a shallower one's: the upper levels' tables live briefly, and their
+// debt or credit handed down would swing back at their next compaction.
+// One job moves its FP at most kMaxRepayFactor from the open allocation's
+// (~1.44 bits/key for a Bloom filter); the rest of a debt falls to later
+// jobs.
 inline constexpr double kMaxRepayFactor = 2.0;
 
 // Each run's FP target for its free part (same order), in

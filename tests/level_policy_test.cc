@@ -196,12 +196,12 @@ TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   EXPECT_NEAR(target(4, 20000) / target(3, 20000), 4.0, 0.4);
 }
 
-// A level's tables not being rewritten hold what they were built with:
-// where they spent less than the level's share of the open allocation, the
-// table being written into that level gets more bits (a lower FP), at most
-// kMaxRepayFactor; where they spent more, fewer. Another level's debt is
-// its own.
-TEST(TableFpTargetTest, RepaysWhatItsLevelOverOrUnderspent) {
+// A level's tables not being rewritten hold what they were built with,
+// over or under the level's share: the table written into that level takes
+// the open allocation's FP all the same (the debt leaves with the tables
+// that hold it; the level's tables stay alike). A shallower level's debt
+// does not move it either.
+TEST(TableFpTargetTest, LeavesALevelsOwnDebtToItsTables) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
   options.optimize_levels = true;
@@ -213,26 +213,13 @@ TEST(TableFpTargetTest, RepaysWhatItsLevelOverOrUnderspent) {
     return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, n);
   };
   const double open = target();
-  // 1.5M of the bottom's 1.6M keys are fixed, at the bits the open
-  // allocation gives the level (its model: filters of the table's size).
+  // 1.5M of the bottom's 1.6M keys are fixed.
   RunCensus& bottom = runs.levels[3];
-  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1600000, 10, n);
-  const double fixed_keys = 1500000;
-  const double neutral = fixed_keys * model.bits_for_fp(open);
-  bottom.fixed_keys = static_cast<uint64_t>(fixed_keys);
-  auto with_fixed_bits = [&](double bits) {
-    bottom.fixed_filter_bits = static_cast<uint64_t>(bits);
-    return target();
-  };
-  EXPECT_NEAR(with_fixed_bits(neutral) / open, 1.0, 0.02);
-  // Underspent by 0.05 bits a key: the 100,000 free keys get 0.75 more.
-  const double repaying = with_fixed_bits(neutral - 0.05 * fixed_keys);
-  EXPECT_LT(repaying, open * 0.8);
-  EXPECT_GT(repaying, open / kMaxRepayFactor * 1.05);
-  // By a bit a key: more than one job can repay; held at 2x.
-  EXPECT_NEAR(with_fixed_bits(neutral - fixed_keys) * kMaxRepayFactor / open, 1.0, 0.001);
-  EXPECT_NEAR(with_fixed_bits(neutral + fixed_keys) / kMaxRepayFactor / open, 1.0, 0.001);
-  // A shallower level's debt does not move the bottom's tables.
+  bottom.fixed_keys = 1500000;
+  for (const double bits_per_key : {6.0, 10.0, 14.0}) {
+    bottom.fixed_filter_bits = static_cast<uint64_t>(bits_per_key * 1500000);
+    EXPECT_NEAR(target() / open, 1.0, 0.001) << bits_per_key << " bits/key fixed";
+  }
   bottom.fixed_keys = 0, bottom.fixed_filter_bits = 0;
   runs.levels[2].fixed_keys = 400000;
   runs.levels[2].fixed_filter_bits = 400000 * 2;
@@ -241,25 +228,38 @@ TEST(TableFpTargetTest, RepaysWhatItsLevelOverOrUnderspent) {
 
 // A bottom level no job is rewriting, sized for a tree without the L0
 // tables that came since, holds more than its share: the flushes above it
-// repay that (fewer bits, a higher FP); where it holds less, they get more.
+// repay that (fewer bits, a higher FP), at most kMaxRepayFactor a job;
+// where it holds less, they get more.
 TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
   options.optimize_levels = true;
   TreeRuns runs;
   runs.levels = Runs({0, 0, 0, 1600000});
+  const size_t n = 30000;
   auto flush = [&] {
-    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, 30000);
+    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, n);
   };
   const double open = flush();
   RunCensus& bottom = runs.levels[3];
   bottom.fixed_keys = bottom.keys;
-  bottom.fixed_filter_bits = bottom.keys * 12;  // Over its share (under 10 here).
-  const double repaying = flush();
+  // The bottom's share at the open allocation, and bits over or under it.
+  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1600000, 10);
+  const double neutral = 1600000 * model.bits_for_fp(AllocateRunFpRates(
+                                        {EncodingRunModel(EncodingId::kCacheLocal, n, 10, n),
+                                         model})[1]);
+  auto with_fixed_bits = [&](double bits) {
+    bottom.fixed_filter_bits = static_cast<uint64_t>(bits);
+    return flush();
+  };
+  EXPECT_NEAR(with_fixed_bits(neutral) / open, 1.0, 0.02);
+  // Over by 0.01 bits a key: the flush's 30,000 keys spend 0.53 fewer.
+  const double repaying = with_fixed_bits(neutral + 0.01 * 1600000);
   EXPECT_GT(repaying, open * 1.2);
-  EXPECT_LE(repaying, open * kMaxRepayFactor * 1.001);
-  bottom.fixed_filter_bits = bottom.keys * 8;
-  EXPECT_LT(flush(), open / 1.2);
+  EXPECT_LT(repaying, open * kMaxRepayFactor / 1.05);
+  // By a bit a key: more than one job can repay; held at 2x either way.
+  EXPECT_NEAR(with_fixed_bits(neutral + 1600000) / kMaxRepayFactor / open, 1.0, 0.001);
+  EXPECT_NEAR(with_fixed_bits(neutral - 1600000) * kMaxRepayFactor / open, 1.0, 0.001);
 }
 
 // A small tree's options with the per-level policy and its listener.
