@@ -81,6 +81,16 @@ double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& r
   return total == 0 ? 1.0 : covered / total;
 }
 
+std::vector<double> RunReaches(const std::vector<std::vector<KeyRange>>& runs) {
+  std::vector<KeyRange> reference;
+  for (const std::vector<KeyRange>& run : runs) {
+    reference.insert(reference.end(), run.begin(), run.end());
+  }
+  std::vector<double> reach;
+  for (const std::vector<KeyRange>& run : runs) reach.push_back(RunReach(run, reference));
+  return reach;
+}
+
 bool RangesOrderedBytewise(const std::vector<KeyRange>& ranges) {
   return std::all_of(ranges.begin(), ranges.end(),
                      [](const KeyRange& r) { return r.smallest <= r.largest; });

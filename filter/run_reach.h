@@ -5,7 +5,7 @@
 // bits on it, and the advisor counts a fifth of its false positives.
 //
 // Lookups are taken to fall where the keys are: spread like the keys of a
-// reference, which callers make every table of the tree. Not the largest
+// reference, every table of the tree (RunReaches). Not the largest
 // run alone: a tree's levels can hold different parts of the key space (a
 // fill never overwritten, pushed down a part at a time, leaves the bottom
 // with some parts and the level above with the rest), and lookups fall in
@@ -32,6 +32,10 @@ struct KeyRange {
 // key counts whole where a range holds it): 1 for the reference itself, 0
 // for an empty run; 1 when the reference holds no keys.
 double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& reference);
+
+// Each run's RunReach (same order) against every table of all the runs:
+// the tree's reach, for the policy and the advisor alike.
+std::vector<double> RunReaches(const std::vector<std::vector<KeyRange>>& runs);
 
 // Whether every range has smallest <= largest bytewise: false for keys
 // ordered by another comparator (reverse order, say), where reach cannot be

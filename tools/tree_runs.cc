@@ -58,12 +58,10 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
     runs.back().tables.push_back(std::move(t));
   }
   if (!bytewise || runs.empty()) return runs;
-  std::vector<KeyRange> reference;  // Every table of the tree: where its keys are.
-  for (const TreeRun& run : runs) {
-    const std::vector<KeyRange> ranges = RangesOf(run);
-    reference.insert(reference.end(), ranges.begin(), ranges.end());
-  }
-  for (TreeRun& run : runs) run.reach = RunReach(RangesOf(run), reference);
+  std::vector<std::vector<KeyRange>> ranges;
+  for (const TreeRun& run : runs) ranges.push_back(RangesOf(run));
+  const std::vector<double> reach = RunReaches(ranges);
+  for (size_t i = 0; i < runs.size(); ++i) runs[i].reach = reach[i];
   return runs;
 }
 

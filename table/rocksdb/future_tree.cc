@@ -16,21 +16,24 @@ struct RunRanges {
 };
 
 TreeReach ReachOf(const RunRanges& runs, bool bytewise) {
-  std::vector<KeyRange> reference;  // Every table of the tree: where its keys are.
-  auto consider = [&](const std::vector<KeyRange>& ranges) {
-    reference.insert(reference.end(), ranges.begin(), ranges.end());
+  std::vector<std::vector<KeyRange>> all;  // L0 tables by number, L0 output, levels.
+  for (const auto& [number, ranges] : runs.l0_tables) all.push_back(ranges);
+  all.push_back(runs.l0_output);
+  all.insert(all.end(), runs.levels.begin(), runs.levels.end());
+  for (const std::vector<KeyRange>& ranges : all) {
     if (!RangesOrderedBytewise(ranges)) bytewise = false;
-  };
-  for (const auto& [number, ranges] : runs.l0_tables) consider(ranges);
-  consider(runs.l0_output);
-  for (const auto& ranges : runs.levels) consider(ranges);
-  auto reach = [&](const std::vector<KeyRange>& ranges) {
-    return bytewise ? RunReach(ranges, reference) : 1.0;
-  };
+  }
+  const std::vector<double> reach =
+      bytewise ? RunReaches(all) : std::vector<double>(all.size(), 1.0);
   TreeReach out;
-  for (const auto& [number, ranges] : runs.l0_tables) out.l0_tables[number] = reach(ranges);
-  if (!runs.l0_output.empty()) out.l0_output = reach(runs.l0_output);
-  for (const auto& ranges : runs.levels) out.levels.push_back(ranges.empty() ? 1.0 : reach(ranges));
+  auto next = reach.begin();
+  for (const auto& [number, ranges] : runs.l0_tables) out.l0_tables[number] = *next++;
+  if (!runs.l0_output.empty()) out.l0_output = *next;
+  ++next;
+  for (const auto& ranges : runs.levels) {
+    out.levels.push_back(ranges.empty() ? 1.0 : *next);
+    ++next;
+  }
   return out;
 }
 

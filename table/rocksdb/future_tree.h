@@ -63,7 +63,7 @@ struct TreeReach {
 };
 
 // The reach of every column family's runs in `files`
-// (DB::GetLiveFilesMetaData), against the run with the most keys; 1
+// (DB::GetLiveFilesMetaData), against all of its tables (RunReaches); 1
 // everywhere when `bytewise` is false or some run's ranges are not in
 // bytewise order. `entries` gives a table's entries by file number.
 std::map<std::string, TreeReach> MeasureReach(const std::vector<rocksdb::LiveFileMetaData>& files,
