@@ -17,6 +17,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "table/rocksdb/level_census.h"
+#include "table/rocksdb/level_targets.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
 
@@ -189,6 +190,44 @@ TEST_P(CensusInDbTest, PublishedCountsMatchTheMetadata) {
     return v;
   };
   EXPECT_EQ(keys_and_tables(*published), keys_and_tables(fresh.Runs("default")));
+  // With the levels' targets from the DB's options (steady_tree.h).
+  const LevelTargets& targets = published->targets;
+  EXPECT_EQ(targets.leveled, GetParam() == rocksdb::kCompactionStyleLevel);
+  if (targets.leveled) {
+    EXPECT_EQ(targets.l0_tables, (options.level0_file_num_compaction_trigger + 1) / 2);
+    EXPECT_EQ(targets.dynamic, options.level_compaction_dynamic_level_bytes);
+    EXPECT_EQ(targets.multiplier, options.max_bytes_for_level_multiplier);
+  }
+}
+
+// L1's target in entries, from the tables a rebuild reads: here the one at
+// the open of a DB that holds tables.
+TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  testing::TempDir dir;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.max_bytes_for_level_base = 256 << 10;
+  options.compression = rocksdb::kNoCompression;
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+  for (const std::string& key : testing::RandomKeys(5000, 4)) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, testing::ValueFor(key)).ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ASSERT_GT(BytesPerEntry(files), 0);
+  db.reset();
+  options.listeners.push_back(std::make_shared<LevelCensusListener>(
+      std::numeric_limits<double>::infinity()));
+  ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k", "v").ok());
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());  // An event: the first rebuild.
+  const auto published = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "default");
+  ASSERT_NE(published, nullptr);
+  EXPECT_TRUE(published->targets.leveled);
+  EXPECT_NEAR(published->targets.base_entries, (256 << 10) / BytesPerEntry(files), 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Styles, CensusInDbTest,

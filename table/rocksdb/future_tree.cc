@@ -39,6 +39,13 @@ TreeReach ReachOf(const RunRanges& runs, bool bytewise) {
 
 }  // namespace
 
+int DeepestLevel(const TreeRuns& runs) {
+  for (size_t level = runs.levels.size(); level-- > 1;) {
+    if (runs.levels[level].keys > 0) return static_cast<int>(level);
+  }
+  return 0;
+}
+
 std::map<std::string, TreeReach> MeasureReach(const std::vector<rocksdb::LiveFileMetaData>& files,
                                               const std::map<std::string, RunningInputs>& running,
                                               const std::map<uint64_t, uint64_t>& entries,

@@ -38,11 +38,30 @@ struct RunCensus {
   double reach = 1;
 };
 
+// What leveled compaction holds each level to, from a column family's
+// options (steady_tree.h).
+struct LevelTargets {
+  bool leveled = false;  // Leveled compaction; false: no targets.
+  // L0's tables at steady state (half level0_file_num_compaction_trigger);
+  // 0: no cap.
+  int l0_tables = 0;
+  // level_compaction_dynamic_level_bytes: each level's target is the
+  // deepest level's entries over multiplier^(its distance from it); else
+  // L1's is base_entries and each level's below multiplier times the last.
+  bool dynamic = false;
+  double multiplier = 10;
+  double base_entries = 0;  // max_bytes_for_level_base in entries; 0: no cap.
+};
+
 // One column family's runs.
 struct TreeRuns {
   std::vector<RunCensus> l0_tables;  // Each L0 table, or L0 compaction output, a run.
   std::vector<RunCensus> levels;     // One run per level (index = level; [0] unused).
+  LevelTargets targets;
 };
+
+// The deepest level holding entries (0 if only L0 does).
+int DeepestLevel(const TreeRuns& runs);
 
 // What the census knows of a table it saw built (TableFileCreationInfo).
 struct TableRecord {

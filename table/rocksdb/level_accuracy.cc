@@ -8,18 +8,11 @@
 #include "filter/level_allocation.h"
 #include "table/rocksdb/census_handoff.h"
 #include "table/rocksdb/level_format.h"
+#include "table/rocksdb/steady_tree.h"
 
 namespace sstfilter {
 
 namespace {
-
-// The deepest level holding tables or receiving them (0 if only L0 does).
-int DeepestLevel(const TreeRuns& runs) {
-  for (size_t level = runs.levels.size(); level-- > 1;) {
-    if (runs.levels[level].keys > 0) return static_cast<int>(level);
-  }
-  return 0;
-}
 
 // The model of a run of the census in `encoding`, its filters as big as
 // its tables' mean (or filter_keys).
@@ -44,8 +37,9 @@ double MeanL0Keys(const TreeRuns& runs) {
 
 }  // namespace
 
-double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
+double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const TablePlace& place,
                      size_t num_entries) {
+  const TreeRuns runs = SteadyTree(live, place.level);
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
   // The style only matters to FormatForLevel under FIFO; tables at levels

@@ -23,7 +23,8 @@ struct TablePlace {
 };
 
 // The FP target of a table at `place` whose filter holds num_entries
-// entries, with the tree's other runs as `runs` describes them, at the
+// entries, with the tree's other runs as `runs` describes them (the levels
+// above the table's held to their targets: steady_tree.h), at the
 // options' budget over that tree, less what the tables not being rewritten
 // hold (AllocateFreeRunFpRates). Runs are weighed by keys: an L0 table's
 // run is the table itself (num_entries, or the L0 tables' mean if larger:

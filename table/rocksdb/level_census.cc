@@ -11,6 +11,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
 #include "table/rocksdb/census_handoff.h"
+#include "table/rocksdb/level_targets.h"
 #include "table/rocksdb/recovery_tree.h"
 
 namespace sstfilter {
@@ -101,6 +102,7 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   // later one is recorded when built.
   if (!tree->built) RecordUnseenTables(db, files);
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db));
+  tree->targets = LevelTargetsOf(db->GetOptions(), BytesPerEntry(files));
   tree->built = true;
   tree->work_micros = 0;
   tree->rebuild_micros =
@@ -136,7 +138,9 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
   if (std::find(published_.begin(), published_.end(), key) == published_.end()) {
     published_.push_back(key);
   }
-  return LevelCensus::Instance().Publish(key, tree.tree.AllRuns());
+  std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
+  for (auto& [column_family, cf_runs] : runs) cf_runs.targets = tree.targets;
+  return LevelCensus::Instance().Publish(key, std::move(runs));
 }
 
 void LevelCensusListener::StartJob(

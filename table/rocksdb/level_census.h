@@ -113,6 +113,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     std::string session;
     const void* census_key = nullptr;
     bool built = false;
+    // Its levels' targets, from the default column family's options (a
+    // listener is not told the others'), as of the last rebuild.
+    LevelTargets targets;
     double rebuild_micros = 0;       // The last rebuild's time.
     double work_micros = 0;          // Flush and compaction time since.
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.

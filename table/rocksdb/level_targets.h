@@ -1,0 +1,24 @@
+// What leveled compaction holds a column family's levels to
+// (LevelTargets, steady_tree.h), from its options.
+#ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_TARGETS_H_
+#define SSTFILTER_TABLE_ROCKSDB_LEVEL_TARGETS_H_
+
+#include <vector>
+
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "table/rocksdb/future_tree.h"
+
+namespace sstfilter {
+
+// The targets under `options`; max_bytes_for_level_base is turned into
+// entries at bytes_per_entry (0: L1 has no cap). Not leveled: no targets.
+LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double bytes_per_entry);
+
+// The live tables' mean bytes per entry (file bytes over entries, over the
+// tables whose entries are known); 0 if none is.
+double BytesPerEntry(const std::vector<rocksdb::LiveFileMetaData>& files);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_LEVEL_TARGETS_H_
