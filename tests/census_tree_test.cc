@@ -228,6 +228,16 @@ TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
   ASSERT_NE(published, nullptr);
   EXPECT_TRUE(published->targets.leveled);
   EXPECT_NEAR(published->targets.base_entries, (256 << 10) / BytesPerEntry(files), 1e-6);
+
+  // Another column family's options are not known: no targets for it.
+  rocksdb::ColumnFamilyHandle* other = nullptr;
+  ASSERT_TRUE(db->CreateColumnFamily(options, "other", &other).ok());
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), other, "k", "v").ok());
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), other).ok());
+  const auto other_runs = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "other");
+  ASSERT_NE(other_runs, nullptr);
+  EXPECT_FALSE(other_runs->targets.leveled);
+  ASSERT_TRUE(db->DestroyColumnFamilyHandle(other).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Styles, CensusInDbTest,

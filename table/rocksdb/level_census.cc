@@ -139,7 +139,11 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
     published_.push_back(key);
   }
   std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
-  for (auto& [column_family, cf_runs] : runs) cf_runs.targets = tree.targets;
+  // Only the default column family's options are known: the others keep
+  // no targets (their compaction style could be another).
+  if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {
+    it->second.targets = tree.targets;
+  }
   return LevelCensus::Instance().Publish(key, std::move(runs));
 }
 

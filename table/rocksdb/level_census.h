@@ -22,7 +22,8 @@
 // events, reads the tree from the DB's files (recovery_tree.h). The listener
 // also records each table's filter bits as RocksDB reports them
 // (OnTableFileCreated), so the policy knows what the tables it is not
-// rewriting hold and can keep the live tree within its budget.
+// rewriting hold and can keep the live tree within its budget, and the
+// default column family's level targets from its options (steady_tree.h).
 //
 // The listener and the policy meet in a process-wide census keyed by the
 // DB's info_log (the one object both are given: the listener through
@@ -92,9 +93,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
 
   // Reads the tree afresh (CensusTree::Rebuild) after kWorkPerRebuild
   // times the last reading's time of flush and compaction work: a reading
-  // then costs under 0.5% of the work the listener rides on, whatever the
-  // table count, and under 1% counting an event that waits for it.
-  static constexpr double kWorkPerRebuild = 200;
+  // then costs under 0.2% of the work the listener rides on, whatever the
+  // table count, and under 0.4% counting an event that waits for it (the
+  // events themselves cost the rest).
+  static constexpr double kWorkPerRebuild = 500;
 
  private:
   // A running job, by (DB path, column family, job id).
@@ -113,8 +115,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     std::string session;
     const void* census_key = nullptr;
     bool built = false;
-    // Its levels' targets, from the default column family's options (a
-    // listener is not told the others'), as of the last rebuild.
+    // The default column family's level targets, from its options as of
+    // the last rebuild (a listener is not told the other column families'
+    // options: their tables are sized for their levels as they are).
     LevelTargets targets;
     double rebuild_micros = 0;       // The last rebuild's time.
     double work_micros = 0;          // Flush and compaction time since.
