@@ -355,7 +355,14 @@ TEST(LevelPolicyTest, FollowsTheDbAcrossAReopenWithTheSameListener) {
   ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
   const std::optional<double> bits = BitsPerKeyOfTableWith(db.get(), more.size());
   ASSERT_TRUE(bits.has_value()) << "no table of the " << more.size() << " new keys";
-  EXPECT_GT(*bits, 13.0) << "the reopened DB's flush got the uniform setting";
+  // On failure, what the census held for the new instance (a rare failure
+  // under a loaded ctest is not yet explained: this says which side lost).
+  const auto census = LevelCensus::Instance().Find(options.info_log.get(), "default");
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  EXPECT_GT(*bits, 13.0) << "the reopened DB's flush got the uniform setting; census for the "
+                         << "new instance: " << (census == nullptr ? "none" : "published")
+                         << ", live tables " << files.size();
   ExpectAllFound(db.get(), keys, "after the reopen");
   ExpectAllFound(db.get(), more, "after the reopen");
 }
