@@ -19,7 +19,6 @@
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "table/rocksdb/level_census.h"
-#include "table/rocksdb/level_targets.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
 
@@ -123,6 +122,20 @@ TEST(CensusTreeTest, EventsKeepTheCountsOfARebuild) {
   }
   EXPECT_GT(finished, 50);
   EXPECT_GT(moves, 5);
+}
+
+TEST(CensusTreeTest, BytesPerEntryOverTablesWithKnownEntries) {
+  std::vector<rocksdb::LiveFileMetaData> files = {File(1, 6, 10), File(2, 6, 10), File(3, 5, 0),
+                                                  File(4, 6, 10, "other")};
+  files[0].size = 1000, files[1].size = 3000;
+  files[2].size = 9999;  // Properties not loaded.
+  CensusTree tree;
+  tree.Rebuild(files, {}, {}, true);
+  EXPECT_EQ(tree.BytesPerEntry("default"), 200);
+  EXPECT_EQ(tree.BytesPerEntry("other"), 100);  // Each column family its own.
+  EXPECT_EQ(tree.BytesPerEntry("none"), 0);
+  tree.Rebuild({}, {}, {}, true);
+  EXPECT_EQ(tree.BytesPerEntry("default"), 0);
 }
 
 TEST(CensusTreeTest, UnknownTablesPutItOutOfStep) {
@@ -230,7 +243,9 @@ TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
   ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  ASSERT_GT(BytesPerEntry(files), 0);
+  double bytes = 0, entries = 0;
+  for (const rocksdb::LiveFileMetaData& f : files) bytes += f.size, entries += f.num_entries;
+  ASSERT_GT(entries, 0);
   db.reset();
   options.listeners.push_back(std::make_shared<LevelCensusListener>(
       std::numeric_limits<double>::infinity()));
@@ -240,7 +255,7 @@ TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
   const auto published = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "default");
   ASSERT_NE(published, nullptr);
   EXPECT_TRUE(published->targets.leveled);
-  EXPECT_NEAR(published->targets.base_entries, (256 << 10) / BytesPerEntry(files), 1e-6);
+  EXPECT_NEAR(published->targets.base_entries, (256 << 10) / (bytes / entries), 1e-6);
 
   // Another column family's options are not known: no targets for it.
   rocksdb::ColumnFamilyHandle* other = nullptr;

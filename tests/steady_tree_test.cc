@@ -125,14 +125,5 @@ TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
   EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);
 }
 
-TEST(LevelTargetsTest, BytesPerEntryOverTablesWithKnownEntries) {
-  std::vector<rocksdb::LiveFileMetaData> files(3);
-  files[0].size = 1000, files[0].num_entries = 10;
-  files[1].size = 3000, files[1].num_entries = 10;
-  files[2].size = 9999, files[2].num_entries = 0;  // Properties not loaded.
-  EXPECT_EQ(BytesPerEntry(files), 200);
-  EXPECT_EQ(BytesPerEntry({}), 0);
-}
-
 }  // namespace
 }  // namespace sstfilter

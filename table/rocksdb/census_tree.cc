@@ -16,28 +16,16 @@ void Add(RunCensus* run, int sign, uint64_t keys, uint64_t fixed_keys, uint64_t 
   run->fixed_keys += s * fixed_keys, run->fixed_filter_bits += s * bits;
 }
 
-// Entries of tables whose metadata and record have none, from their bytes.
-struct BytesPerEntry {
-  double bytes = 0, entries = 0;
-  uint64_t Of(uint64_t file_size) const {
-    return entries > 0 ? static_cast<uint64_t>(static_cast<double>(file_size) * entries / bytes)
-                       : 0;
-  }
-};
+}  // namespace
 
-std::map<std::string, BytesPerEntry> MeanBytesPerEntry(
-    const std::vector<rocksdb::LiveFileMetaData>& files) {
-  std::map<std::string, BytesPerEntry> mean;
-  for (const rocksdb::LiveFileMetaData& f : files) {
-    if (f.num_entries == 0) continue;
-    BytesPerEntry& m = mean[f.column_family_name];
-    m.bytes += static_cast<double>(f.size);
-    m.entries += static_cast<double>(f.num_entries);
-  }
-  return mean;
+uint64_t CensusTree::Mean::EntriesOf(uint64_t file_size) const {
+  return entries > 0 ? static_cast<uint64_t>(static_cast<double>(file_size) * entries / bytes) : 0;
 }
 
-}  // namespace
+double CensusTree::BytesPerEntry(const std::string& column_family) const {
+  const auto m = mean_.find(column_family);
+  return m == mean_.end() || m->second.entries <= 0 ? 0 : m->second.bytes / m->second.entries;
+}
 
 void CensusTree::Count(uint64_t number, const Table& table, int sign, int output_level) {
   Counts& c = counts_[table.column_family];
@@ -60,9 +48,14 @@ void CensusTree::Count(uint64_t number, const Table& table, int sign, int output
 void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
                          const std::map<int, Compaction>& running,
                          const std::map<uint64_t, TableRecord>& records, bool bytewise) {
-  tables_.clear(), input_to_.clear(), counts_.clear();
+  tables_.clear(), input_to_.clear(), counts_.clear(), mean_.clear();
   running_ = running;
-  const std::map<std::string, BytesPerEntry> mean = MeanBytesPerEntry(files);
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.num_entries == 0) continue;
+    Mean& m = mean_[f.column_family_name];
+    m.bytes += static_cast<double>(f.size);
+    m.entries += static_cast<double>(f.num_entries);
+  }
   std::map<uint64_t, uint64_t> entries;
   for (const rocksdb::LiveFileMetaData& f : files) {
     Table t{f.column_family_name, f.level, f.num_entries, false, 0};
@@ -72,8 +65,8 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
       t.bits_known = true, t.filter_bits = record->second.filter_bits;
     }
     if (t.entries == 0) {
-      const auto m = mean.find(f.column_family_name);
-      if (m != mean.end()) t.entries = m->second.Of(f.size);
+      const auto m = mean_.find(f.column_family_name);
+      if (m != mean_.end()) t.entries = m->second.EntriesOf(f.size);
     }
     entries[f.file_number] = t.entries;
     tables_[f.file_number] = std::move(t);

@@ -66,6 +66,10 @@ class CensusTree {
   TreeRuns Runs(const std::string& column_family) const;
   // Every column family's runs.
   std::map<std::string, TreeRuns> AllRuns() const;
+  // The column family's live tables' mean bytes per entry at the last
+  // Rebuild (over the tables whose metadata gave their entries); 0 if none
+  // did.
+  double BytesPerEntry(const std::string& column_family) const;
 
  private:
   // One column family's runs, by where they are kept in step.
@@ -84,6 +88,13 @@ class CensusTree {
   std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
   std::map<int, Compaction> running_;  // By job id.
   std::map<std::string, Counts> counts_;
+  // By column family: the bytes and entries of the tables whose metadata
+  // gave their entries, at the last Rebuild.
+  struct Mean {
+    double bytes = 0, entries = 0;
+    uint64_t EntriesOf(uint64_t file_size) const;  // 0 if no entries.
+  };
+  std::map<std::string, Mean> mean_;
 };
 
 }  // namespace sstfilter

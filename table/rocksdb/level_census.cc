@@ -102,7 +102,8 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   // later one is recorded when built.
   if (!tree->built) RecordUnseenTables(db, files);
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db));
-  tree->targets = LevelTargetsOf(db->GetOptions(), BytesPerEntry(files));
+  tree->targets = LevelTargetsOf(db->GetOptions(),
+                                 tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
   tree->built = true;
   tree->work_micros = 0;
   tree->rebuild_micros =

@@ -1,7 +1,6 @@
 #include "table/rocksdb/level_targets.h"
 
 #include <algorithm>
-#include <cstdint>
 
 namespace sstfilter {
 
@@ -20,16 +19,6 @@ LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double 
     targets.base_entries = static_cast<double>(options.max_bytes_for_level_base) / bytes_per_entry;
   }
   return targets;
-}
-
-double BytesPerEntry(const std::vector<rocksdb::LiveFileMetaData>& files) {
-  uint64_t bytes = 0, entries = 0;
-  for (const rocksdb::LiveFileMetaData& f : files) {
-    if (f.num_entries == 0) continue;
-    bytes += f.size;
-    entries += f.num_entries;
-  }
-  return entries == 0 ? 0 : static_cast<double>(bytes) / static_cast<double>(entries);
 }
 
 }  // namespace sstfilter

@@ -3,9 +3,6 @@
 #ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_TARGETS_H_
 #define SSTFILTER_TABLE_ROCKSDB_LEVEL_TARGETS_H_
 
-#include <vector>
-
-#include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "table/rocksdb/future_tree.h"
 
@@ -14,10 +11,6 @@ namespace sstfilter {
 // The targets under `options`; max_bytes_for_level_base is turned into
 // entries at bytes_per_entry (0: L1 has no cap). Not leveled: no targets.
 LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double bytes_per_entry);
-
-// The live tables' mean bytes per entry (file bytes over entries, over the
-// tables whose entries are known); 0 if none is.
-double BytesPerEntry(const std::vector<rocksdb::LiveFileMetaData>& files);
 
 }  // namespace sstfilter
 
