@@ -137,6 +137,15 @@ absl::Status CheckAccuracy(const FilterOptions& options) {
   return CheckFpReachable(p, EncodingId::kCompact);
 }
 
+absl::Status CheckAccessAware(const FilterOptions& options) {
+  if (!options.access_aware || options.optimize_levels) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: %s without %s: access-aware allocation weighs the per-level allocation by "
+      "traffic; add %s (sstfilter.bloom:10:%s:%s)",
+      kBloomPolicyName, kAccessAwareName, kOptimizeLevelsName, kOptimizeLevelsName,
+      kOptimizeLevelsName, kAccessAwareName));
+}
+
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
       "'%s' is not a %s id%s; expected "
@@ -154,6 +163,7 @@ absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options)
   }
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
   if (absl::Status s = CheckAccuracy(options); !s.ok()) return s;
+  if (absl::Status s = CheckAccessAware(options); !s.ok()) return s;
   return options;
 }
 
@@ -189,14 +199,26 @@ std::string FormatFpRate(const std::optional<double>& fp_rate) {
   return fp_rate.has_value() ? FormatBitsPerKey(*fp_rate) : kFpRateUnset;
 }
 
-absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value) {
+namespace {
+
+absl::StatusOr<bool> ParseFlagValue(std::string_view name, std::string_view value) {
   if (value == "true") return true;
   if (value == "false") return false;
-  return BadValue(kOptimizeLevelsName, value, "is not a boolean; expected true or false");
+  return BadValue(name, value, "is not a boolean; expected true or false");
 }
 
-std::string FormatOptimizeLevels(const bool& optimize_levels) {
-  return optimize_levels ? "true" : "false";
+}  // namespace
+
+absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value) {
+  return ParseFlagValue(kOptimizeLevelsName, value);
+}
+
+absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value) {
+  return ParseFlagValue(kAccessAwareName, value);
+}
+
+std::string FormatFlagValue(const bool& flag) {
+  return flag ? "true" : "false";
 }
 
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value) {
@@ -259,7 +281,7 @@ absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
 absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
                         FilterOptions* options) {
   if (*i == parts.size() || parts[*i] == kCompactFromLevelName ||
-      parts[*i] == kOptimizeLevelsName) {
+      parts[*i] == kOptimizeLevelsName || parts[*i] == kAccessAwareName) {
     return absl::OkStatus();
   }
   if (parts[*i] == kFpRateName) {
@@ -274,17 +296,29 @@ absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
-// (compact_from_level:<level>)? (optimize_levels)? from parts[i] to the end.
+// optimize_levels (access_aware)? from parts[i] to the end.
+absl::Status ReadLevelFlags(std::string_view id, const IdParts& parts, size_t i,
+                            FilterOptions* options) {
+  options->optimize_levels = true;
+  if (i + 1 == parts.size()) return absl::OkStatus();
+  if (parts[i + 1] == kAccessAwareName && i + 2 == parts.size()) {
+    options->access_aware = true;
+    return absl::OkStatus();
+  }
+  return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s after it)",
+                                   kOptimizeLevelsName, kAccessAwareName));
+}
+
+// (compact_from_level:<level>)? (optimize_levels (access_aware)?)? from
+// parts[i] to the end.
 absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i,
                              FilterOptions* options) {
   bool level_given = false;
   for (; i < parts.size(); i += 2) {
-    if (parts[i] == kOptimizeLevelsName && i + 1 == parts.size()) {
-      options->optimize_levels = true;
-      return absl::OkStatus();
-    }
-    if (parts[i] == kOptimizeLevelsName) {
-      return BadId(id, absl::StrFormat(": %s comes last and takes no value", kOptimizeLevelsName));
+    if (parts[i] == kOptimizeLevelsName) return ReadLevelFlags(id, parts, i, options);
+    if (parts[i] == kAccessAwareName) {
+      return BadId(id, absl::StrFormat(": %s comes last, after %s", kAccessAwareName,
+                                       kOptimizeLevelsName));
     }
     if (parts[i] != kCompactFromLevelName) {
       return BadId(id, absl::StrFormat(": unexpected '%s'", StdView(parts[i])));
@@ -327,6 +361,7 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   if (s.ok()) s = ReadNamedFields(id, parts, i, &options);
   if (s.ok()) s = CheckCompactFromLevel(options);
   if (s.ok()) s = CheckAccuracy(options);
+  if (s.ok()) s = CheckAccessAware(options);
   if (!s.ok()) return s;
   return options;
 }
@@ -352,6 +387,7 @@ std::string FormatPolicyId(const FilterOptions& options) {
     absl::StrAppend(&id, ":", kCompactFromLevelName, ":", *options.compact_from_level);
   }
   if (options.optimize_levels) absl::StrAppend(&id, ":", kOptimizeLevelsName);
+  if (options.access_aware) absl::StrAppend(&id, ":", kAccessAwareName);
   return id;
 }
 

@@ -11,6 +11,7 @@
 //   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
 //   sstfilter.bloom:fp_rate:<p>[:<format>][:compact_from_level:<level>]
 //   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
+//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels:access_aware
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -48,6 +49,8 @@ inline constexpr char kFpRateName[] = "fp_rate";
 // RocksDB's option maps (true or false).
 inline constexpr char kOptimizeLevelsName[] = "optimize_levels";
 inline constexpr char kFpRateUnset[] = "none";
+// The access-aware option's name, as optimize_levels'.
+inline constexpr char kAccessAwareName[] = "access_aware";
 
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
@@ -72,10 +75,17 @@ struct FilterOptions {
   // keys (filter/level_allocation.h; the runs come from
   // table/rocksdb/level_census.h). Not with fp_rate.
   bool optimize_levels = false;
+  // RocksDB only, with optimize_levels: each run's FP is weighed by the
+  // lookups its tables saw (RocksDB's sampled reads), not by its keys' share
+  // of the key space, and a table's by those of its key range
+  // (table/rocksdb/tree_traffic.h); until a DB has seen enough lookups
+  // (a new DB, a reopened one), as optimize_levels alone.
+  bool access_aware = false;
 
   bool operator==(const FilterOptions& o) const {
     return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
-           compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels;
+           compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
+           access_aware == o.access_aware;
   }
 };
 
@@ -97,7 +107,8 @@ absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value);
 std::string FormatFpRate(const std::optional<double>& fp_rate);
 // "true" or "false".
 absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
-std::string FormatOptimizeLevels(const bool& optimize_levels);
+absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value);
+std::string FormatFlagValue(const bool& flag);
 // A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
 // kCompactFromLevelUnset (nullopt).
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);

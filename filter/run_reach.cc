@@ -44,6 +44,7 @@ class TableSpan {
     width_ = Fraction(t.largest, prefix_) - Fraction(t.smallest, prefix_);
   }
 
+  // REQUIRES: [lo, hi] overlaps the table's bounds.
   double Share(const std::string& lo, const std::string& hi) const {
     if (width_ <= 0) return 1;  // One key (or bounds alike to 8 bytes).
     const double from = Fraction(std::max(lo, t_.smallest), prefix_);
@@ -79,6 +80,11 @@ double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& r
     covered += static_cast<double>(t.keys) * std::min(share, 1.0);
   }
   return total == 0 ? 1.0 : covered / total;
+}
+
+double RangeShare(const KeyRange& table, const std::string& lo, const std::string& hi) {
+  if (hi < table.smallest || table.largest < lo) return 0;
+  return TableSpan(table).Share(lo, hi);
 }
 
 std::vector<double> RunReaches(const std::vector<std::vector<KeyRange>>& runs) {

@@ -33,6 +33,11 @@ struct KeyRange {
 // for an empty run; 1 when the reference holds no keys.
 double RunReach(const std::vector<KeyRange>& run, const std::vector<KeyRange>& reference);
 
+// The share of `table`'s keys that fall in [lo, hi], its keys taken as
+// spread evenly between its bounds (as RunReach reads them): 1 for a table
+// of one key that [lo, hi] holds, 0 when the ranges are disjoint.
+double RangeShare(const KeyRange& table, const std::string& lo, const std::string& hi);
+
 // Each run's RunReach (same order) against every table of all the runs:
 // the tree's reach, for the policy and the advisor alike.
 std::vector<double> RunReaches(const std::vector<std::vector<KeyRange>>& runs);

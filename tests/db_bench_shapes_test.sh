@@ -57,7 +57,33 @@ check "progress names shape, policy, step and what is left" grep -qE \
 check "json: every point" test "$(grep -o '"point":' "$work/shapes.json" | wc -l)" = \
   "$((${#points[@]} * ${#policies[@]}))"
 
-expect_error "--shapes: unknown shape 'bogus'; expected all, or some of $shapes" \
+# A skewed-traffic shape (not in --shapes=all): a measure point before the
+# rewrites and after each round, for static and access-aware allocation;
+# the optimum is the per-table one.
+aware=sstfilter.bloom:10:cache_local:optimize_levels:access_aware
+out="$("$bench" --shapes=skew_zipf_1.2 --num=10000 --reads=2000 --present_reads=500 \
+       --round_reads=50000 --write_buffer_size=65536 --target_file_size_base=65536 \
+       --max_bytes_for_level_base=262144 --use_direct_reads=false \
+       --compare="${policies[1]},$aware" 2>"$work/progress")"
+status=$?
+echo "$out"
+check "--shapes=skew_zipf_1.2 exits 0 (status $status; stderr: $(tail -n 3 "$work/progress"))" \
+  test "$status" = 0
+for point in settled "round 1" "round 2" "round 3" "round 4" "round 5"; do
+  for policy in "${policies[1]}" "$aware"; do
+    row="$(grep -E "^\| skew_zipf_1\.2 +\| $point +\| ${policy//./\\.} +\|" <<<"$out")"
+    read -r bits optimum < <(awk -F'|' '{ print $6, $11 }' <<<"$row")
+    check "skew_zipf_1.2 $point $policy: bits/entry in (6, 16) (${bits-})" \
+      awk -v b="${bits-}" 'BEGIN { exit !(b > 6 && b < 16) }'
+    check "skew_zipf_1.2 $point $policy: the per-table optimum (${optimum-})" \
+      awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }'
+  done
+done
+check "the skewed shapes' optimum is per table" grep -q "access-aware allocation's, table by table" \
+  <<<"$out"
+
+skewed="skew_uniform, skew_zipf_0.8, skew_zipf_0.99, skew_zipf_1.2, skew_shift"
+expect_error "--shapes: unknown shape 'bogus'; expected all, skewed, or some of $shapes, $skewed" \
   --shapes=leveled_dynamic,bogus
 expect_error "--shapes: shape 'fifo' is listed twice" --shapes=fifo,fifo
 expect_error "it takes no --scenario" --shapes=fifo --scenario=disk

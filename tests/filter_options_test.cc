@@ -108,6 +108,41 @@ TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
   EXPECT_FALSE(*ParseOptimizeLevelsValue("false"));
 }
 
+TEST(AccessAwareTest, IdsParseAndRoundTrip) {
+  for (const char* id : {"sstfilter.bloom:10:optimize_levels:access_aware",
+                         "sstfilter.bloom:8:banded:compact_from_level:2:optimize_levels:access_aware"}) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_TRUE(options.ok()) << id << ": " << options.status();
+    EXPECT_TRUE(options->optimize_levels && options->access_aware) << id;
+    EXPECT_EQ(FormatPolicyId(*options), id);
+  }
+  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10:optimize_levels")->access_aware);
+}
+
+TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"sstfilter.bloom:10:access_aware", "access_aware comes last, after optimize_levels"},
+      {"sstfilter.bloom:10:access_aware:optimize_levels", "access_aware comes last"},
+      {"sstfilter.bloom:10:optimize_levels:access_aware:access_aware",
+       "optimize_levels comes last and takes no value (but for access_aware after it)"},
+      {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
+  };
+  for (const auto& [id, want] : kCases) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_FALSE(options.ok()) << id;
+    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
+  }
+  // Set alone through an option map.
+  FilterOptions options;
+  options.access_aware = true;
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()),
+              HasSubstr("access_aware without optimize_levels"));
+  EXPECT_EQ(ParseAccessAwareValue("1").status().message(),
+            "sstfilter.bloom: access_aware=1 is not a boolean; expected true or false");
+}
+
 // The LevelDB-shaped policy is never told a table's level or the tree.
 TEST(OptimizeLevelsTest, LevelFreePolicyRefusesIt) {
   FilterOptions options;

@@ -177,6 +177,13 @@ std::vector<RunCensus> Runs(const std::vector<uint64_t>& keys) {
 // A table's target from the census: its run's FP proportional to the run's
 // keys (a flush: the table itself; a level: all of it, with what is being
 // compacted into it).
+// A filter of n entries, its key range not tracked.
+FilterKeys Entries(size_t n) {
+  FilterKeys keys;
+  keys.entries = n;
+  return keys;
+}
+
 TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   TreeRuns runs;
   runs.l0_tables = Runs({30000, 30000});
@@ -185,7 +192,7 @@ TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   options.encoding = EncodingId::kCacheLocal;
   options.optimize_levels = true;
   auto target = [&](int level, size_t n) {
-    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, n);
+    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(n));
   };
   const double flush = target(0, 30000), l1 = target(1, 20000), l3 = target(3, 20000);
   EXPECT_NEAR(l3 / l1, 16.0, 16.0 * 0.1) << "FP in proportion to the runs' keys";
@@ -210,7 +217,7 @@ TEST(TableFpTargetTest, LeavesALevelsOwnDebtToItsTables) {
   runs.levels = Runs({0, 100000, 400000, 1600000});
   const size_t n = 20000;
   auto target = [&] {
-    return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, n);
+    return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, Entries(n));
   };
   const double open = target();
   // 1.5M of the bottom's 1.6M keys are fixed.
@@ -238,7 +245,7 @@ TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
   runs.levels = Runs({0, 0, 0, 1600000});
   const size_t n = 30000;
   auto flush = [&] {
-    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, n);
+    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, Entries(n));
   };
   const double open = flush();
   RunCensus& bottom = runs.levels[3];

@@ -96,6 +96,23 @@ TEST_F(PolicyOptionsTest, OptimizeLevelsInIdAndMap) {
       << s.ToString();
 }
 
+TEST_F(PolicyOptionsTest, AccessAwareInIdAndMap) {
+  rocksdb::BlockBasedTableOptions table;
+  rocksdb::Status s = TableOptionsFrom(
+      "filter_policy=sstfilter.bloom:10:cache_local:optimize_levels:access_aware", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(),
+            "sstfilter.bloom:10:cache_local:optimize_levels:access_aware");
+  s = TableOptionsFrom(
+      "filter_policy={id=sstfilter.bloom;optimize_levels=true;access_aware=true}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:optimize_levels:access_aware");
+  s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;access_aware=true}", &table);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("access_aware without optimize_levels"), std::string::npos)
+      << s.ToString();
+}
+
 TEST_F(PolicyOptionsTest, CompactFromLevelInIdAndMap) {
   rocksdb::BlockBasedTableOptions table;
   rocksdb::Status s = TableOptionsFrom(
@@ -155,7 +172,8 @@ TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
                          "sstfilter.bloom:10:cache_local:compact_from_level:2",
                          "sstfilter.bloom:8:compact_from_level:0",
                          "sstfilter.bloom:fp_rate:0.003:cache_local:compact_from_level:1",
-                         "sstfilter.bloom:9:compact_from_level:3:optimize_levels"}) {
+                         "sstfilter.bloom:9:compact_from_level:3:optimize_levels",
+                         "sstfilter.bloom:9:optimize_levels:access_aware"}) {
     rocksdb::BlockBasedTableOptions table, reloaded;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
     std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));

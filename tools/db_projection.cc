@@ -10,7 +10,7 @@
 
 namespace sstfilter {
 
-absl::StatusOr<TreeProjection> ProjectDbTree(const std::string& dir) {
+absl::StatusOr<TreeProjection> ProjectDbTree(const std::string& dir, const TableShare& share) {
   absl::StatusOr<std::vector<FamilyTables>> families =
       ReadLiveTables(dir, /*verify_checksums=*/true);
   if (!families.ok()) return families.status();
@@ -22,7 +22,8 @@ absl::StatusOr<TreeProjection> ProjectDbTree(const std::string& dir) {
                                                  absl::StrJoin(family.unreadable, "; ")));
     }
     const std::vector<RunToday> runs =
-        RunsToday(GroupIntoRuns(std::move(family.read), family.bytewise));
+        RunsToday(share ? TablesAsRuns(std::move(family.read), share)
+                        : GroupIntoRuns(std::move(family.read), family.bytewise));
     if (runs.empty()) {
       return absl::FailedPreconditionError(absl::StrFormat("%s: no table holds keys", dir));
     }

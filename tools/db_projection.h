@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "tools/tree_projection.h"
+#include "tools/tree_runs.h"
 
 namespace sstfilter {
 
@@ -18,7 +19,10 @@ namespace sstfilter {
 // lists its tables again while a compaction removes some). An error when
 // the DB cannot be opened, a live table cannot be read, or the column
 // family has no table with keys.
-absl::StatusOr<TreeProjection> ProjectDbTree(const std::string& dir);
+// With `share`, each table is weighed by its own share of the Gets
+// (TablesAsRuns): access-aware allocation's projection.
+absl::StatusOr<TreeProjection> ProjectDbTree(const std::string& dir,
+                                             const TableShare& share = nullptr);
 
 }  // namespace sstfilter
 

@@ -65,4 +65,15 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
   return runs;
 }
 
+std::vector<TreeRun> TablesAsRuns(std::vector<TableFilters> tables, const TableShare& share) {
+  std::stable_sort(tables.begin(), tables.end(),
+                   [](const TableFilters& a, const TableFilters& b) { return a.level < b.level; });
+  std::vector<TreeRun> runs;
+  for (TableFilters& t : tables) {
+    const double reach = share(t);
+    runs.push_back({t.level, {std::move(t)}, reach});
+  }
+  return runs;
+}
+
 }  // namespace sstfilter

@@ -4,6 +4,7 @@
 #define SSTFILTER_TOOLS_TREE_RUNS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct TreeRun {
 // `bytewise` keys, each run's reach is RunReach (filter/run_reach.h)
 // against the run with the most keys; otherwise every reach is 1.
 std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewise);
+
+// The share of absent-key Gets that check a table's filter (measured
+// traffic, or a benchmark's known draw).
+using TableShare = std::function<double(const TableFilters&)>;
+
+// Each table a run of its own, reached by its `share` of the Gets: the tree
+// as access-aware allocation sees it (each table's FP weighed by its own
+// lookups), in level order.
+std::vector<TreeRun> TablesAsRuns(std::vector<TableFilters> tables, const TableShare& share);
 
 }  // namespace sstfilter
 

@@ -130,6 +130,10 @@ ABSL_FLAG(std::string, shapes, "",
               "keys, 2 MB memtables and files, 8 MB base level, uncompressed, direct reads, "
               "--reads=200000 absent-key Gets per point");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
+ABSL_FLAG(int64_t, round_reads, 1000000,
+          "--shapes, the skewed-traffic shapes (--shapes=skewed): absent-key Gets drawn by the "
+          "shape's traffic in each round, before its measure point (RocksDB samples one Get in "
+          "1024)");
 
 namespace sstfilter::db_bench {
 namespace {
@@ -369,9 +373,10 @@ int RunShapesMode() {
   config.workload = *workload;
   config.absent_reads = workload->reads >= 0 ? workload->reads : workload->num;
   config.present_reads = absl::GetFlag(FLAGS_present_reads);
+  config.round_reads = absl::GetFlag(FLAGS_round_reads);
   config.db = absl::GetFlag(FLAGS_db);
-  if (config.absent_reads < 1 || config.present_reads < 1) {
-    return Fail("--shapes: --reads and --present_reads must be at least 1");
+  if (config.absent_reads < 1 || config.present_reads < 1 || config.round_reads < 1) {
+    return Fail("--shapes: --reads, --present_reads and --round_reads must be at least 1");
   }
   const std::string compare = absl::GetFlag(FLAGS_compare);
   const absl::StatusOr<std::vector<std::string>> policies =

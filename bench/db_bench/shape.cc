@@ -50,6 +50,64 @@ std::vector<ShapeStep> YoungThenSettled() {
           Measure("settled")};
 }
 
+// Skewed traffic: a settled tree read and overwritten in rounds, measured
+// after each. A round reads absent keys drawn by the shape's traffic
+// (--round_reads: 1M by default, of which RocksDB samples ~1000), then
+// overwrites kRoundMemtables memtables of keys drawn uniformly (~8% of the
+// keys), which push about that much into the bottom level's compactions,
+// rewriting ~10x as much there: each round rewrites a good part of the tree
+// with the traffic known.
+constexpr double kRoundMemtables = 8;
+constexpr std::string_view kRoundLabels[] = {"round 1", "round 2", "round 3", "round 4",
+                                             "round 5"};
+constexpr std::string_view kShiftLabels[] = {"shift+1", "shift+2", "shift+3", "shift+4",
+                                             "shift+5"};
+
+// `steps`, then a measure point before any rewrite (`start`) and one after
+// each round (`labels`).
+std::vector<ShapeStep> ReadAndRewrite(std::vector<ShapeStep> steps, std::string_view start,
+                                      const std::string_view (&labels)[5]) {
+  steps.push_back(Do(Kind::kRead));
+  steps.push_back(Measure(start));
+  for (std::string_view label : labels) {
+    steps.push_back(Overwrite(kRoundMemtables));
+    steps.push_back(Do(Kind::kFlush));
+    steps.push_back(Do(Kind::kWait));
+    steps.push_back(Do(Kind::kRead));
+    steps.push_back(Measure(label));
+  }
+  return steps;
+}
+
+TreeShape SkewShape(std::string_view name, std::string_view history, double theta) {
+  TreeShape shape{name, history, "level", true,
+                  ReadAndRewrite({Fill(), Do(Kind::kFlush), Do(Kind::kWait)}, "settled",
+                                 kRoundLabels)};
+  shape.traffic.zipf_theta = theta;
+  shape.in_all = false;
+  return shape;
+}
+
+void AddSkewShapes(std::vector<TreeShape>* shapes) {
+  shapes->push_back(SkewShape("skew_uniform",
+                              "a settled tree read by uniform absent-key Gets, then 5 rounds of "
+                              "reads and overwrites: the control",
+                              0));
+  shapes->push_back(SkewShape("skew_zipf_0.8",
+                              "as skew_uniform, Gets zipfian (0.8) over 1000 key ranges", 0.8));
+  shapes->push_back(SkewShape("skew_zipf_0.99",
+                              "as skew_uniform, Gets zipfian (0.99, YCSB's) over 1000 key ranges",
+                              0.99));
+  shapes->push_back(SkewShape("skew_zipf_1.2",
+                              "as skew_uniform, Gets zipfian (1.2) over 1000 key ranges", 1.2));
+  TreeShape shift = SkewShape("skew_shift",
+                              "as skew_zipf_0.99; then the hot ranges move, and 5 more rounds",
+                              0.99);
+  shift.steps.push_back(Do(Kind::kShift));
+  shift.steps = ReadAndRewrite(std::move(shift.steps), "shifted", kShiftLabels);
+  shapes->push_back(std::move(shift));
+}
+
 std::vector<TreeShape> MakeShapes() {
   std::vector<TreeShape> shapes;
   shapes.push_back({"leveled_dynamic",
@@ -100,6 +158,7 @@ std::vector<TreeShape> MakeShapes() {
                     true,
                     {Fill(), Do(Kind::kFlush), Do(Kind::kWait), Overwrite(40, 0, 0.25),
                      Measure("burst"), Do(Kind::kFlush), Do(Kind::kWait), Measure("settled")}});
+  AddSkewShapes(&shapes);
   return shapes;
 }
 
@@ -126,8 +185,10 @@ std::string ShapeNames() {
 
 absl::StatusOr<std::vector<const TreeShape*>> FindShapes(std::string_view list) {
   std::vector<const TreeShape*> found;
-  if (list == "all") {
-    for (const TreeShape& shape : AllShapes()) found.push_back(&shape);
+  if (list == "all" || list == "skewed") {
+    for (const TreeShape& shape : AllShapes()) {
+      if (shape.in_all == (list == "all")) found.push_back(&shape);
+    }
     return found;
   }
   const std::vector<std::string> names = absl::StrSplit(std::string(list), ',');
@@ -137,7 +198,8 @@ absl::StatusOr<std::vector<const TreeShape*>> FindShapes(std::string_view list) 
                                  [name](const TreeShape& shape) { return shape.name == name; });
     if (it == all.end()) {
       return absl::InvalidArgumentError(absl::StrFormat(
-          "--shapes: unknown shape '%s'; expected all, or some of %s", name, ShapeNames()));
+          "--shapes: unknown shape '%s'; expected all, skewed, or some of %s", name,
+          ShapeNames()));
     }
     if (std::find(found.begin(), found.end(), &*it) != found.end()) {
       return absl::InvalidArgumentError(

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "bench/db_bench/key_draw.h"
 
 namespace sstfilter::db_bench {
 
@@ -36,8 +37,14 @@ struct ShapeStep {
     // WAL) and opens it again: RocksDB's recovery flush writes that
     // memtable into an L0 table inside DB::Open.
     kReopen,
+    // Absent-key Gets (ShapeConfig::round_reads) drawn by the shape's
+    // traffic: lookups the DB sees (and samples) between measure points.
+    kRead,
+    // The traffic's hot ranges move (a new hot set).
+    kShift,
     // A measure point called `label`; the keys written so far are those
-    // numbered v < num with v % every == 0.
+    // numbered v < num with v % every == 0. Its Gets are drawn by the
+    // shape's traffic.
     kMeasure,
   };
   Kind kind = Kind::kFlush;
@@ -54,6 +61,10 @@ struct TreeShape {
   std::string_view compaction_style;  // "level", "universal" or "fifo".
   bool dynamic_level_bytes = true;    // Leveled only.
   std::vector<ShapeStep> steps;
+  LookupTraffic traffic = {};  // How its Gets draw their keys.
+  // Run by --shapes=all; the skewed-traffic shapes are run by name or by
+  // --shapes=skewed (they need many Gets for RocksDB's read sampling).
+  bool in_all = true;
 
   // Its measure points' labels, in order.
   std::vector<std::string_view> Points() const;
@@ -62,8 +73,8 @@ struct TreeShape {
 // Every shape, in the order --shapes=all runs them.
 const std::vector<TreeShape>& AllShapes();
 
-// "all", or shape names separated by commas, each once: the shapes in the
-// list's order. InvalidArgument naming a value that is not a shape and
+// "all" (the tree shapes), "skewed" (the skewed-traffic shapes), or shape
+// names separated by commas, each once: the shapes in the list's order. InvalidArgument naming a value that is not a shape and
 // listing the shapes.
 absl::StatusOr<std::vector<const TreeShape*>> FindShapes(std::string_view list);
 

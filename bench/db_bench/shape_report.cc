@@ -93,7 +93,9 @@ std::string ShapesTable::Legend() const {
       "model: the advisor's model of the same tree's filters (sstfilter_sst --db); optimum: "
       "the advisor's optimize_levels at that tree's filter bytes; /opt: FP/absent against it; "
       "model/opt: the model against it (the allocation alone, on the tree the reads left; "
-      "/opt also counts the tree's changes during the reads); "
+      "/opt also counts the tree's changes during the reads; on the skewed-traffic shapes "
+      "model and optimum weigh each table by its own share of the shape's Gets: the optimum is "
+      "access-aware allocation's, table by table); "
       "present blk, us/Get: data blocks read from the device per present-key Get "
       "(readrandom), and its time)\n",
       policies_.front());

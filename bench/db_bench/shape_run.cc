@@ -84,6 +84,12 @@ class ShapeRunner {
         db_.reset();
         config_.workload.use_existing_db = true;
         return Open();
+      case Kind::kRead:
+        return ReadSkewed(step);
+      case Kind::kShift:
+        report_("the hot ranges move");
+        ++traffic_.hot_seed;
+        return absl::OkStatus();
       case Kind::kMeasure:
         return Measure(step);
     }
@@ -138,11 +144,37 @@ class ShapeRunner {
     return absl::OkStatus();
   }
 
+  // The keys written so far, drawn by the traffic.
+  ReadKeys Written(int every) const {
+    return ReadKeys{(num() + every - 1) / every, every, traffic_};
+  }
+
+  // The skewed-traffic shapes are projected table by table, each weighed
+  // by its share of the Gets (the optimum of access-aware allocation).
+  bool PerTableShares() const { return !shape_.in_all; }
+
+  // The share of the traffic's draws of `keys` that fall in a table's range.
+  TableShare TableShareOf(const ReadKeys& keys) const {
+    return [draw = std::make_shared<const KeyDraw>(keys.traffic, keys.count),
+            step = static_cast<uint64_t>(keys.step),
+            key_size = config_.workload.key_size](const TableFilters& t) {
+      return draw->ShareOf(KeyNumber(t.smallest, key_size) / step,
+                           KeyNumber(t.largest, key_size) / step);
+    };
+  }
+
+  absl::Status ReadSkewed(const ShapeStep& step) {
+    report_(absl::StrFormat("%d absent Gets, %s", config_.round_reads, traffic_.Describe()));
+    absl::StatusOr<BenchmarkResult> read =
+        db_->RunRead("readmissing", Written(step.every), config_.round_reads);
+    return read.status();
+  }
+
   absl::Status Measure(const ShapeStep& step) {
     report_(absl::StrFormat("measure '%s': %d absent Gets, the advisor's projection, %d present "
                             "Gets",
                             step.label, config_.absent_reads, config_.present_reads));
-    const ReadKeys written{(num() + step.every - 1) / step.every, step.every};
+    const ReadKeys written = Written(step.every);
     PointResult point;
     point.shape = std::string(shape_.name);
     point.point = std::string(step.label);
@@ -151,7 +183,7 @@ class ShapeRunner {
         db_->RunRead("readmissing", written, config_.absent_reads);
     if (!absent.ok()) return absent.status();
     point.absent = *std::move(absent);
-    point.optimum = ProjectDbTree(path_);
+    point.optimum = ProjectDbTree(path_, PerTableShares() ? TableShareOf(written) : nullptr);
     absl::StatusOr<BenchmarkResult> present =
         db_->RunRead("readrandom", written, config_.present_reads);
     if (!present.ok()) return present.status();
@@ -172,6 +204,7 @@ class ShapeRunner {
   const StepReporter& report_;
   std::unique_ptr<BenchDb> db_;
   std::vector<PointResult> points_;
+  LookupTraffic traffic_ = shape_.traffic;  // Moved by kShift.
 };
 
 }  // namespace

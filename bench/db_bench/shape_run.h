@@ -39,6 +39,7 @@ struct ShapeConfig {
   WorkloadConfig workload;
   int64_t absent_reads = 200000;  // readmissing Gets per measure point.
   int64_t present_reads = 20000;  // readrandom Gets per measure point.
+  int64_t round_reads = 1000000;   // Gets per kRead step (the skewed shapes' rounds).
   std::string db;  // --db: each run's DB is <db>.<shape>.<policy index>, kept.
 };
 

@@ -86,6 +86,13 @@ std::string MakeKey(uint64_t v, int key_size) {
   return key;
 }
 
+uint64_t KeyNumber(std::string_view key, int key_size) {
+  const size_t bytes = std::min<size_t>(static_cast<size_t>(std::min(key_size, 8)), key.size());
+  uint64_t v = 0;
+  for (size_t i = 0; i < bytes; ++i) v = v << 8 | static_cast<unsigned char>(key[i]);
+  return v;
+}
+
 absl::Status CheckBenchmarkSupported(const BenchmarkSpec& spec, EngineKind engine) {
   if (spec.multi && engine == EngineKind::kLevelDb) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -222,7 +229,7 @@ void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, const Re
   // one read would find their blocks in the block cache.
   const uint64_t benchmark_index = static_cast<uint64_t>(&spec - kBenchmarks);
   std::mt19937_64 rng((config_.seed * 7919 + static_cast<uint64_t>(t)) * 31 + benchmark_index);
-  std::uniform_int_distribution<uint64_t> pick(0, static_cast<uint64_t>(keys.count - 1));
+  const KeyDraw pick(keys.traffic, keys.count);
   const auto step = static_cast<uint64_t>(keys.step);
   const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
   std::vector<std::string> batch_keys(batch);

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "bench/db_bench/engine.h"
+#include "bench/db_bench/key_draw.h"
 #include "rocksdb/env.h"
 
 namespace sstfilter::db_bench {
@@ -108,11 +109,13 @@ struct BenchmarkResult {
 };
 
 // The keys a read benchmark draws from: those numbered step * j for j <
-// count (present keys; an absent-key benchmark reads them one byte longer).
+// count (present keys; an absent-key benchmark reads them one byte longer),
+// j drawn by `traffic` (key_draw.h).
 // REQUIRES: count > 0, step > 0.
 struct ReadKeys {
   int64_t count = 0;
   int64_t step = 1;
+  LookupTraffic traffic = {};
 };
 
 // A DB of config.engine opened for one filter policy ("none" = no filter).
@@ -159,6 +162,9 @@ class BenchDb {
 
 // db_bench's key for number v.
 std::string MakeKey(uint64_t v, int key_size);
+// The number of a key MakeKey(v, key_size) wrote, or of that key read
+// missing (one byte longer).
+uint64_t KeyNumber(std::string_view key, int key_size);
 
 }  // namespace sstfilter::db_bench
 

@@ -19,6 +19,7 @@
 #include "filter/filter_options.h"
 #include "filter/memory_sizing.h"
 #include "table/rocksdb/allocator_usable_size.h"
+#include "table/rocksdb/filter_keys.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -36,14 +37,16 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // (BlockBasedTableOptions::optimize_filters_for_memory), with the FP
   // credit of the policy, which outlives its builders; nullptr: the
   // encoding's own sizes.
-  // bits_for_entries: the setting of a filter of n entries, asked at each
-  // Finish (an FP target's, filter/accuracy.h); empty: builder's setting.
+  // setting: the setting of the filter, asked at each Finish (an FP
+  // target's, filter/accuracy.h); empty: builder's setting. track_range:
+  // the setting reads the filter's key range (FilterKeys), so AddKey keeps it.
   BitsBuilderAdapter(FormatBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr,
-                     std::function<double(size_t)> bits_for_entries = nullptr)
+                     FilterSetting setting = nullptr, bool track_range = false)
       : builder_(std::move(builder)),
         post_verify_(post_verify),
         memory_credit_(memory_credit),
-        bits_for_entries_(std::move(bits_for_entries)) {}
+        setting_(std::move(setting)),
+        track_range_(track_range && setting_ != nullptr) {}
 
   // Duplicates are skipped by hash (RocksDB passes repeated user keys, and
   // prefixes shared by consecutive keys): an entry whose hash equals one
@@ -51,6 +54,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // a false negative, and it keeps the filter sized for distinct entries.
   // AddKey de-duplicates against the previous key only.
   void AddKey(const rocksdb::Slice& key) override {
+    if (track_range_) range_.Add(std::string_view(key.data(), key.size()));
     const Hash k = HashOf(key);
     if (!prev_key_.Is(k)) builder_.AddHash(k);
     prev_key_.Set(k);
@@ -64,6 +68,10 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // tested whichever RocksDB the tests run with.
   void AddKeyAndAlt(const rocksdb::Slice& key,
                     const rocksdb::Slice& alt) SSTFILTER_OVERRIDE_SINCE_ROCKSDB_9_6 {
+    if (track_range_) {
+      range_.Add(std::string_view(key.data(), key.size()));
+      range_.Add(std::string_view(alt.data(), alt.size()));
+    }
     const Hash k = HashOf(key);
     const Hash a = HashOf(alt);
     if (!prev_key_.Is(k) && !prev_alt_.Is(k)) builder_.AddHash(k);
@@ -92,8 +100,11 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
       verify_hashes_.clear();
       builder_.ForEachHash([this](Hash h) { verify_hashes_.push_back(h); });
     }
-    if (bits_for_entries_) {
-      const double bits_per_key = bits_for_entries_(builder_.NumEntries());
+    if (setting_) {
+      FilterKeys keys;
+      keys.entries = builder_.NumEntries();
+      range_.MoveInto(&keys);
+      const double bits_per_key = setting_(keys);
       if (bits_per_key != builder_.bits_per_key()) builder_.Retune(bits_per_key);
     }
     const Sizes sizes = ChooseSizes();
@@ -166,7 +177,9 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   FormatBuilder builder_;
   const bool post_verify_;
   FpCredit* const memory_credit_;
-  const std::function<double(size_t)> bits_for_entries_;
+  const FilterSetting setting_;
+  const bool track_range_;
+  KeyRangeTracker range_;
   LastHash prev_key_;
   LastHash prev_alt_;
   std::vector<Hash> verify_hashes_;

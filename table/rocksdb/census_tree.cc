@@ -47,8 +47,9 @@ void CensusTree::Count(uint64_t number, const Table& table, int sign, int output
 
 void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
                          const std::map<int, Compaction>& running,
-                         const std::map<uint64_t, TableRecord>& records, bool bytewise) {
-  tables_.clear(), input_to_.clear(), counts_.clear(), mean_.clear();
+                         const std::map<uint64_t, TableRecord>& records, bool bytewise,
+                         const ReadSamples* samples) {
+  tables_.clear(), input_to_.clear(), counts_.clear(), mean_.clear(), traffic_.clear();
   running_ = running;
   for (const rocksdb::LiveFileMetaData& f : files) {
     if (f.num_entries == 0) continue;
@@ -83,9 +84,13 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
     const auto input = input_to_.find(number);
     Count(number, table, +1, input == input_to_.end() ? -1 : input->second);
   }
-  for (auto& [column_family, reach] : MeasureReach(files, inputs, entries, bytewise)) {
-    counts_[column_family].reach = std::move(reach);
+  std::map<std::string, TreeReach> reach = MeasureReach(files, inputs, entries, bytewise);
+  if (samples != nullptr && bytewise) {
+    for (auto& [column_family, traffic] : MeasureTraffic(files, *samples, entries, reach)) {
+      traffic_[column_family] = std::make_shared<const TreeTraffic>(std::move(traffic));
+    }
   }
+  for (auto& [column_family, r] : reach) counts_[column_family].reach = std::move(r);
 }
 
 bool CensusTree::AddTable(uint64_t number, Table table) {
@@ -161,6 +166,9 @@ TreeRuns CensusTree::Runs(const std::string& column_family) const {
     runs.l0_tables.back().reach = c.reach.l0_output;
   }
   runs.levels = c.levels;
+  if (const auto traffic = traffic_.find(column_family); traffic != traffic_.end()) {
+    runs.traffic = traffic->second;
+  }
   for (size_t level = 0; level < runs.levels.size(); ++level) {
     runs.levels[level].reach = level < c.reach.levels.size() ? c.reach.levels[level] : 1.0;
   }

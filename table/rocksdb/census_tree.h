@@ -22,6 +22,8 @@
 
 #include "rocksdb/metadata.h"
 #include "table/rocksdb/future_tree.h"
+#include "table/rocksdb/read_samples.h"
+#include "table/rocksdb/tree_traffic.h"
 
 namespace sstfilter {
 
@@ -47,10 +49,13 @@ class CensusTree {
   // metadata's, or its record's where the metadata has none (RocksDB loads
   // table properties lazily when max_open_files is not -1), or else its
   // bytes at the column family's mean bytes per entry; its filter bits are
-  // its record's, if any. `records` are by file number.
+  // its record's, if any. `records` are by file number. With `samples`
+  // (the tables' sampled reads, read_samples.h) and keys in bytewise
+  // order, it also measures where lookups go (tree_traffic.h).
   void Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
                const std::map<int, Compaction>& running,
-               const std::map<uint64_t, TableRecord>& records, bool bytewise);
+               const std::map<uint64_t, TableRecord>& records, bool bytewise,
+               const ReadSamples* samples = nullptr);
 
   // Events. Each returns false, changing nothing, when it names a table
   // the tree does not hold (or already holds): the tree is out of step.
@@ -88,6 +93,7 @@ class CensusTree {
   std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
   std::map<int, Compaction> running_;  // By job id.
   std::map<std::string, Counts> counts_;
+  std::map<std::string, std::shared_ptr<const TreeTraffic>> traffic_;  // At the last Rebuild.
   // By column family: the bytes and entries of the tables whose metadata
   // gave their entries, at the last Rebuild.
   struct Mean {

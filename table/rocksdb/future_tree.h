@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,16 @@ struct LevelTargets {
   double base_entries = 0;  // max_bytes_for_level_base in entries; 0: no cap.
 };
 
+struct TreeTraffic;  // tree_traffic.h
+
 // One column family's runs.
 struct TreeRuns {
   std::vector<RunCensus> l0_tables;  // Each L0 table, or L0 compaction output, a run.
   std::vector<RunCensus> levels;     // One run per level (index = level; [0] unused).
   LevelTargets targets;
+  // Where its lookups went, as of the census's last reading; nullptr if
+  // not read (or keys not in bytewise order).
+  std::shared_ptr<const TreeTraffic> traffic;
 };
 
 // The deepest level holding entries (0 if only L0 does).

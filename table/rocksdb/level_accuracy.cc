@@ -9,6 +9,8 @@
 #include "table/rocksdb/census_handoff.h"
 #include "table/rocksdb/level_format.h"
 #include "table/rocksdb/steady_tree.h"
+#include "table/rocksdb/traffic_parts.h"
+#include "table/rocksdb/tree_traffic.h"
 
 namespace sstfilter {
 
@@ -35,13 +37,34 @@ double MeanL0Keys(const TreeRuns& runs) {
   return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
 }
 
+
+// The traffic TableFpTarget weighs runs by: the tree's, when access_aware
+// and known; else nullptr.
+const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs) {
+  if (!options.access_aware || runs.traffic == nullptr || !runs.traffic->known()) return nullptr;
+  return runs.traffic.get();
+}
+
+// The level's model, split by its tables' lookups when `traffic` says
+// (less the range `without`: a table of its own being written there).
+void AddLevelModels(const RunModel& model, int level, const TreeTraffic* traffic,
+                    std::vector<RunModel>* models, const KeyRange* without = nullptr) {
+  const bool split = traffic != nullptr && static_cast<size_t>(level) < traffic->levels.size();
+  for (RunModel& part : split ? SplitByTraffic(model, traffic->levels[level], without)
+                              : std::vector<RunModel>{model}) {
+    part.group = level;
+    models->push_back(std::move(part));
+  }
+}
+
 }  // namespace
 
 double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const TablePlace& place,
-                     size_t num_entries) {
+                     const FilterKeys& keys) {
   const TreeRuns runs = SteadyTree(live, place.level);
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
+  const TreeTraffic* traffic = TrafficFor(options, runs);
   // The style only matters to FormatForLevel under FIFO; tables at levels
   // are leveled or universal.
   auto encoding_at = [&](int level) {
@@ -51,7 +74,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
   for (const RunCensus& run : runs.l0_tables) {
     if (run.keys > 0) models.push_back(ModelOf(run, encoding_at(0), bits));
   }
-  const auto n = static_cast<uint64_t>(std::max<size_t>(num_entries, 1));
+  const auto n = static_cast<uint64_t>(std::max<size_t>(keys.entries, 1));
   size_t mine = 0;
   if (place.level <= 0) {
     // A run of its own, all of it being written.
@@ -68,19 +91,39 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     // The table is being written into its level: at least its entries are.
     if (is_mine) run.keys = std::max(run.keys, std::min(run.fixed_keys, run.keys) + n);
     if (run.keys == 0) continue;
-    if (is_mine) mine = models.size();
+    const auto at = static_cast<int>(level);
+    if (!is_mine) {
+      AddLevelModels(ModelOf(run, encoding_at(at), bits), at, traffic, &models);
+      continue;
+    }
     // Its filters as big as its tables', or as the table if it has none.
-    models.push_back(
-        is_mine ? ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n))
-                : ModelOf(run, encoding_at(static_cast<int>(level)), bits));
-    models.back().group = static_cast<int>(level);
+    RunModel level_model =
+        ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n));
+    if (traffic == nullptr || !keys.has_range) {
+      mine = models.size();
+      models.push_back(std::move(level_model));
+      models.back().group = at;
+      continue;
+    }
+    // A run of its own, reached by its range's lookups (or, where no live
+    // table held the range, its keys' share of the level's); the rest of
+    // its level as the level's tables saw it.
+    RunModel own = level_model;
+    own.keys = static_cast<double>(n), own.fixed_keys = 0, own.fixed_bits = 0;
+    const double share = traffic->ShareOf(keys.smallest, keys.largest);
+    own.reach = share > 0 ? share : level_model.reach * own.keys / level_model.keys;
+    level_model.keys = std::max(level_model.keys - own.keys, level_model.fixed_keys);
+    const KeyRange range{keys.smallest, keys.largest, n};
+    if (level_model.keys > 0) AddLevelModels(level_model, at, traffic, &models, &range);
+    mine = models.size();
+    own.group = at;
+    models.push_back(std::move(own));
   }
   return AllocateFreeRunFpRates(models)[mine];
 }
 
-std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
-                                                const rocksdb::FilterBuildingContext& context,
-                                                EncodingId encoding) {
+FilterSetting LevelBitsForTable(const FilterOptions& options,
+                                const rocksdb::FilterBuildingContext& context, EncodingId encoding) {
   if (!options.optimize_levels) return nullptr;
   if (context.level_at_creation < 0 && !IsFlush(context)) return nullptr;
   std::shared_ptr<const TreeRuns> runs =
@@ -91,11 +134,13 @@ std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
   if (runs == nullptr) return nullptr;
   const TablePlace place{IsFlush(context) ? 0 : std::max(context.level_at_creation, 0), encoding};
   // The target is worked out at the first Finish (a flush's run is its
-  // own size) and kept for the table's later partitions.
-  return [options, runs = std::move(runs), place,
-          fp = std::optional<double>()](size_t num_entries) mutable {
-    if (!fp.has_value()) fp = TableFpTarget(options, *runs, place, num_entries);
-    return BitsPerKeyForFp(place.encoding, std::max<size_t>(num_entries, 1), *fp);
+  // own size) and kept for the table's later partitions; access-aware, at
+  // each Finish, for the filter's own key range.
+  const bool per_filter = TrafficFor(options, *runs) != nullptr;
+  return [options, runs = std::move(runs), place, per_filter,
+          fp = std::optional<double>()](const FilterKeys& keys) mutable {
+    if (!fp.has_value() || per_filter) fp = TableFpTarget(options, *runs, place, keys);
+    return BitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp);
   };
 }
 

@@ -11,6 +11,7 @@
 
 #include "filter/encoding_id.h"
 #include "filter/filter_options.h"
+#include "table/rocksdb/filter_keys.h"
 #include "table/rocksdb/level_census.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
@@ -33,9 +34,14 @@ struct TablePlace {
 // its fixed part plus the table. Each run's reach (the census's) weighs its
 // FP; the table's own L0 run counts as reached by every lookup. L0's tables
 // repay their debt together, each level its own.
+//
+// With access_aware, once the tree's traffic is known (tree_traffic.h), a
+// table below L0 whose key range is known is a run of its own, reached by
+// the lookups of its range, and each level's other tables are split by
+// the lookups they saw (traffic_parts.h).
 // REQUIRES: options resolved.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
-                     size_t num_entries);
+                     const FilterKeys& keys);
 
 // For the adapter (bits_builder_adapter.h): the bits/key of each filter the
 // table `context` describes, from its entry count, sized for the tree the
@@ -44,9 +50,10 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
 // off, a table outside the tree (SstFileWriter), or no tree for its DB and
 // column family (no LevelCensusListener, or a recovery flush whose DB
 // could not be read).
-std::function<double(size_t)> LevelBitsForTable(const FilterOptions& options,
-                                                const rocksdb::FilterBuildingContext& context,
-                                                EncodingId encoding);
+// With access_aware, each filter (a partition, with partitioned filters)
+// is sized for its own key range.
+FilterSetting LevelBitsForTable(const FilterOptions& options,
+                                const rocksdb::FilterBuildingContext& context, EncodingId encoding);
 
 }  // namespace sstfilter
 

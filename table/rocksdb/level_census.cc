@@ -32,6 +32,20 @@ uint64_t FileNumberOf(const std::string& path) {
   return end != name.c_str() && std::string(end) == ".sst" ? number : 0;
 }
 
+// For each table born since the last reading (at `last`), the share of the
+// time from then to `now` it has lived.
+std::map<uint64_t, double> BornShares(
+    const std::map<uint64_t, std::chrono::steady_clock::time_point>& born,
+    std::chrono::steady_clock::time_point last, std::chrono::steady_clock::time_point now) {
+  const double interval = std::chrono::duration<double>(now - last).count();
+  std::map<uint64_t, double> shares;
+  for (const auto& [number, when] : born) {
+    const double lived = std::chrono::duration<double>(now - when).count();
+    shares[number] = interval > 0 ? lived / interval : 1;
+  }
+  return shares;
+}
+
 }  // namespace
 
 LevelCensus& LevelCensus::Instance() {
@@ -101,11 +115,15 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   // Tables from before the listener: seen at the first reading only, every
   // later one is recorded when built.
   if (!tree->built) RecordUnseenTables(db, files);
-  tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db));
+  tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
+  tree->born.clear();
+  tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
+                     &tree->samples);
   tree->targets = LevelTargetsOf(db->GetOptions(),
                                  tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
   tree->built = true;
   tree->work_micros = 0;
+  tree->rebuilt = start;
   tree->rebuild_micros =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
@@ -130,11 +148,19 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
   return tree;
 }
 
+bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
+  const double paced = work_per_rebuild_ * tree.rebuild_micros;
+  if (tree.work_micros >= paced) return true;
+  const auto since = std::chrono::steady_clock::now() - tree.rebuilt;
+  return since >= kTrafficRefresh &&
+         std::chrono::duration<double, std::micro>(since).count() >= paced;
+}
+
 std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
     rocksdb::DB* db, bool in_step, double work_micros) {
   DbTree& tree = TreeOf(db);
   tree.work_micros += work_micros;
-  if (!in_step || tree.work_micros >= work_per_rebuild_ * tree.rebuild_micros) Rebuild(db, &tree);
+  if (!in_step || RebuildDue(tree)) Rebuild(db, &tree);
   const void* key = tree.census_key;
   if (std::find(published_.begin(), published_.end(), key) == published_.end()) {
     published_.push_back(key);
@@ -180,6 +206,7 @@ void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::Flush
   if (const auto record = records.find(info.file_number); record != records.end()) {
     table.bits_known = true, table.filter_bits = record->second.filter_bits;
   }
+  tree.born[info.file_number] = std::chrono::steady_clock::now();
   Update(db, tree.tree.AddTable(info.file_number, std::move(table)), micros);
 }
 
@@ -211,8 +238,16 @@ void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
     }
     outputs.emplace_back(output.file_number, std::move(table));
   }
-  const bool in_step =
-      TreeOf(db).tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
+  DbTree& tree = TreeOf(db);
+  const bool in_step = tree.tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
+  if (info.status.ok()) {
+    for (const auto& [number, table] : outputs) {
+      if (std::none_of(info.input_file_infos.begin(), info.input_file_infos.end(),
+                       [&](const rocksdb::CompactionFileInfo& in) { return in.file_number == number; })) {
+        tree.born[number] = std::chrono::steady_clock::now();
+      }
+    }
+  }
   // The inputs are gone, but for a trivial move's: its outputs are its
   // inputs, moved down with their filters.
   if (info.status.ok()) {

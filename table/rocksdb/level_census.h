@@ -48,6 +48,7 @@
 #include "rocksdb/metadata.h"
 #include "table/rocksdb/census_tree.h"
 #include "table/rocksdb/future_tree.h"
+#include "table/rocksdb/read_samples.h"
 
 namespace sstfilter {
 
@@ -97,6 +98,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // table count, and under 0.4% counting an event that waits for it (the
   // events themselves cost the rest).
   static constexpr double kWorkPerRebuild = 500;
+  // Also after this long, if kWorkPerRebuild times its time has passed:
+  // the tables' sampled reads (read_samples.h) are only read then, and a
+  // tree read but not written needs them too.
+  static constexpr std::chrono::seconds kTrafficRefresh{5};
 
  private:
   // A running job, by (DB path, column family, job id).
@@ -121,6 +126,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
     LevelTargets targets;
     double rebuild_micros = 0;       // The last rebuild's time.
     double work_micros = 0;          // Flush and compaction time since.
+    std::chrono::steady_clock::time_point rebuilt;  // When it was.
+    // Each table's sampled reads, and when the tables built since the
+    // last rebuild were born (by file number).
+    ReadSamples samples;
+    std::map<uint64_t, std::chrono::steady_clock::time_point> born;
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
   };
 
@@ -129,6 +139,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
   DbTree& TreeOf(rocksdb::DB* db);
   // Under mu_: reads the DB's live tables into its tree afresh.
   void Rebuild(rocksdb::DB* db, DbTree* tree);
+  // Under mu_: whether the tree is due a rebuild.
+  bool RebuildDue(const DbTree& tree) const;
   // Under mu_: after an event that changed the tree (in_step false: it
   // named a table the tree does not hold), rebuilds it if due, counts
   // `work_micros` of job time, and publishes its runs.

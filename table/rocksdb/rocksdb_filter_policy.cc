@@ -32,6 +32,14 @@ rocksdb::Status ToRocksDb(const absl::Status& status) {
 // An option of type T, parsed strictly by `parse` (so a bad value is an
 // error naming it; RocksDB's own double parsing accepts "10abc") and written
 // back by `format` in a form `parse` reads to the same value.
+// Two options' values alike. A function, not a captureless lambda: GCC 12
+// reports the copy of such a lambda's std::function as maybe uninitialized.
+template <typename T>
+bool EqualValues(const rocksdb::ConfigOptions&, const std::string&, const void* a, const void* b,
+                 std::string*) {
+  return *static_cast<const T*>(a) == *static_cast<const T*>(b);
+}
+
 template <typename T>
 rocksdb::OptionTypeInfo StrictOption(int offset,
                                      absl::StatusOr<T> (*parse)(std::string_view),
@@ -51,8 +59,7 @@ rocksdb::OptionTypeInfo StrictOption(int offset,
         *value = format(*static_cast<const T*>(addr));
         return rocksdb::Status::OK();
       },
-      [](const rocksdb::ConfigOptions&, const std::string&, const void* a, const void* b,
-         std::string*) { return *static_cast<const T*>(a) == *static_cast<const T*>(b); });
+      &EqualValues<T>);
 }
 
 std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bits_per_key); }
@@ -80,7 +87,9 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
                                                         ParseFpRateValue, FormatFpRate)},
       {kOptimizeLevelsName,
        StrictOption<bool>(offsetof(FilterOptions, optimize_levels), ParseOptimizeLevelsValue,
-                          FormatOptimizeLevels)},
+                          FormatFlagValue)},
+      {kAccessAwareName, StrictOption<bool>(offsetof(FilterOptions, access_aware),
+                                            ParseAccessAwareValue, FormatFlagValue)},
   };
   return *kInfo;
 }
@@ -140,14 +149,18 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
             : nullptr;
     const EncodingId encoding = FormatForTable(options_, context);
     const Accuracy accuracy(options_);
-    std::function<double(size_t)> bits_for_entries = LevelBitsForTable(options_, context, encoding);
-    if (!bits_for_entries && accuracy.PerFilter()) {
-      bits_for_entries = [accuracy, encoding](size_t n) { return accuracy.BitsPerKey(encoding, n); };
+    FilterSetting setting = LevelBitsForTable(options_, context, encoding);
+    const bool track_range = setting != nullptr && options_.access_aware;
+    if (!setting && accuracy.PerFilter()) {
+      setting = [accuracy, encoding](const FilterKeys& keys) {
+        return accuracy.BitsPerKey(encoding, keys.entries);
+      };
     }
     return VisitEncoding(encoding, [&](auto e) -> rocksdb::FilterBitsBuilder* {
       using E = decltype(e);
       return new BitsBuilderAdapter<E>(typename E::Builder(accuracy.NominalBitsPerKey(encoding)),
-                                       post_verify, memory_credit, std::move(bits_for_entries));
+                                       post_verify, memory_credit, std::move(setting),
+                                       track_range);
     });
   }
 
@@ -190,10 +203,10 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                  "compact_from_level:2)"
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format, %s or "
-            "%s%s",
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format, %s, "
+            "%s or %s%s",
             kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName,
-            kOptimizeLevelsName, hint));
+            kOptimizeLevelsName, kAccessAwareName, hint));
       }
     }
     return rocksdb::Status::OK();

@@ -1,0 +1,331 @@
+// Access-aware allocation (optimize_levels:access_aware): the lookups each
+// table saw, from RocksDB's sampled reads (read_samples.h), where a key
+// range's lookups go (tree_traffic.h), a level split by them
+// (traffic_parts.h), and the FP a table gets from them (level_accuracy.h).
+// Expected values are worked out by hand from the contracts.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "db_test_util.h"
+#include "filter/fp_target.h"
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+#include "table/rocksdb/level_census.h"
+#include "table/rocksdb/open_db.h"
+#include "table/rocksdb/registration.h"
+#include "table/rocksdb/level_accuracy.h"
+#include "table/rocksdb/read_samples.h"
+#include "table/rocksdb/traffic_parts.h"
+#include "table/rocksdb/tree_traffic.h"
+
+namespace sstfilter {
+namespace {
+
+rocksdb::LiveFileMetaData File(uint64_t number, int level, uint64_t sampled_gets,
+                               const std::string& smallest = "a",
+                               const std::string& largest = "z") {
+  rocksdb::LiveFileMetaData f;
+  f.file_number = number;
+  f.level = level;
+  f.column_family_name = "default";
+  f.num_reads_sampled = static_cast<uint64_t>(sampled_gets * kSampleEvery);
+  f.smallestkey = smallest, f.largestkey = largest;
+  return f;
+}
+
+TEST(ShareOfGetsTest, ShrinksTowardTheUniformShareWhileFewAreSeen) {
+  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{0, 0}, 0.25), 0.25);
+  // (samples + 2) / (exposure + 2 / uniform).
+  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{1000, 10000}, 0.5), 1002.0 / 10004.0);
+  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{0, 1}, 0.5), 2.0 / 5.0);
+  EXPECT_NEAR(ShareOfGets(TableSamples{0, 1e6}, 0.5), 0, 1e-5);
+}
+
+TEST(FitSharePriorTest, HoldsTablesThatDifferBySamplingAloneToOneShare) {
+  // Eight tables of uniform share 1/8 over 800 sampled Gets: 100 expected
+  // each. Counts within Poisson noise (sd 10): no spread beyond sampling.
+  const std::vector<double> uniform(8, 1.0 / 8);
+  std::vector<TableSamples> even;
+  for (double s : {95.0, 108.0, 92.0, 104.0, 99.0, 111.0, 90.0, 101.0}) {
+    even.push_back(TableSamples{s, 800});
+  }
+  const SharePrior held = FitSharePrior(even, uniform);
+  EXPECT_NEAR(held.ratio, 800.0 / 800, 1e-12);
+  EXPECT_GT(held.samples, 1000) << "the spread is sampling noise";
+  // One hot table, the rest cold: each keeps what it saw.
+  std::vector<TableSamples> skewed(8, TableSamples{20, 800});
+  skewed[0].samples = 660;
+  const SharePrior free = FitSharePrior(skewed, uniform);
+  EXPECT_LT(free.samples, 2);
+  EXPECT_NEAR(ShareOfGets(skewed[0], 1.0 / 8, free), 660.0 / 800, 0.01);
+  EXPECT_NEAR(ShareOfGets(skewed[1], 1.0 / 8, free), 20.0 / 800, 0.01);
+  // Too few tables to fit: the default prior.
+  skewed.resize(kMinPriorTables - 1);
+  EXPECT_EQ(FitSharePrior(skewed, uniform).samples, SharePrior{}.samples);
+}
+
+TEST(ReadSamplesTest, CountsWhatEachTableGainedBetweenReadings) {
+  ReadSamples samples;
+  std::vector<rocksdb::LiveFileMetaData> files = {File(1, 6, 0), File(2, 6, 0), File(3, 5, 0),
+                                                  File(4, 0, 0)};
+  samples.Update(files, {});
+  EXPECT_EQ(samples.Gets("default"), 0);
+  // Two L6 tables 30 + 10, L5 25, one L0 table 50: the Gets are 50.
+  files = {File(1, 6, 30), File(2, 6, 10), File(3, 5, 25), File(4, 0, 50)};
+  samples.Update(files, {});
+  EXPECT_DOUBLE_EQ(samples.Gets("default"), 50);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 30);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).exposure, 50);
+  EXPECT_DOUBLE_EQ(samples.tables().at(4).samples, 50);
+  // Table 5 born half way through the next interval; table 6 unknown (its
+  // 100 have no window); table 1's count went down (a new table of that
+  // number): all 3 it holds are new.
+  files = {File(1, 6, 3), File(2, 6, 10), File(3, 5, 25), File(4, 0, 50), File(5, 6, 8),
+           File(6, 6, 100)};
+  samples.Update(files, {{5, 0.5}});
+  const double gets = 11;  // L6: 3 + 0 + 8.
+  const double decay = std::exp(-gets / kDecayGets);
+  EXPECT_DOUBLE_EQ(samples.Gets("default"), 50 * decay + gets);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 30 * decay + 3);
+  EXPECT_DOUBLE_EQ(samples.tables().at(2).exposure, 50 * decay + gets);
+  EXPECT_DOUBLE_EQ(samples.tables().at(5).samples, 8);
+  EXPECT_DOUBLE_EQ(samples.tables().at(5).exposure, 0.5 * gets);
+  EXPECT_DOUBLE_EQ(samples.tables().at(6).samples, 0);
+  EXPECT_DOUBLE_EQ(samples.tables().at(6).exposure, 0);
+  // Gone tables are forgotten; table 6 counts from its last reading.
+  samples.Update({File(6, 6, 110)}, {});
+  EXPECT_EQ(samples.tables().count(1), 0u);
+  EXPECT_DOUBLE_EQ(samples.tables().at(6).samples, 10);
+}
+
+// Two L6 tables, "a".."m" and "n".."z", 1000 keys each; the first saw
+// 900 of 1000 sampled Gets. An L5 table over "a".."m", born just before
+// the reading: 20 sampled Gets in its sliver of the interval (share 1).
+struct TwoTableTree {
+  ReadSamples samples;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  std::map<uint64_t, uint64_t> entries = {{1, 1000}, {2, 1000}, {3, 100}};
+
+  TwoTableTree() {
+    files = {File(1, 6, 0, "a", "m"), File(2, 6, 0, "n", "z")};
+    samples.Update(files, {});
+    files = {File(1, 6, 900, "a", "m"), File(2, 6, 100, "n", "z"), File(3, 5, 20, "a", "m")};
+    samples.Update(files, {{3, 0.001}});
+  }
+  TreeTraffic Traffic() const { return MeasureTraffic(files, samples, entries, {}).at("default"); }
+};
+
+TEST(TreeTrafficTest, EachTablesShareAndARangesShare) {
+  const TreeTraffic traffic = TwoTableTree().Traffic();
+  EXPECT_DOUBLE_EQ(traffic.gets, 1000);
+  EXPECT_TRUE(traffic.known());
+  ASSERT_EQ(traffic.levels.size(), 7u);
+  ASSERT_EQ(traffic.levels[6].size(), 2u);
+  const TableTraffic& hot = traffic.levels[6][0];
+  EXPECT_EQ(hot.range.smallest, "a");
+  EXPECT_DOUBLE_EQ(hot.uniform, 0.5);
+  EXPECT_DOUBLE_EQ(hot.share, (900.0 + 2) / (1000 + 2 / 0.5));
+  EXPECT_DOUBLE_EQ(hot.evidence, 1000 * 0.5);
+  EXPECT_DOUBLE_EQ(traffic.levels[5][0].share, 1);
+  // Half the first table's span ('a' to 'g' of 'a' to 'm'): half its share,
+  // from L6, which has seen far more than L5 (lived 0.001 of the interval;
+  // its half would be 0.5).
+  EXPECT_NEAR(traffic.ShareOf("a", "g"), hot.share / 2, 1e-12);
+  EXPECT_NEAR(traffic.ShareOf("a", "z"), hot.share + traffic.levels[6][1].share, 1e-12);
+  EXPECT_EQ(traffic.ShareOf("0", "1"), 0) << "no table holds it";
+}
+
+TEST(TreeTrafficTest, UnknownBelowTheLeastGets) {
+  ReadSamples samples;
+  samples.Update({File(1, 6, 0)}, {});
+  samples.Update({File(1, 6, kMinTrafficGets / 2)}, {});
+  const TreeTraffic traffic =
+      MeasureTraffic({File(1, 6, kMinTrafficGets / 2)}, samples, {{1, 10}}, {}).at("default");
+  EXPECT_FALSE(traffic.known());
+}
+
+TEST(SplitByTrafficTest, OnePartPerBandOfLookupsPerEntry) {
+  RunModel run;
+  run.keys = 4000, run.fixed_keys = 2000, run.fixed_bits = 20000, run.reach = 1;
+  auto table = [](uint64_t keys, double share) {
+    return TableTraffic{KeyRange{"a", "b", keys}, share, 0, 0};
+  };
+  // Per entry 9e-4 and 1e-4: two bands; 5e-4 and 6e-4 (within sqrt 2): one.
+  const std::vector<RunModel> two = SplitByTraffic(run, {table(1000, 0.9), table(1000, 0.1)});
+  ASSERT_EQ(two.size(), 2u);
+  double keys = 0, fixed_keys = 0, fixed_bits = 0, reach = 0;
+  for (const RunModel& part : two) {
+    EXPECT_DOUBLE_EQ(part.keys, 2000);
+    keys += part.keys, fixed_keys += part.fixed_keys, fixed_bits += part.fixed_bits;
+    reach += part.reach;
+  }
+  EXPECT_DOUBLE_EQ(keys, 4000);
+  EXPECT_DOUBLE_EQ(fixed_keys, 2000);
+  EXPECT_DOUBLE_EQ(fixed_bits, 20000);
+  EXPECT_DOUBLE_EQ(reach, 2.0) << "lookups per entry kept at the run's 4000 keys";
+  EXPECT_DOUBLE_EQ(two[0].reach, 0.2);  // The cold band first.
+  const std::vector<RunModel> one = SplitByTraffic(run, {table(1000, 0.5), table(1000, 0.6)});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_DOUBLE_EQ(one[0].reach, 2.2);
+  EXPECT_EQ(SplitByTraffic(run, {}).size(), 1u);
+  EXPECT_EQ(SplitByTraffic(run, {}).front().reach, 1);
+}
+
+// A bottom level of 16 tables of 100,000 keys ("a0".."a9" to "p0".."p9"),
+// the first reached by half the Gets, the others by 1/30 each; L5 above.
+TreeRuns SkewedTree(double gets) {
+  TreeRuns runs;
+  runs.levels.resize(7);
+  runs.levels[5] = RunCensus{160000, 2, 0, 0, 1};
+  runs.levels[6] = RunCensus{1600000, 16, 0, 0, 1};
+  auto traffic = std::make_shared<TreeTraffic>();
+  traffic->gets = gets;
+  traffic->levels.resize(7);
+  for (int i = 0; i < 16; ++i) {
+    const std::string c(1, static_cast<char>('a' + i));
+    traffic->levels[6].push_back(
+        TableTraffic{KeyRange{c + "0", c + "9", 100000}, i == 0 ? 0.5 : 0.5 / 15, 1.0 / 16, 1e6});
+  }
+  runs.traffic = std::move(traffic);
+  return runs;
+}
+
+FilterKeys TableOf(int i) {
+  const std::string c(1, static_cast<char>('a' + i));
+  return FilterKeys{100000, true, c + "0", c + "9"};
+}
+
+TEST(AccessAwareTargetTest, HotTablesGetMoreBitsAndTheBudgetHolds) {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.optimize_levels = true;
+  const TablePlace bottom{6, EncodingId::kCacheLocal};
+  const TreeRuns runs = SkewedTree(1000);
+  const double uniform = TableFpTarget(options, runs, bottom, TableOf(0));
+  options.access_aware = true;
+  const double hot = TableFpTarget(options, runs, bottom, TableOf(0));
+  const double cold = TableFpTarget(options, runs, bottom, TableOf(5));
+  // p = mu * n / (c * share): the hot table's FP 15x below a cold one's.
+  EXPECT_NEAR(cold / hot, 15, 15 * 0.1);
+  EXPECT_LT(hot, uniform);
+  EXPECT_GT(cold, uniform);
+  // The sixteen tables, each sized for its own range, spend the bytes the
+  // uniform weighting does (within 2%), and read fewer blocks.
+  double bits = 0, static_bits = 0, reads = 0, static_reads = 0;
+  for (int i = 0; i < 16; ++i) {
+    const double share = i == 0 ? 0.5 : 0.5 / 15;
+    const double p = TableFpTarget(options, runs, bottom, TableOf(i));
+    bits += 100000 * BitsPerKeyForFp(EncodingId::kCacheLocal, 100000, p);
+    static_bits += 100000 * BitsPerKeyForFp(EncodingId::kCacheLocal, 100000, uniform);
+    reads += share * p, static_reads += share * uniform;
+  }
+  EXPECT_NEAR(bits / static_bits, 1.0, 0.02);
+  EXPECT_LT(reads, static_reads / 1.3);
+}
+
+TEST(AccessAwareTargetTest, StaticUntilTrafficIsKnownOrWithoutARange) {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.optimize_levels = true;
+  const TablePlace bottom{6, EncodingId::kCacheLocal};
+  const double uniform = TableFpTarget(options, SkewedTree(1000), bottom, TableOf(0));
+  options.access_aware = true;
+  EXPECT_EQ(TableFpTarget(options, SkewedTree(kMinTrafficGets / 2), bottom, TableOf(0)), uniform);
+  FilterKeys no_range = TableOf(0);
+  no_range.has_range = false;
+  EXPECT_EQ(TableFpTarget(options, SkewedTree(1000), bottom, no_range), uniform);
+  TreeRuns no_traffic = SkewedTree(1000);
+  no_traffic.traffic = nullptr;
+  EXPECT_EQ(TableFpTarget(options, no_traffic, bottom, TableOf(0)), uniform);
+}
+
+// Through RocksDB: the Gets it samples reach the census, and a compaction
+// then gives the tables of the range they hit more bits per key than the
+// tables of a range they miss.
+// "k" and the number in 4 big-endian bytes: keys spread evenly over the
+// byte positions that key ranges are measured in (run_reach.h).
+std::string Key(int i) {
+  std::string key = "k";
+  for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((i >> shift) & 0xff));
+  return key;
+}
+
+TEST(AccessAwareDbTest, SampledGetsReachTheCensusAndSizeTheNextCompaction) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  testing::TempDir dir;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.compression = rocksdb::kNoCompression;
+  options.target_file_size_base = 128 << 10;  // ~1,000 keys a table.
+  options.disable_auto_compactions = true;
+  options.listeners.push_back(std::make_shared<LevelCensusListener>(0.0));  // Read at each event.
+  rocksdb::BlockBasedTableOptions table;
+  ASSERT_TRUE(rocksdb::FilterPolicy::CreateFromString(
+                  rocksdb::ConfigOptions(),
+                  "sstfilter.bloom:10:cache_local:optimize_levels:access_aware",
+                  &table.filter_policy)
+                  .ok());
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+  constexpr int kKeys = 20000;
+  for (int i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), std::string(100, 'v')).ok());
+    if (i % 1000 == 999) {
+      ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    }
+  }
+  // Rewritten, not moved: ~20 tables in key order.
+  rocksdb::CompactRangeOptions rewrite;
+  rewrite.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  ASSERT_TRUE(db->CompactRange(rewrite, nullptr, nullptr).ok());
+  const auto flush_one = [&](const std::string& key) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, "v").ok());
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  };
+  flush_one("z1");  // The counts' first reading.
+  // 150,000 absent-key Gets in the lowest tenth of the keys (~146 sampled).
+  std::string value;
+  for (int i = 0; i < 150000; ++i) {
+    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), Key(i % (kKeys / 10)) + "x", &value).IsNotFound());
+  }
+  flush_one("z2");  // The second: what each table gained.
+  const auto runs = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "default");
+  ASSERT_NE(runs, nullptr);
+  ASSERT_NE(runs->traffic, nullptr);
+  EXPECT_TRUE(runs->traffic->known()) << runs->traffic->gets << " sampled Gets";
+  EXPECT_GT(runs->traffic->ShareOf(Key(0), Key(kKeys / 10 - 1)), 0.8);
+  EXPECT_LT(runs->traffic->ShareOf(Key(kKeys / 2), Key(kKeys - 1)), 0.1);
+
+  // Rewritten with the traffic known: bits per key by range.
+  ASSERT_TRUE(db->CompactRange(rewrite, nullptr, nullptr).ok());
+  rocksdb::TablePropertiesCollection tables;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  double hot_bits = 0, hot_keys = 0, cold_bits = 0, cold_keys = 0;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    const auto props = tables.find(f.db_path + f.name);
+    ASSERT_NE(props, tables.end()) << f.db_path + f.name;
+    if (f.largestkey < Key(kKeys / 10)) {
+      hot_bits += 8.0 * props->second->filter_size, hot_keys += props->second->num_entries;
+    } else if (f.smallestkey >= Key(kKeys / 2) && f.smallestkey < "z") {
+      cold_bits += 8.0 * props->second->filter_size, cold_keys += props->second->num_entries;
+    }
+  }
+  ASSERT_GT(hot_keys, 0);
+  ASSERT_GT(cold_keys, 0);
+  EXPECT_GT(hot_bits / hot_keys, cold_bits / cold_keys + 3)
+      << "hot " << hot_bits / hot_keys << " cold " << cold_bits / cold_keys << " bits/key";
+  // Every key still found.
+  for (int i = 0; i < kKeys; i += 97) {
+    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), Key(i), &value).ok()) << Key(i);
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
