@@ -191,6 +191,23 @@ TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
   }
 }
 
+// access_aware is carried by the id alone: an OPTIONS file of a policy
+// without it names no option a build from before it would refuse.
+TEST_F(PolicyOptionsTest, AccessAwareIsNotWrittenOut) {
+  for (const char* id : {"sstfilter.bloom:10:optimize_levels",
+                         "sstfilter.bloom:10:optimize_levels:access_aware"}) {
+    rocksdb::BlockBasedTableOptions table;
+    ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
+    std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
+    rocksdb::ConfigOptions config = config_;
+    config.depth = rocksdb::ConfigOptions::kDepthDetailed;
+    std::string text;
+    ASSERT_TRUE(factory->GetOptionString(config, &text).ok());
+    EXPECT_EQ(text.find("access_aware="), std::string::npos) << text;
+    EXPECT_NE(text.find("optimize_levels=true"), std::string::npos) << text;
+  }
+}
+
 // The filter a policy builds for a fixed set of keys.
 std::string FilterBytes(const rocksdb::FilterPolicy& policy) {
   const rocksdb::BlockBasedTableOptions table;

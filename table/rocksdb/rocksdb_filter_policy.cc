@@ -41,12 +41,11 @@ bool EqualValues(const rocksdb::ConfigOptions&, const std::string&, const void* 
 }
 
 template <typename T>
-rocksdb::OptionTypeInfo StrictOption(int offset,
-                                     absl::StatusOr<T> (*parse)(std::string_view),
-                                     std::string (*format)(const T&)) {
+rocksdb::OptionTypeInfo StrictOption(
+    int offset, absl::StatusOr<T> (*parse)(std::string_view), std::string (*format)(const T&),
+    rocksdb::OptionTypeFlags flags = rocksdb::OptionTypeFlags::kNone) {
   return rocksdb::OptionTypeInfo(
-      offset, rocksdb::OptionType::kUnknown, rocksdb::OptionVerificationType::kNormal,
-      rocksdb::OptionTypeFlags::kNone,
+      offset, rocksdb::OptionType::kUnknown, rocksdb::OptionVerificationType::kNormal, flags,
       [parse](const rocksdb::ConfigOptions&, const std::string&, const std::string& value,
               void* addr) {
         absl::StatusOr<T> parsed = parse(value);
@@ -88,8 +87,11 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
       {kOptimizeLevelsName,
        StrictOption<bool>(offsetof(FilterOptions, optimize_levels), ParseOptimizeLevelsValue,
                           FormatFlagValue)},
-      {kAccessAwareName, StrictOption<bool>(offsetof(FilterOptions, access_aware),
-                                            ParseAccessAwareValue, FormatFlagValue)},
+      // Not written out: the id holds it when set, and OPTIONS files then
+      // stay readable by builds from before it (they refuse unknown names).
+      {kAccessAwareName,
+       StrictOption<bool>(offsetof(FilterOptions, access_aware), ParseAccessAwareValue,
+                          FormatFlagValue, rocksdb::OptionTypeFlags::kDontSerialize)},
   };
   return *kInfo;
 }

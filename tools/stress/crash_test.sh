@@ -14,7 +14,8 @@
 # bits/key go (sstfilter.bloom:%g:banded), or what follows the bits/key
 # (banded, cache_local:compact_from_level:2), or `builtin` for RocksDB's own
 # filter (db_stress without --filter_uri). Default: every encoding, the
-# per-level policy and a compact bottom level.
+# per-level policy (access-aware: static until the DB has seen enough Gets)
+# and a compact bottom level.
 #
 # Environment: SSTFILTER_STRESS_SEED (the crash test's initial random seed
 # for the first policy, +1 for each next one, so that policies draw different
@@ -28,7 +29,7 @@ set -euo pipefail
 log() { printf '[stress] %s\n' "$*" >&2; }
 die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 
-DEFAULT_POLICIES=(leveldb cache_local compact banded banded:optimize_levels
+DEFAULT_POLICIES=(leveldb cache_local compact banded banded:optimize_levels:access_aware
                   cache_local:compact_from_level:2:optimize_levels@universal)
 
 [ $# -ge 1 ] || die "usage: crash_test.sh TREE [SECONDS] [POLICY...]"
