@@ -137,7 +137,24 @@ absl::Status CheckAccuracy(const FilterOptions& options) {
   return CheckFpReachable(p, EncodingId::kCompact);
 }
 
-absl::Status CheckAccessAware(const FilterOptions& options) {
+absl::Status BudgetOutOfRange(std::string_view shown) {
+  return BadValue(kBudgetName, shown,
+                  absl::StrFormat("is out of range; expected MiB in (0, %.0f]", kMaxBudgetMb));
+}
+
+// access_aware and budget_mb refine optimize_levels.
+absl::Status CheckPerLevelOptions(const FilterOptions& options) {
+  if (options.budget_mb.has_value()) {
+    const double mb = *options.budget_mb;
+    if (!(mb > 0 && mb <= kMaxBudgetMb)) return BudgetOutOfRange(FormatBudget(mb));
+    if (!options.optimize_levels) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: %s without %s: the budget is spent by the per-level allocation; add %s "
+          "(sstfilter.bloom:10:%s:%s:%s)",
+          kBloomPolicyName, kBudgetName, kOptimizeLevelsName, kOptimizeLevelsName,
+          kOptimizeLevelsName, kBudgetName, FormatBudget(mb)));
+    }
+  }
   if (!options.access_aware || options.optimize_levels) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrFormat(
       "%s: %s without %s: access-aware allocation weighs the per-level allocation by "
@@ -149,9 +166,9 @@ absl::Status CheckAccessAware(const FilterOptions& options) {
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
       "'%s' is not a %s id%s; expected "
-      "%s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>][:%s]",
+      "%s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>][:%s[:%s][:%s:<MiB>]]",
       id, kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName,
-      kOptimizeLevelsName));
+      kOptimizeLevelsName, kAccessAwareName, kBudgetName));
 }
 
 }  // namespace
@@ -163,7 +180,7 @@ absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options)
   }
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
   if (absl::Status s = CheckAccuracy(options); !s.ok()) return s;
-  if (absl::Status s = CheckAccessAware(options); !s.ok()) return s;
+  if (absl::Status s = CheckPerLevelOptions(options); !s.ok()) return s;
   return options;
 }
 
@@ -215,6 +232,22 @@ absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value) {
 
 absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value) {
   return ParseFlagValue(kAccessAwareName, value);
+}
+
+absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value) {
+  if (value == kBudgetUnset) return std::nullopt;
+  double mb = 0;
+  if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &mb)) {
+    return BadValue(kBudgetName, value,
+                    absl::StrFormat("is not a number; expected MiB in (0, %.0f] or %s",
+                                    kMaxBudgetMb, kBudgetUnset));
+  }
+  if (!(mb > 0 && mb <= kMaxBudgetMb)) return BudgetOutOfRange(value);
+  return mb;
+}
+
+std::string FormatBudget(const std::optional<double>& budget_mb) {
+  return budget_mb.has_value() ? FormatBitsPerKey(*budget_mb) : kBudgetUnset;
 }
 
 std::string FormatFlagValue(const bool& flag) {
@@ -281,7 +314,8 @@ absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
 absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
                         FilterOptions* options) {
   if (*i == parts.size() || parts[*i] == kCompactFromLevelName ||
-      parts[*i] == kOptimizeLevelsName || parts[*i] == kAccessAwareName) {
+      parts[*i] == kOptimizeLevelsName || parts[*i] == kAccessAwareName ||
+      parts[*i] == kBudgetName) {
     return absl::OkStatus();
   }
   if (parts[*i] == kFpRateName) {
@@ -296,17 +330,29 @@ absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
-// optimize_levels (access_aware)? from parts[i] to the end.
+// optimize_levels (access_aware)? (budget_mb:<MiB>)? from parts[i] to the
+// end.
 absl::Status ReadLevelFlags(std::string_view id, const IdParts& parts, size_t i,
                             FilterOptions* options) {
   options->optimize_levels = true;
-  if (i + 1 == parts.size()) return absl::OkStatus();
-  if (parts[i + 1] == kAccessAwareName && i + 2 == parts.size()) {
+  ++i;
+  if (i < parts.size() && parts[i] == kAccessAwareName) {
     options->access_aware = true;
-    return absl::OkStatus();
+    ++i;
   }
-  return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s after it)",
-                                   kOptimizeLevelsName, kAccessAwareName));
+  if (i < parts.size() && parts[i] == kBudgetName) {
+    absl::StatusOr<std::string_view> value = NamedValue(id, parts, i, "<MiB>");
+    if (!value.ok()) return value.status();
+    absl::StatusOr<std::optional<double>> mb = ParseBudgetValue(*value);
+    if (!mb.ok()) return mb.status();
+    if (!mb->has_value()) return BudgetOutOfRange(*value);
+    options->budget_mb = *mb;
+    i += 2;
+  }
+  if (i == parts.size()) return absl::OkStatus();
+  return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s and "
+                                   "%s:<MiB> after it, in that order)",
+                                   kOptimizeLevelsName, kAccessAwareName, kBudgetName));
 }
 
 // (compact_from_level:<level>)? (optimize_levels (access_aware)?)? from
@@ -316,8 +362,8 @@ absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i
   bool level_given = false;
   for (; i < parts.size(); i += 2) {
     if (parts[i] == kOptimizeLevelsName) return ReadLevelFlags(id, parts, i, options);
-    if (parts[i] == kAccessAwareName) {
-      return BadId(id, absl::StrFormat(": %s comes last, after %s", kAccessAwareName,
+    if (parts[i] == kAccessAwareName || parts[i] == kBudgetName) {
+      return BadId(id, absl::StrFormat(": %s comes last, after %s", StdView(parts[i]),
                                        kOptimizeLevelsName));
     }
     if (parts[i] != kCompactFromLevelName) {
@@ -361,7 +407,7 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   if (s.ok()) s = ReadNamedFields(id, parts, i, &options);
   if (s.ok()) s = CheckCompactFromLevel(options);
   if (s.ok()) s = CheckAccuracy(options);
-  if (s.ok()) s = CheckAccessAware(options);
+  if (s.ok()) s = CheckPerLevelOptions(options);
   if (!s.ok()) return s;
   return options;
 }
@@ -388,6 +434,9 @@ std::string FormatPolicyId(const FilterOptions& options) {
   }
   if (options.optimize_levels) absl::StrAppend(&id, ":", kOptimizeLevelsName);
   if (options.access_aware) absl::StrAppend(&id, ":", kAccessAwareName);
+  if (options.budget_mb.has_value()) {
+    absl::StrAppend(&id, ":", kBudgetName, ":", FormatBudget(options.budget_mb));
+  }
   return id;
 }
 

@@ -11,7 +11,8 @@
 //   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
 //   sstfilter.bloom:fp_rate:<p>[:<format>][:compact_from_level:<level>]
 //   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
-//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels:access_aware
+//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
+//       [:access_aware][:budget_mb:<MiB>]
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -51,6 +52,12 @@ inline constexpr char kOptimizeLevelsName[] = "optimize_levels";
 inline constexpr char kFpRateUnset[] = "none";
 // The access-aware option's name, as optimize_levels'.
 inline constexpr char kAccessAwareName[] = "access_aware";
+// The byte budget's name, in ids (budget_mb:<MiB>) and option maps, and
+// its spelling for "not set" where every option is written out; its largest
+// value (1 PiB: a larger one is a typo).
+inline constexpr char kBudgetName[] = "budget_mb";
+inline constexpr char kBudgetUnset[] = "none";
+inline constexpr double kMaxBudgetMb = 1024.0 * 1024 * 1024;
 
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
@@ -81,11 +88,18 @@ struct FilterOptions {
   // (table/rocksdb/tree_traffic.h); until a DB has seen enough lookups
   // (a new DB, a reopened one), as optimize_levels alone.
   bool access_aware = false;
+  // RocksDB only, with optimize_levels: the most filter memory a column
+  // family's live tables may hold, in MiB (2^20 bytes). The allocation then
+  // spends the lesser of this and bits_per_key over the tree's keys: the
+  // budget holds in a tree too big for bits_per_key, bits_per_key caps the
+  // accuracy of one smaller than the budget (and sizes tables built before
+  // the census knows the tree). In (0, kMaxBudgetMb].
+  std::optional<double> budget_mb = std::nullopt;
 
   bool operator==(const FilterOptions& o) const {
     return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
            compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
-           access_aware == o.access_aware;
+           access_aware == o.access_aware && budget_mb == o.budget_mb;
   }
 };
 
@@ -108,6 +122,9 @@ std::string FormatFpRate(const std::optional<double>& fp_rate);
 // "true" or "false".
 absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
 absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value);
+// MiB in (0, kMaxBudgetMb], or kBudgetUnset (nullopt).
+absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value);
+std::string FormatBudget(const std::optional<double>& budget_mb);
 std::string FormatFlagValue(const bool& flag);
 // A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
 // kCompactFromLevelUnset (nullopt).

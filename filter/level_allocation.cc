@@ -74,19 +74,20 @@ std::vector<double> Slopes(const std::vector<RunModel>& runs) {
   return slopes;
 }
 
-// The uniform setting's memory over the whole tree.
-double Budget(const std::vector<RunModel>& runs) {
+// The uniform setting's memory over the whole tree, at most max_bits.
+double Budget(const std::vector<RunModel>& runs, double max_bits) {
   double budget = 0;
   for (const RunModel& run : runs) budget += run.keys * run.uniform_bits;
-  return budget;
+  return std::min(budget, max_bits);
 }
 
 // The open loop's ln mu: every run free, the whole budget.
-double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes) {
+double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes,
+                double max_bits) {
   auto memory = [&](double ln_mu) {
     return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)));
   };
-  return SolveLnMu(memory, Budget(runs), std::log(1e-300), std::log(1e6));
+  return SolveLnMu(memory, Budget(runs, max_bits), std::log(1e-300), std::log(1e6));
 }
 
 // Runs that repay a debt together: the bits their fixed parts hold over
@@ -135,14 +136,14 @@ void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members
 
 }  // namespace
 
-std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs) {
+std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
   if (runs.empty()) return {};
   const std::vector<double> slopes = Slopes(runs);
-  return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes)));
+  return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes, max_bits)));
 }
 
-std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs) {
-  std::vector<double> fp = AllocateRunFpRates(runs);
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
+  std::vector<double> fp = AllocateRunFpRates(runs, max_bits);
   std::map<int, RepayGroup> levels;  // By depth.
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], fp[i], i);

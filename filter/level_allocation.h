@@ -21,6 +21,7 @@
 #define SSTFILTER_FILTER_LEVEL_ALLOCATION_H_
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "filter/encoding_id.h"
@@ -58,10 +59,13 @@ struct RunModel {
 };
 
 // Each run's FP target (same order), in (0, kMaxRunFpRate]: the least sum
-// of reach * FP rate (p_i = mu * n_i / (c_i * reach_i)) whose memory, sum keys * bits_for_fp(fp), is the uniform
-// setting's, sum keys * uniform_bits (to within 0.1%; with the rates capped
-// at kMaxRunFpRate, or past 100 bits/key, the memory can come out lower).
-std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs);
+// of reach * FP rate (p_i = mu * n_i / (c_i * reach_i)) whose memory, sum
+// keys * bits_for_fp(fp), is the uniform setting's, sum keys * uniform_bits,
+// or max_bits if that is less (a byte budget; to within 0.1%; with the rates
+// capped at kMaxRunFpRate, or past 100 bits/key, the memory can come out
+// lower, and a budget below what kMaxRunFpRate costs is exceeded).
+std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs,
+                                       double max_bits = std::numeric_limits<double>::infinity());
 
 // The tables being written close the budget loop (AllocateFreeRunFpRates),
 // level by level. A level's debt is what its fixed parts hold over its
@@ -83,7 +87,8 @@ inline constexpr double kMaxRepayFactor = 2.0;
 
 // Each run's FP target for its free part (same order), in
 // (0, kMaxRunFpRate]. With no fixed parts, AllocateRunFpRates.
-std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs);
+std::vector<double> AllocateFreeRunFpRates(
+    const std::vector<RunModel>& runs, double max_bits = std::numeric_limits<double>::infinity());
 
 // The model of a run of `keys` entries in `encoding`, whose uniform setting
 // is bits_per_key: bits spent as its builder spends them on a filter of

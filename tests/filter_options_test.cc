@@ -124,7 +124,8 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
       {"sstfilter.bloom:10:access_aware", "access_aware comes last, after optimize_levels"},
       {"sstfilter.bloom:10:access_aware:optimize_levels", "access_aware comes last"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:access_aware",
-       "optimize_levels comes last and takes no value (but for access_aware after it)"},
+       "optimize_levels comes last and takes no value (but for access_aware and budget_mb:<MiB> "
+       "after it, in that order)"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
   };
   for (const auto& [id, want] : kCases) {
@@ -141,6 +142,47 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
               HasSubstr("access_aware without optimize_levels"));
   EXPECT_EQ(ParseAccessAwareValue("1").status().message(),
             "sstfilter.bloom: access_aware=1 is not a boolean; expected true or false");
+}
+
+TEST(BudgetTest, IdsParseAndRoundTrip) {
+  for (const char* id : {"sstfilter.bloom:10:optimize_levels:budget_mb:256",
+                         "sstfilter.bloom:12:cache_local:optimize_levels:access_aware:budget_mb:0.5"}) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_TRUE(options.ok()) << id << ": " << options.status();
+    ASSERT_TRUE(options->budget_mb.has_value()) << id;
+    EXPECT_EQ(FormatPolicyId(*options), id);
+  }
+  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:optimize_levels:budget_mb:256")->budget_mb, 256);
+  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10:optimize_levels")->budget_mb.has_value());
+}
+
+TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"sstfilter.bloom:10:budget_mb:64", "budget_mb comes last, after optimize_levels"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb", "budget_mb needs a value (budget_mb:<MiB>)"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:0", "budget_mb=0 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:-5", "budget_mb=-5 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:1e20", "budget_mb=1e20 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:none", "budget_mb=none is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:64MB", "budget_mb=64MB is not a number"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:64:access_aware", "in that order"},
+  };
+  for (const auto& [id, want] : kCases) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_FALSE(options.ok()) << id;
+    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
+  }
+  FilterOptions options;
+  options.budget_mb = 64;
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()),
+              HasSubstr("budget_mb without optimize_levels"));
+  options.optimize_levels = true;
+  options.budget_mb = 0;
+  resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("budget_mb=0 is out of range"));
 }
 
 // The LevelDB-shaped policy is never told a table's level or the tree.
@@ -418,20 +460,20 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
       {"sstfilter.bloom:10:cache_local:compact_from_level",
        "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
        "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
        "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
        "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
        "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:compact_from_level:2:cache_local",
        "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
        "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
        "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
        "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;

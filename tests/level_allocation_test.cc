@@ -102,6 +102,30 @@ TEST(LevelAllocationTest, HoldsTheBudgetOnEveryEncoding) {
   }
 }
 
+// A byte budget below the uniform setting's memory is what the runs spend;
+// one above it changes nothing (bits_per_key caps the accuracy).
+TEST(LevelAllocationTest, AByteBudgetBelowTheSettingsMemoryIsSpent) {
+  std::vector<RunModel> runs;
+  double uniform = 0;
+  for (double n : kTree) {
+    runs.push_back(EncodingRunModel(EncodingId::kCacheLocal, n, 10));
+    uniform += n * runs.back().uniform_bits;
+  }
+  auto memory = [&](const std::vector<double>& fp) {
+    double bits = 0;
+    for (size_t i = 0; i < runs.size(); ++i) bits += runs[i].keys * runs[i].bits_for_fp(fp[i]);
+    return bits;
+  };
+  for (double share : {0.3, 0.6, 0.9}) {
+    EXPECT_NEAR(memory(AllocateRunFpRates(runs, share * uniform)) / (share * uniform), 1.0, 0.002)
+        << share;
+  }
+  EXPECT_EQ(AllocateRunFpRates(runs, 2 * uniform), AllocateRunFpRates(runs));
+  // Fewer bits, more false positives, the same proportions.
+  const std::vector<double> full = AllocateRunFpRates(runs), half = AllocateRunFpRates(runs, uniform / 2);
+  EXPECT_GT(Sum(half), 5 * Sum(full));
+}
+
 // A compact bottom (compact_from_level): the runs' models differ; the
 // budget is what each spends at the setting (compact ~7.3 bits/key at 10).
 TEST(LevelAllocationTest, MixedEncodingsHoldTheBudget) {

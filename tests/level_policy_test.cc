@@ -184,13 +184,24 @@ FilterKeys Entries(size_t n) {
   return keys;
 }
 
-TEST(TableFpTargetTest, FollowsTheRunsSizes) {
+// Two L0 tables of 30,000 keys, L1-L3 of 100,000, 400,000 and 1.6M.
+TreeRuns FourRunTree() {
   TreeRuns runs;
   runs.l0_tables = Runs({30000, 30000});
   runs.levels = Runs({0, 100000, 400000, 1600000});
+  return runs;
+}
+
+FilterOptions PerLevelCacheLocal() {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
   options.optimize_levels = true;
+  return options;
+}
+
+TEST(TableFpTargetTest, FollowsTheRunsSizes) {
+  TreeRuns runs = FourRunTree();
+  const FilterOptions options = PerLevelCacheLocal();
   auto target = [&](int level, size_t n) {
     return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(n));
   };
@@ -203,18 +214,32 @@ TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   EXPECT_NEAR(target(4, 20000) / target(3, 20000), 4.0, 0.4);
 }
 
+// A byte budget below what bits_per_key spends over the tree sets the
+// tables' FP; one above it leaves bits_per_key's.
+TEST(TableFpTargetTest, AByteBudgetCapsTheTreesMemory) {
+  const TreeRuns runs = FourRunTree();
+  FilterOptions options = PerLevelCacheLocal();
+  auto target = [&](int level) {
+    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(20000));
+  };
+  const double free = target(3);
+  // 2.16M keys at ~10 bits: ~2.6 MiB. Half of it: about 5 bits/key fewer.
+  options.budget_mb = 1.3;
+  const double capped = target(3);
+  EXPECT_GT(capped, 5 * free);
+  EXPECT_NEAR(target(1) / capped, 1.0 / 16, 0.01) << "the runs' proportions stay";
+  options.budget_mb = 100;
+  EXPECT_EQ(target(3), free);
+}
+
 // A level's tables not being rewritten hold what they were built with,
 // over or under the level's share: the table written into that level takes
 // the open allocation's FP all the same (the debt leaves with the tables
 // that hold it; the level's tables stay alike). A shallower level's debt
 // does not move it either.
 TEST(TableFpTargetTest, LeavesALevelsOwnDebtToItsTables) {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
-  TreeRuns runs;
-  runs.l0_tables = Runs({30000, 30000});
-  runs.levels = Runs({0, 100000, 400000, 1600000});
+  const FilterOptions options = PerLevelCacheLocal();
+  TreeRuns runs = FourRunTree();
   const size_t n = 20000;
   auto target = [&] {
     return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, Entries(n));

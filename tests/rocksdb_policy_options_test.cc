@@ -107,6 +107,10 @@ TEST_F(PolicyOptionsTest, AccessAwareInIdAndMap) {
       "filter_policy={id=sstfilter.bloom;optimize_levels=true;access_aware=true}", &table);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:optimize_levels:access_aware");
+  s = TableOptionsFrom(
+      "filter_policy={id=sstfilter.bloom;optimize_levels=true;budget_mb=32}", &table);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(table.filter_policy->GetId(), "sstfilter.bloom:10:optimize_levels:budget_mb:32");
   s = TableOptionsFrom("filter_policy={id=sstfilter.bloom;access_aware=true}", &table);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.ToString().find("access_aware without optimize_levels"), std::string::npos)
@@ -191,11 +195,12 @@ TEST_F(PolicyOptionsTest, SerializedTableOptionsReloadToSamePolicy) {
   }
 }
 
-// access_aware is carried by the id alone: an OPTIONS file of a policy
-// without it names no option a build from before it would refuse.
-TEST_F(PolicyOptionsTest, AccessAwareIsNotWrittenOut) {
+// access_aware and budget_mb are carried by the id alone: an OPTIONS file
+// of a policy without them names no option a build from before them would
+// refuse; one with them reloads to the same policy.
+TEST_F(PolicyOptionsTest, AccessAwareAndBudgetAreNotWrittenOut) {
   for (const char* id : {"sstfilter.bloom:10:optimize_levels",
-                         "sstfilter.bloom:10:optimize_levels:access_aware"}) {
+                         "sstfilter.bloom:10:optimize_levels:access_aware:budget_mb:64"}) {
     rocksdb::BlockBasedTableOptions table;
     ASSERT_TRUE(TableOptionsFrom(std::string("filter_policy=") + id, &table).ok());
     std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
@@ -204,6 +209,10 @@ TEST_F(PolicyOptionsTest, AccessAwareIsNotWrittenOut) {
     std::string text;
     ASSERT_TRUE(factory->GetOptionString(config, &text).ok());
     EXPECT_EQ(text.find("access_aware="), std::string::npos) << text;
+    EXPECT_EQ(text.find("budget_mb="), std::string::npos) << text;
+    rocksdb::BlockBasedTableOptions reloaded;
+    ASSERT_TRUE(TableOptionsFrom(text, &reloaded).ok()) << text;
+    EXPECT_EQ(reloaded.filter_policy->GetId(), id);
     EXPECT_NE(text.find("optimize_levels=true"), std::string::npos) << text;
   }
 }

@@ -1,6 +1,7 @@
 #include "table/rocksdb/level_accuracy.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -37,6 +38,12 @@ double MeanL0Keys(const TreeRuns& runs) {
   return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
 }
 
+
+// The options' byte budget in bits; infinity if none.
+double BudgetBits(const FilterOptions& options) {
+  if (!options.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
+  return *options.budget_mb * 8.0 * 1024 * 1024;
+}
 
 // The traffic TableFpTarget weighs runs by: the tree's, when access_aware
 // and known; else nullptr.
@@ -119,7 +126,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     own.group = at;
     models.push_back(std::move(own));
   }
-  return AllocateFreeRunFpRates(models)[mine];
+  return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
 }
 
 FilterSetting LevelBitsForTable(const FilterOptions& options,

@@ -92,6 +92,9 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
       {kAccessAwareName,
        StrictOption<bool>(offsetof(FilterOptions, access_aware), ParseAccessAwareValue,
                           FormatFlagValue, rocksdb::OptionTypeFlags::kDontSerialize)},
+      {kBudgetName,
+       StrictOption<std::optional<double>>(offsetof(FilterOptions, budget_mb), ParseBudgetValue,
+                                           FormatBudget, rocksdb::OptionTypeFlags::kDontSerialize)},
   };
   return *kInfo;
 }
@@ -206,9 +209,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
             "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format, %s, "
-            "%s or %s%s",
+            "%s, %s or %s%s",
             kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName,
-            kOptimizeLevelsName, kAccessAwareName, hint));
+            kOptimizeLevelsName, kAccessAwareName, kBudgetName, hint));
       }
     }
     return rocksdb::Status::OK();
