@@ -3,7 +3,10 @@
 // range's lookups go (tree_traffic.h), a level split by them
 // (traffic_parts.h), and the FP a table gets from them (level_accuracy.h).
 // Expected values are worked out by hand from the contracts.
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/level_accuracy.h"
 #include "table/rocksdb/read_samples.h"
+#include "table/rocksdb/traffic_file.h"
 #include "table/rocksdb/traffic_parts.h"
 #include "table/rocksdb/tree_traffic.h"
 
@@ -152,7 +156,7 @@ TEST(SplitByTrafficTest, OnePartPerBandOfLookupsPerEntry) {
   RunModel run;
   run.keys = 4000, run.fixed_keys = 2000, run.fixed_bits = 20000, run.reach = 1;
   auto table = [](uint64_t keys, double share) {
-    return TableTraffic{KeyRange{"a", "b", keys}, share, 0, 0};
+    return TableTraffic{0, KeyRange{"a", "b", keys}, share, 0, 0};
   };
   // Per entry 9e-4 and 1e-4: two bands; 5e-4 and 6e-4 (within sqrt 2): one.
   const std::vector<RunModel> two = SplitByTraffic(run, {table(1000, 0.9), table(1000, 0.1)});
@@ -188,7 +192,8 @@ TreeRuns SkewedTree(double gets) {
   for (int i = 0; i < 16; ++i) {
     const std::string c(1, static_cast<char>('a' + i));
     traffic->levels[6].push_back(
-        TableTraffic{KeyRange{c + "0", c + "9", 100000}, i == 0 ? 0.5 : 0.5 / 15, 1.0 / 16, 1e6});
+        TableTraffic{0, KeyRange{c + "0", c + "9", 100000}, i == 0 ? 0.5 : 0.5 / 15, 1.0 / 16,
+                     1e6});
   }
   runs.traffic = std::move(traffic);
   return runs;
@@ -250,7 +255,9 @@ TEST(AccessAwareTargetTest, StaticUntilTrafficIsKnownOrWithoutARange) {
 // byte positions that key ranges are measured in (run_reach.h).
 std::string Key(int i) {
   std::string key = "k";
-  for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((i >> shift) & 0xff));
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    key.push_back(static_cast<char>((i >> shift) & 0xff));
+  }
   return key;
 }
 
@@ -300,6 +307,15 @@ TEST(AccessAwareDbTest, SampledGetsReachTheCensusAndSizeTheNextCompaction) {
   EXPECT_TRUE(runs->traffic->known()) << runs->traffic->gets << " sampled Gets";
   EXPECT_GT(runs->traffic->ShareOf(Key(0), Key(kKeys / 10 - 1)), 0.8);
   EXPECT_LT(runs->traffic->ShareOf(Key(kKeys / 2), Key(kKeys - 1)), 0.1);
+  // The summary for the advisor, in the DB's directory (traffic_file.h).
+  std::ifstream file(dir.path() + "/" + kTrafficFileName);
+  std::stringstream text;
+  text << file.rdbuf();
+  const absl::StatusOr<TableShares> shares = ParseTrafficFile(text.str());
+  ASSERT_TRUE(shares.ok()) << shares.status() << ": " << text.str();
+  double most = 0;
+  for (const auto& [number, share] : *shares) most = std::max(most, share);
+  EXPECT_GT(most, 0.5) << text.str();
 
   // Rewritten with the traffic known: bits per key by range.
   ASSERT_TRUE(db->CompactRange(rewrite, nullptr, nullptr).ok());

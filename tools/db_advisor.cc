@@ -16,6 +16,7 @@
 #include "tools/child_guard.h"
 #include "tools/live_tables.h"
 #include "tools/sst_tool.h"
+#include "tools/traffic_report.h"
 #include "tools/tree_projection.h"
 #include "tools/tree_runs.h"
 
@@ -81,9 +82,10 @@ RowFilters FiltersOfRow(const std::vector<TreeRun>& runs, size_t begin, size_t e
 }
 
 // The report of one column family: `runs` of its readable tables;
-// `unreadable`, one line for each of the others.
+// `unreadable`, one line for each of the others; `shares`, the lookups
+// sampled (nullptr: no summary).
 void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool bytewise,
-               const std::vector<std::string>& unreadable) {
+               const std::vector<std::string>& unreadable, const TableShares* shares) {
   uint64_t keys = 0, bytes = 0, tables = 0;
   for (const TreeRun& r : runs) {
     keys += r.keys(), bytes += r.filter_bytes(), tables += r.tables.size();
@@ -132,6 +134,7 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
     absl::PrintF("optimize_levels at today's %.4f blocks per absent Get: %.3fx the filter bytes\n",
                  p.reads_today, *p.bytes_for_same_reads);
   }
+  if (shares != nullptr) PrintTraffic(runs, *shares);
   absl::PrintF(
       "(fp: the filters' modelled FP; reach: the share of absent keys whose key falls in the "
       "level's tables' ranges, per L0 table summed; blocks/Get: data blocks an absent-key Get "
@@ -143,6 +146,10 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
 
 // Every column family's report; the exit status.
 int Report(const std::string& dir, std::vector<FamilyTables> families) {
+  // The lookups the serving process sampled, if its census left them.
+  const absl::StatusOr<std::optional<TableShares>> shares = ReadTrafficSummary(dir);
+  if (!shares.ok()) absl::PrintF("lookups: not shown: %s\n", shares.status().message());
+  const TableShares* known = shares.ok() && shares->has_value() ? &**shares : nullptr;
   size_t live = 0, unread = 0;
   for (FamilyTables& family : families) {
     live += family.read.size() + family.unreadable.size(), unread += family.unreadable.size();
@@ -151,7 +158,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families) {
       continue;
     }
     PrintRuns(family.name, GroupIntoRuns(std::move(family.read), family.bytewise),
-              family.bytewise, family.unreadable);
+              family.bytewise, family.unreadable, known);
     if (OutputClosed()) break;  // Nobody reads the rest.
   }
   if (unread == 0) return 0;

@@ -111,7 +111,9 @@ absl::StatusOr<TableFilters> ReadLiveTable(const rocksdb::LiveFileMetaData& f,
     absl::ConsumePrefix(&what, path + ": ");
     return absl::Status(table.status().code(), what);
   }
-  return FiltersOf(*table->props, table->filter);
+  TableFilters filters = FiltersOf(*table->props, table->filter);
+  filters.file_number = f.file_number;
+  return filters;
 }
 
 // The live tables of every column family, as the MANIFEST lists them now.

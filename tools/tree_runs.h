@@ -14,6 +14,7 @@ namespace sstfilter {
 
 // One live table and its filters.
 struct TableFilters {
+  uint64_t file_number = 0;
   int level = 0;
   std::string smallest, largest;  // User keys.
   uint64_t keys = 0;              // Filter entries.

@@ -31,7 +31,8 @@ KeyDraw::KeyDraw(const LookupTraffic& traffic, int64_t count)
 uint64_t KeyDraw::operator()(std::mt19937_64& rng) const {
   if (cdf_.empty()) return std::uniform_int_distribution<uint64_t>(0, count_ - 1)(rng);
   const double u = std::uniform_real_distribution<double>(0, 1)(rng);
-  const auto rank = static_cast<size_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+  const auto rank =
+      static_cast<size_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
   const uint64_t range = range_of_rank_[std::min(rank, cdf_.size() - 1)];
   const uint64_t n = cdf_.size();
   const uint64_t lo = range * count_ / n, hi = (range + 1) * count_ / n;

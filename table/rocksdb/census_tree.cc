@@ -175,6 +175,18 @@ TreeRuns CensusTree::Runs(const std::string& column_family) const {
   return runs;
 }
 
+std::map<uint64_t, double> CensusTree::KnownShares() const {
+  std::map<uint64_t, double> shares;
+  for (const auto& [column_family, traffic] : traffic_) {
+    if (!traffic->known()) continue;
+    for (const TableTraffic& t : traffic->l0) shares[t.file_number] = t.share;
+    for (const std::vector<TableTraffic>& level : traffic->levels) {
+      for (const TableTraffic& t : level) shares[t.file_number] = t.share;
+    }
+  }
+  return shares;
+}
+
 std::map<std::string, TreeRuns> CensusTree::AllRuns() const {
   std::map<std::string, TreeRuns> all;
   for (const auto& [column_family, counts] : counts_) all[column_family] = Runs(column_family);

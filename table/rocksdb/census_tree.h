@@ -75,6 +75,9 @@ class CensusTree {
   // Rebuild (over the tables whose metadata gave their entries); 0 if none
   // did.
   double BytesPerEntry(const std::string& column_family) const;
+  // Each live table's share of its column family's Gets, by file number, for
+  // the column families whose traffic the last Rebuild knew (traffic_file.h).
+  std::map<uint64_t, double> KnownShares() const;
 
  private:
   // One column family's runs, by where they are kept in step.

@@ -130,7 +130,8 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
 }
 
 FilterSetting LevelBitsForTable(const FilterOptions& options,
-                                const rocksdb::FilterBuildingContext& context, EncodingId encoding) {
+                                const rocksdb::FilterBuildingContext& context,
+                                EncodingId encoding) {
   if (!options.optimize_levels) return nullptr;
   if (context.level_at_creation < 0 && !IsFlush(context)) return nullptr;
   std::shared_ptr<const TreeRuns> runs =

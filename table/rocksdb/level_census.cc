@@ -13,6 +13,7 @@
 #include "table/rocksdb/census_handoff.h"
 #include "table/rocksdb/level_targets.h"
 #include "table/rocksdb/recovery_tree.h"
+#include "table/rocksdb/traffic_file.h"
 
 namespace sstfilter {
 
@@ -122,6 +123,7 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   tree->targets = LevelTargetsOf(db->GetOptions(),
                                  tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
   tree->built = true;
+  WriteTrafficFile(db, tree);
   tree->work_micros = 0;
   tree->rebuilt = start;
   tree->rebuild_micros =
@@ -146,6 +148,27 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     Rebuild(db, &tree);
   }
   return tree;
+}
+
+void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
+  const auto now = std::chrono::steady_clock::now();
+  if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval) {
+    return;
+  }
+  const std::map<uint64_t, double> shares = tree->tree.KnownShares();
+  if (shares.empty()) return;
+  tree->traffic_written = now;
+  const std::string path = db->GetName() + "/" + kTrafficFileName;
+  const std::string text = FormatTrafficFile(shares);
+  // On a thread of its own, as RecordUnseenTables reads: not the job's I/O.
+  // A summary that cannot be written is left out (a filter never fails a
+  // flush or a compaction); the advisor then shows no traffic.
+  std::thread([&] {
+    rocksdb::Env* env = db->GetEnv();
+    if (rocksdb::WriteStringToFile(env, text, path + ".tmp", /*should_sync=*/false).ok()) {
+      env->RenameFile(path + ".tmp", path).PermitUncheckedError();
+    }
+  }).join();
 }
 
 bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
@@ -242,8 +265,10 @@ void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
   const bool in_step = tree.tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
   if (info.status.ok()) {
     for (const auto& [number, table] : outputs) {
-      if (std::none_of(info.input_file_infos.begin(), info.input_file_infos.end(),
-                       [&](const rocksdb::CompactionFileInfo& in) { return in.file_number == number; })) {
+      const auto is_it = [&](const rocksdb::CompactionFileInfo& in) {
+        return in.file_number == number;
+      };
+      if (std::none_of(info.input_file_infos.begin(), info.input_file_infos.end(), is_it)) {
         tree.born[number] = std::chrono::steady_clock::now();
       }
     }

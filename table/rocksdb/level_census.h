@@ -39,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -131,6 +132,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // last rebuild were born (by file number).
     ReadSamples samples;
     std::map<uint64_t, std::chrono::steady_clock::time_point> born;
+    // When the traffic summary was last written (traffic_file.h).
+    std::optional<std::chrono::steady_clock::time_point> traffic_written;
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
   };
 
@@ -141,6 +144,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   void Rebuild(rocksdb::DB* db, DbTree* tree);
   // Under mu_: whether the tree is due a rebuild.
   bool RebuildDue(const DbTree& tree) const;
+  // Under mu_: writes the tree's traffic summary into the DB's directory
+  // (traffic_file.h) if one is due and the traffic is known.
+  void WriteTrafficFile(rocksdb::DB* db, DbTree* tree);
   // Under mu_: after an event that changed the tree (in_step false: it
   // named a table the tree does not hold), rebuilds it if due, counts
   // `work_micros` of job time, and publishes its runs.

@@ -62,7 +62,8 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
   std::map<std::string, std::map<int64_t, double>> per_level;
   std::map<uint64_t, double> gained;
   for (const rocksdb::LiveFileMetaData& f : files) {
-    const bool known = last_reads_.count(f.file_number) != 0 || born_share.count(f.file_number) != 0;
+    const bool known =
+        last_reads_.count(f.file_number) != 0 || born_share.count(f.file_number) != 0;
     const double g = known ? Gained(f, last_reads_) : 0;
     gained[f.file_number] = g;
     const int64_t run = f.level > 0 ? f.level : -1 - static_cast<int64_t>(f.file_number);

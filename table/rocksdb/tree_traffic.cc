@@ -89,7 +89,7 @@ std::map<std::string, TreeTraffic> MeasureTraffic(
     const uint64_t keys = keys_of(f);
     if (keys == 0) continue;
     const double run_keys = f.level > 0 ? level_keys[f.column_family_name][f.level] : keys;
-    TableTraffic table{KeyRange{f.smallestkey, f.largestkey, keys}, 0, 0, 0};
+    TableTraffic table{f.file_number, KeyRange{f.smallestkey, f.largestkey, keys}, 0, 0, 0};
     table.uniform = std::max(ReachOf(reach, f.column_family_name, f) *
                                  static_cast<double>(keys) / run_keys,
                              1e-9);
@@ -97,7 +97,9 @@ std::map<std::string, TreeTraffic> MeasureTraffic(
     const auto level = static_cast<size_t>(std::max(f.level, 0));
     auto& level_tables = tables[f.column_family_name];
     auto& level_counts = counts[f.column_family_name];
-    if (level_tables.size() <= level) level_tables.resize(level + 1), level_counts.resize(level + 1);
+    if (level_tables.size() <= level) {
+      level_tables.resize(level + 1), level_counts.resize(level + 1);
+    }
     level_tables[level].push_back(std::move(table));
     level_counts[level].push_back(seen == samples.tables().end() ? TableSamples{} : seen->second);
   }

@@ -28,6 +28,7 @@ namespace sstfilter {
 
 // One live table's lookups.
 struct TableTraffic {
+  uint64_t file_number = 0;
   KeyRange range;      // Its user keys and entries.
   double share = 0;    // Of the column family's Gets that consult it.
   double uniform = 0;  // The same, were Gets spread like the keys.
