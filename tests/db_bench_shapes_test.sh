@@ -82,7 +82,7 @@ done
 check "the skewed shapes' optimum is per table" grep -q "access-aware allocation's, table by table" \
   <<<"$out"
 
-skewed="skew_uniform, skew_zipf_0.8, skew_zipf_0.99, skew_zipf_1.2, skew_shift"
+skewed="skew_uniform, skew_zipf_0.8, skew_zipf_0.99, skew_zipf_1.2, skew_recent, skew_shift"
 expect_error "--shapes: unknown shape 'bogus'; expected all, skewed, or some of $shapes, $skewed" \
   --shapes=leveled_dynamic,bogus
 expect_error "--shapes: shape 'fifo' is listed twice" --shapes=fifo,fifo

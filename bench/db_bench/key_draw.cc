@@ -9,13 +9,20 @@
 namespace sstfilter::db_bench {
 
 std::string LookupTraffic::Describe() const {
+  if (recency) {
+    return absl::StrFormat("by recency (the k-th key from the last written: exp(-k / %g))",
+                           recent_scale);
+  }
   if (uniform()) return "uniform";
   return absl::StrFormat("zipf %g over %d ranges (hot set %d)", zipf_theta, ranges, hot_seed);
 }
 
 KeyDraw::KeyDraw(const LookupTraffic& traffic, int64_t count)
-    : count_(static_cast<uint64_t>(count)) {
-  if (traffic.uniform()) return;
+    : count_(static_cast<uint64_t>(count)),
+      written_(traffic.written != nullptr && !traffic.written->empty() ? traffic.written
+                                                                          : nullptr),
+      recent_scale_(std::max(traffic.recent_scale, 1.0)) {
+  if (traffic.zipf_theta <= 0) return;
   const auto ranges = static_cast<size_t>(std::min<int64_t>(traffic.ranges, count));
   double total = 0;
   for (size_t r = 0; r < ranges; ++r) {
@@ -29,6 +36,11 @@ KeyDraw::KeyDraw(const LookupTraffic& traffic, int64_t count)
 }
 
 uint64_t KeyDraw::operator()(std::mt19937_64& rng) const {
+  if (written_ != nullptr) {
+    const double back = std::exponential_distribution<double>(1 / recent_scale_)(rng);
+    const auto k = std::min(static_cast<size_t>(back), written_->size() - 1);
+    return std::min((*written_)[written_->size() - 1 - k], count_ - 1);
+  }
   if (cdf_.empty()) return std::uniform_int_distribution<uint64_t>(0, count_ - 1)(rng);
   const double u = std::uniform_real_distribution<double>(0, 1)(rng);
   const auto rank =
@@ -39,9 +51,36 @@ uint64_t KeyDraw::operator()(std::mt19937_64& rng) const {
   return std::uniform_int_distribution<uint64_t>(lo, std::max(lo, hi - 1))(rng);
 }
 
+void KeyDraw::BuildRecencyTable() const {
+  // The k-th key from the end draws exp(-k/s) - exp(-(k+1)/s); the first
+  // written also every draw past it (operator() stops there).
+  std::vector<std::pair<uint64_t, double>> weights;
+  const size_t n = written_->size();
+  for (size_t k = 0; k < n; ++k) {
+    const double from = std::exp(-static_cast<double>(k) / recent_scale_);
+    const double to = k + 1 < n ? std::exp(-static_cast<double>(k + 1) / recent_scale_) : 0;
+    weights.emplace_back(std::min((*written_)[n - 1 - k], count_ - 1), from - to);
+  }
+  std::sort(weights.begin(), weights.end());
+  double total = 0;
+  for (const auto& [number, weight] : weights) {
+    total += weight;
+    by_number_.push_back(number);
+    cumulative_.push_back(total);
+  }
+}
+
 double KeyDraw::ShareOf(uint64_t lo, uint64_t hi) const {
   hi = std::min(hi, count_ - 1);
   if (lo > hi) return 0;
+  if (written_ != nullptr) {
+    if (by_number_.empty()) BuildRecencyTable();
+    auto below = [&](uint64_t v) {  // The share of draws under v.
+      const auto it = std::lower_bound(by_number_.begin(), by_number_.end(), v);
+      return it == by_number_.begin() ? 0.0 : cumulative_[it - by_number_.begin() - 1];
+    };
+    return below(hi + 1) - below(lo);
+  }
   if (cdf_.empty()) return static_cast<double>(hi - lo + 1) / static_cast<double>(count_);
   const uint64_t n = cdf_.size();
   std::vector<double> of_range(n);

@@ -100,6 +100,12 @@ void AddSkewShapes(std::vector<TreeShape>* shapes) {
                               0.99));
   shapes->push_back(SkewShape("skew_zipf_1.2",
                               "as skew_uniform, Gets zipfian (1.2) over 1000 key ranges", 1.2));
+  TreeShape recent = SkewShape("skew_recent",
+                               "as skew_uniform, Gets by recency: next to the keys written "
+                               "last (scattered: the writes are)",
+                               0);
+  recent.traffic.recency = true;
+  shapes->push_back(std::move(recent));
   TreeShape shift = SkewShape("skew_shift",
                               "as skew_zipf_0.99; then the hot ranges move, and 5 more rounds",
                               0.99);

@@ -124,6 +124,10 @@ class ShapeRunner {
   }
 
   absl::Status Write(const std::vector<uint64_t>& numbers, const char* what) {
+    if (traffic_.recency) {
+      written_->insert(written_->end(), numbers.begin(), numbers.end());
+      traffic_.written = written_;
+    }
     report_(absl::StrFormat("%s: %d keys", what, numbers.size()));
     const WorkloadConfig& w = config_.workload;
     const std::string value(static_cast<size_t>(w.value_size), 'v');
@@ -205,6 +209,8 @@ class ShapeRunner {
   std::unique_ptr<BenchDb> db_;
   std::vector<PointResult> points_;
   LookupTraffic traffic_ = shape_.traffic;  // Moved by kShift.
+  // The keys written so far, in order (traffic by recency).
+  std::shared_ptr<std::vector<uint64_t>> written_ = std::make_shared<std::vector<uint64_t>>();
 };
 
 }  // namespace
