@@ -38,7 +38,6 @@ double MeanL0Keys(const TreeRuns& runs) {
   return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
 }
 
-
 // The options' byte budget in bits; infinity if none.
 double BudgetBits(const FilterOptions& options) {
   if (!options.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
@@ -129,27 +128,28 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
   return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
 }
 
-FilterSetting LevelBitsForTable(const FilterOptions& options,
-                                const rocksdb::FilterBuildingContext& context,
-                                EncodingId encoding) {
-  if (!options.optimize_levels) return nullptr;
-  if (context.level_at_creation < 0 && !IsFlush(context)) return nullptr;
+LevelSetting LevelBitsForTable(const FilterOptions& options,
+                               const rocksdb::FilterBuildingContext& context,
+                               EncodingId encoding) {
+  if (!options.optimize_levels) return {};
+  if (context.level_at_creation < 0 && !IsFlush(context)) return {};
   std::shared_ptr<const TreeRuns> runs =
       TakeHandedOffTree(context.info_log, context.column_family_name);
   if (runs == nullptr) {
     runs = LevelCensus::Instance().Find(context.info_log, context.column_family_name);
   }
-  if (runs == nullptr) return nullptr;
+  if (runs == nullptr) return {};
   const TablePlace place{IsFlush(context) ? 0 : std::max(context.level_at_creation, 0), encoding};
   // The target is worked out at the first Finish (a flush's run is its
   // own size) and kept for the table's later partitions; access-aware, at
   // each Finish, for the filter's own key range.
-  const bool per_filter = TrafficFor(options, *runs) != nullptr;
-  return [options, runs = std::move(runs), place, per_filter,
-          fp = std::optional<double>()](const FilterKeys& keys) mutable {
+  const bool per_filter = place.level > 0 && TrafficFor(options, *runs) != nullptr;
+  FilterSetting setting = [options, runs = std::move(runs), place, per_filter,
+                           fp = std::optional<double>()](const FilterKeys& keys) mutable {
     if (!fp.has_value() || per_filter) fp = TableFpTarget(options, *runs, place, keys);
     return BitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp);
   };
+  return {std::move(setting), per_filter};
 }
 
 }  // namespace sstfilter

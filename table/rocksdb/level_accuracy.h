@@ -50,10 +50,16 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const T
 // off, a table outside the tree (SstFileWriter), or no tree for its DB and
 // column family (no LevelCensusListener, or a recovery flush whose DB
 // could not be read).
-// With access_aware, each filter (a partition, with partitioned filters)
-// is sized for its own key range.
-FilterSetting LevelBitsForTable(const FilterOptions& options,
-                                const rocksdb::FilterBuildingContext& context, EncodingId encoding);
+// With access_aware, once the tree's traffic is known, each filter of a
+// table below L0 (a partition, with partitioned filters) is sized for its
+// own key range: reads_range says so, and only then does the builder track
+// its keys' range.
+struct LevelSetting {
+  FilterSetting setting;
+  bool reads_range = false;
+};
+LevelSetting LevelBitsForTable(const FilterOptions& options,
+                               const rocksdb::FilterBuildingContext& context, EncodingId encoding);
 
 }  // namespace sstfilter
 

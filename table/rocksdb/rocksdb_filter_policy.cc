@@ -154,8 +154,8 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
             : nullptr;
     const EncodingId encoding = FormatForTable(options_, context);
     const Accuracy accuracy(options_);
-    FilterSetting setting = LevelBitsForTable(options_, context, encoding);
-    const bool track_range = setting != nullptr && options_.access_aware;
+    LevelSetting level = LevelBitsForTable(options_, context, encoding);
+    FilterSetting setting = std::move(level.setting);
     if (!setting && accuracy.PerFilter()) {
       setting = [accuracy, encoding](const FilterKeys& keys) {
         return accuracy.BitsPerKey(encoding, keys.entries);
@@ -165,7 +165,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       using E = decltype(e);
       return new BitsBuilderAdapter<E>(typename E::Builder(accuracy.NominalBitsPerKey(encoding)),
                                        post_verify, memory_credit, std::move(setting),
-                                       track_range);
+                                       level.reads_range);
     });
   }
 
