@@ -264,7 +264,8 @@ void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
   DbTree& tree = TreeOf(db);
   const bool in_step = tree.tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
   if (info.status.ok()) {
-    for (const auto& [number, table] : outputs) {
+    for (const auto& output : outputs) {
+      const uint64_t number = output.first;
       const auto is_it = [&](const rocksdb::CompactionFileInfo& in) {
         return in.file_number == number;
       };
