@@ -34,14 +34,18 @@ for point in "${points[@]}"; do
   for policy in "${policies[@]}"; do
     row="$(grep -E "^\| ${point%%:*} +\| ${point#*:} +\| ${policy//./\\.} +\|" <<<"$out")"
     check "a row for ${point%%:*} at ${point#*:}, $policy" test -n "$row"
-    # bits/entry, the advisor's optimum, its model against it, present blocks per Get.
-    read -r bits optimum model_opt present < <(awk -F'|' '{ print $6, $11, $13, $14 }' <<<"$row")
+    # bits/entry, the advisor's optimum, its model against it, the absent
+    # Gets' time, present blocks per Get.
+    read -r bits optimum model_opt absent_us present \
+      < <(awk -F'|' '{ print $6, $11, $13, $14, $15 }' <<<"$row")
     check "$point $policy: bits/entry in (6, 16) (${bits-})" \
       awk -v b="${bits-}" 'BEGIN { exit !(b > 6 && b < 16) }'
     check "$point $policy: the advisor's optimum (${optimum-})" \
       awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }'
     check "$point $policy: model/opt a ratio (${model_opt-})" \
       awk -v r="${model_opt%x}" 'BEGIN { exit !(r > 0.5 && r < 5) }'
+    check "$point $policy: absent-key Get time > 0 us (${absent_us-})" \
+      awk -v t="${absent_us-}" 'BEGIN { exit !(t > 0) }'
     check "$point $policy: present blocks per Get in [0, 1.5] (${present-})" \
       awk -v p="${present-}" 'BEGIN { exit !(p != "" && p >= 0 && p <= 1.5) }'
   done

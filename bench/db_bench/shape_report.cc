@@ -31,7 +31,7 @@ std::string Ratio(double value, double reference, const char* format) {
 ShapesTable::ShapesTable(std::vector<std::string> policies) : policies_(std::move(policies)) {
   size_t policy = 6;
   for (const std::string& p : policies_) policy = std::max(policy, p.size());
-  widths_ = {15, 8, policy, 24, 10, 7, 9, 6, 9, 9, 6, 9, 11, 6};
+  widths_ = {15, 8, policy, 24, 10, 7, 9, 6, 9, 9, 6, 9, 9, 11, 6};
 }
 
 std::string ShapesTable::Row(const std::vector<std::string>& cells) const {
@@ -45,7 +45,7 @@ std::string ShapesTable::Row(const std::vector<std::string>& cells) const {
 std::string ShapesTable::Header() const {
   std::string out = Row({"shape", "point", "policy", "tree (tables per level)", "bits/entry",
                          "/ref", "FP/absent", "/ref", "model", "optimum", "/opt",
-                         "model/opt", "present blk", "us/Get"});
+                         "model/opt", "us/absent", "present blk", "us/Get"});
   std::vector<std::string> rule;
   for (size_t width : widths_) rule.push_back(std::string(width, '-'));
   return out + Row(rule);
@@ -77,6 +77,7 @@ std::string ShapesTable::Rows(const std::vector<PointResult>& results) const {
                     projected ? Ratio(fp, r.optimum->reads_same_bytes, "%.2fx") : "-",
                     projected ? Ratio(r.optimum->reads_today, r.optimum->reads_same_bytes, "%.2fx")
                               : "-",
+                    absl::StrFormat("%.2f", r.absent.micros_per_op()),
                     absl::StrFormat("%.3f", r.present.data_block_reads_per_op()),
                     absl::StrFormat("%.1f", r.present.micros_per_op())});
       }
@@ -95,7 +96,7 @@ std::string ShapesTable::Legend() const {
       "model/opt: the model against it (the allocation alone, on the tree the reads left; "
       "/opt also counts the tree's changes during the reads; on the skewed-traffic shapes "
       "model and optimum weigh each table by its own share of the shape's Gets: the optimum is "
-      "access-aware allocation's, table by table); "
+      "access-aware allocation's, table by table); us/absent: the absent-key Gets' time; "
       "present blk, us/Get: data blocks read from the device per present-key Get "
       "(readrandom), and its time)\n",
       policies_.front());
