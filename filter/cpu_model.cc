@@ -7,6 +7,10 @@
 #ifdef SSTFILTER_X86_SIMD_TARGETS
 #include <cpuid.h>
 #endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
@@ -53,6 +57,57 @@ std::string cpu_model_internal::AmdCoreName(unsigned family, unsigned model) {
   return "";
 }
 
+namespace {
+
+// MIDR_EL1 implementer codes (the Arm ARM's list, as Linux's cputype.h).
+const char* ArmImplementerName(unsigned implementer) {
+  switch (implementer) {
+    case 0x00: return "software-defined (an emulator)";
+    case 0x41: return "ARM";
+    case 0x42: return "Broadcom";
+    case 0x43: return "Cavium";
+    case 0x46: return "Fujitsu";
+    case 0x48: return "HiSilicon";
+    case 0x4e: return "NVIDIA";
+    case 0x51: return "Qualcomm";
+    case 0x61: return "Apple";
+    case 0xc0: return "Ampere";
+    default: return "ARM-architecture";
+  }
+}
+
+}  // namespace
+
+std::string cpu_model_internal::ArmCoreName(unsigned implementer, unsigned part) {
+  struct Core {
+    unsigned implementer, part;
+    const char* name;
+  };
+  static constexpr Core kCores[] = {
+      {0x41, 0xd03, "Cortex-A53"},  {0x41, 0xd04, "Cortex-A35"},  {0x41, 0xd05, "Cortex-A55"},
+      {0x41, 0xd07, "Cortex-A57"},  {0x41, 0xd08, "Cortex-A72"},  {0x41, 0xd09, "Cortex-A73"},
+      {0x41, 0xd0a, "Cortex-A75"},  {0x41, 0xd0b, "Cortex-A76"},  {0x41, 0xd0c, "Neoverse N1"},
+      {0x41, 0xd0d, "Cortex-A77"},  {0x41, 0xd40, "Neoverse V1"}, {0x41, 0xd41, "Cortex-A78"},
+      {0x41, 0xd44, "Cortex-X1"},   {0x41, 0xd46, "Cortex-A510"}, {0x41, 0xd47, "Cortex-A710"},
+      {0x41, 0xd48, "Cortex-X2"},   {0x41, 0xd49, "Neoverse N2"}, {0x41, 0xd4b, "Cortex-A78C"},
+      {0x41, 0xd4d, "Cortex-A715"}, {0x41, 0xd4e, "Cortex-X3"},   {0x41, 0xd4f, "Neoverse V2"},
+      {0x41, 0xd80, "Cortex-A520"}, {0x41, 0xd81, "Cortex-A720"}, {0x41, 0xd82, "Cortex-X4"},
+      {0x41, 0xd84, "Neoverse V3"}, {0x41, 0xd8e, "Neoverse N3"}, {0x43, 0x0af, "ThunderX2"},
+      {0x46, 0x001, "A64FX"},       {0x48, 0xd01, "TaiShan v110"}, {0xc0, 0xac3, "AmpereOne"},
+  };
+  for (const Core& c : kCores) {
+    if (c.implementer == implementer && c.part == part) return c.name;
+  }
+  return "";
+}
+
+std::string cpu_model_internal::ArmCpuName(unsigned long long midr) {
+  const unsigned implementer = (midr >> 24) & 0xff, part = (midr >> 4) & 0xfff;
+  const std::string core = ArmCoreName(implementer, part);
+  return absl::StrFormat("%s%s (implementer 0x%x part 0x%x)", ArmImplementerName(implementer),
+                         core.empty() ? "" : " " + core, implementer, part);
+}
+
 std::string CpuModelName() {
 #ifdef SSTFILTER_X86_SIMD_TARGETS
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -67,8 +122,14 @@ std::string CpuModelName() {
   if (brand.empty()) brand = amd ? "AMD" : "x86-64";
   return absl::StrFormat("%s (family 0x%x model 0x%x%s)", brand, family, model,
                          core.empty() ? "" : ": " + core);
+#elif defined(__aarch64__) && defined(__linux__)
+  // Linux emulates the MIDR_EL1 read for user space where HWCAP_CPUID says so.
+  if ((getauxval(AT_HWCAP) & HWCAP_CPUID) == 0) return "aarch64 (no MIDR_EL1 to read)";
+  unsigned long long midr = 0;
+  asm("mrs %0, MIDR_EL1" : "=r"(midr));
+  return cpu_model_internal::ArmCpuName(midr);
 #else
-  return "not x86-64 (scalar kernels only)";
+  return "neither x86-64 nor aarch64 (scalar kernels only)";
 #endif
 }
 
