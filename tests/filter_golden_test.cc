@@ -1,0 +1,121 @@
+// Filter bytes are a format: every encoding's bytes for fixed keys, and its
+// reader's answers on those bytes, pinned by files in tests/golden/ written
+// once on x86-64. The same files are checked on every architecture the
+// tests run on (tools/dev arm64-test runs this under emulation), so a
+// filter written on one is read alike on the other, and a change of bytes
+// fails here until the files are rewritten on purpose (and the change says
+// so: old bytes stay readable by the readers).
+//
+// For each encoding (the list in filter/encodings.h, so a new one fails
+// until its files exist) and each case (keys "key0".."keyN-1" at a setting):
+//   <encoding>_<N>keys_<bits>bpk.filter  the filter's bytes
+//   <encoding>_<N>keys_<bits>bpk.fp      which of the absent keys
+//                                        "absent0".."absent1999" the reader
+//                                        of those bytes answers "may match"
+// Rewrite them (after a deliberate change of bytes) with
+//   SSTFILTER_WRITE_GOLDEN=1 build/tests/filter_golden_test
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "filter/encodings.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr int kAbsentKeys = 2000;
+
+struct GoldenCase {
+  int keys;
+  double bits_per_key;
+};
+
+// A filter of a few keys (the encodings' small-filter paths), of 1000 keys
+// at three settings, and a bigger one.
+constexpr GoldenCase kCases[] = {{3, 10}, {1000, 6}, {1000, 10}, {1000, 16}, {30000, 10}};
+
+std::string GoldenPath(std::string_view encoding, const GoldenCase& c, std::string_view ext) {
+  return absl::StrFormat("%s/tests/golden/%s_%dkeys_%gbpk.%s", SSTFILTER_SOURCE_DIR, encoding,
+                         c.keys, c.bits_per_key, ext);
+}
+
+bool Writing() {
+  const char* w = std::getenv("SSTFILTER_WRITE_GOLDEN");
+  return w != nullptr && std::string_view(w) == "1";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteFile(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good()) << "could not write " << path;
+}
+
+template <typename E>
+std::string Build(const GoldenCase& c) {
+  typename E::Builder builder(c.bits_per_key);
+  for (int i = 0; i < c.keys; ++i) builder.AddKey("key" + std::to_string(i));
+  std::string filter;
+  builder.Finish(&filter);
+  return filter;
+}
+
+// The absent keys the reader of `filter` answers "may match" for, as text;
+// every present key must match.
+template <typename E>
+std::string FalsePositives(std::string_view filter, const GoldenCase& c) {
+  const typename E::Reader reader(filter);
+  for (int i = 0; i < c.keys; ++i) {
+    EXPECT_TRUE(reader.MayMatch("key" + std::to_string(i))) << "false negative: key" << i;
+  }
+  std::vector<int> fp;
+  for (int i = 0; i < kAbsentKeys; ++i) {
+    if (reader.MayMatch("absent" + std::to_string(i))) fp.push_back(i);
+  }
+  return absl::StrJoin(fp, " ") + "\n";
+}
+
+// Where two byte strings first differ, for the failure message.
+std::string FirstDifference(std::string_view got, std::string_view want) {
+  size_t i = 0;
+  while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+  return absl::StrFormat("%d bytes built, %d in the file; first difference at byte %d",
+                         got.size(), want.size(), i);
+}
+
+TEST(FilterGolden, BytesAndAnswersAreThePinnedOnes) {
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    for (const GoldenCase& c : kCases) {
+      const std::string bytes_path = GoldenPath(E::kInfo.name, c, "filter");
+      const std::string fp_path = GoldenPath(E::kInfo.name, c, "fp");
+      SCOPED_TRACE(bytes_path);
+      const std::string built = Build<E>(c);
+      if (Writing()) {
+        WriteFile(bytes_path, built);
+        WriteFile(fp_path, FalsePositives<E>(built, c));
+        continue;
+      }
+      const std::string pinned = ReadFile(bytes_path);
+      ASSERT_FALSE(pinned.empty()) << "no golden file; write it with SSTFILTER_WRITE_GOLDEN=1";
+      EXPECT_TRUE(built == pinned) << FirstDifference(built, pinned);
+      // The reader on this machine reads the pinned bytes as the one that
+      // wrote them did.
+      EXPECT_EQ(FalsePositives<E>(pinned, c), ReadFile(fp_path));
+    }
+  });
+}
+
+}  // namespace
+}  // namespace sstfilter
