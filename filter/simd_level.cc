@@ -3,13 +3,19 @@
 #include <cstdio>
 #include <cstdlib>
 
+#if defined(SSTFILTER_ARM64_NEON) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace sstfilter {
 namespace {
 
-constexpr SimdLevel kAllLevels[] = {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512};
+constexpr SimdLevel kAllLevels[] = {SimdLevel::kScalar, SimdLevel::kAvx2, SimdLevel::kAvx512,
+                                    SimdLevel::kNeon};
 
 std::vector<SimdLevel> DetectLevels() {
   std::vector<SimdLevel> levels = {SimdLevel::kScalar};
@@ -17,6 +23,10 @@ std::vector<SimdLevel> DetectLevels() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) levels.push_back(SimdLevel::kAvx2);
   if (__builtin_cpu_supports("avx512f")) levels.push_back(SimdLevel::kAvx512);
+#elif defined(SSTFILTER_ARM64_NEON) && defined(__linux__)
+  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) levels.push_back(SimdLevel::kNeon);
+#elif defined(SSTFILTER_ARM64_NEON)
+  levels.push_back(SimdLevel::kNeon);
 #endif
   return levels;
 }
@@ -45,6 +55,8 @@ std::string_view SimdLevelName(SimdLevel level) {
       return "avx2";
     case SimdLevel::kAvx512:
       return "avx512";
+    case SimdLevel::kNeon:
+      return "neon";
   }
   return "unknown";
 }
@@ -77,7 +89,7 @@ simd_level_internal::CappedLevels simd_level_internal::CapLevels(
   const std::optional<SimdLevel> level = ParseSimdLevelName(cap);
   if (!level) {
     out.note = absl::StrCat("SSTFILTER_SIMD='", cap,
-                            "' is not a SIMD level (scalar, avx2 or avx512): ignored");
+                            "' is not a SIMD level (scalar, avx2, avx512 or neon): ignored");
     out.ignored = true;
     return out;
   }

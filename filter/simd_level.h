@@ -2,7 +2,7 @@
 // this build can run. Every encoding with SIMD kernels picks its kernels by
 // one SimdLevel; every kernel gives the scalar kernel's bytes and answers.
 //
-// The environment variable SSTFILTER_SIMD (scalar, avx2 or avx512) caps the
+// The environment variable SSTFILTER_SIMD (scalar, avx2, avx512 or neon) caps the
 // levels of the whole process, read once at first use: to measure or test
 // an AVX2-only or scalar machine's paths on a CPU that has more, or to step
 // around a kernel in the field. Filter bytes and answers do not change.
@@ -19,11 +19,20 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SSTFILTER_X86_SIMD_TARGETS 1
 #endif
+// Whether this build has 64-bit ARM's NEON (Advanced SIMD) kernels: part of
+// every aarch64 CPU, so baseline code, no target attribute.
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#define SSTFILTER_ARM64_NEON 1
+#endif
 
 namespace sstfilter {
 
-// Ordered: a higher level needs more of the CPU.
-enum class SimdLevel { kScalar, kAvx2, kAvx512 };
+// Ordered within one architecture: a higher level needs more of the CPU.
+// A CPU supports kScalar and levels of its own architecture only (x86-64:
+// kAvx2, kAvx512; aarch64: kNeon), so capping or clamping to another
+// architecture's level leaves kScalar (x86 names on ARM) or changes
+// nothing (neon on x86).
+enum class SimdLevel { kScalar, kAvx2, kAvx512, kNeon };
 
 std::string_view SimdLevelName(SimdLevel level);
 // The level a name (SimdLevelName's) gives, nullopt for any other text.

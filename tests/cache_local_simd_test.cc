@@ -33,7 +33,7 @@ using testing::Views;
 // Every level is instantiated; those this machine cannot run are reported
 // as skipped, by name, rather than silently left out.
 constexpr SimdLevel kAllSimdLevels[] = {SimdLevel::kScalar, SimdLevel::kAvx2,
-                                        SimdLevel::kAvx512};
+                                        SimdLevel::kAvx512, SimdLevel::kNeon};
 
 class CacheLocalBloomSimdTest : public ::testing::TestWithParam<SimdLevel> {
  protected:

@@ -34,7 +34,14 @@ cpu_id_word() { if [ "$(target_arch)" = aarch64 ]; then echo implementer; else e
 # under test), capped by SSTFILTER_SIMD as the library caps it.
 cpu_simd_level() {
   local level=scalar
-  [ "$(target_arch)" = x86_64 ] || { echo scalar; return; }
+  # Every aarch64 CPU has NEON; other architectures run scalar kernels.
+  case "$(target_arch)" in
+    x86_64) ;;
+    aarch64)  # Any other level's name caps neon (filter/simd_level.h).
+      case "${SSTFILTER_SIMD:-neon}" in scalar|avx2|avx512) echo scalar ;; *) echo neon ;; esac
+      return ;;
+    *) echo scalar; return ;;
+  esac
   grep -qw avx2 /proc/cpuinfo && level=avx2
   grep -qw avx512f /proc/cpuinfo && level=avx512
   case "${SSTFILTER_SIMD:-}" in
@@ -49,7 +56,8 @@ cpu_simd_level() {
 expected_kernels() {
   local level; level="$(cpu_simd_level)"
   local compact="$level batched (16+ keys) single keys scalar" banded="$level"
-  [ "$level" = scalar ] && compact=scalar
+  [ "$level" = scalar ] || [ "$level" = neon ] && compact=scalar
+  [ "$level" = neon ] && banded=scalar  # NEON kernels: cache_local's only.
   if [ "$level" = avx512 ]; then
     banded=avx2; grep -qw avx512_vpopcntdq /proc/cpuinfo && banded=avx512-vpopcntq
   fi

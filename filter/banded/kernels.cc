@@ -42,6 +42,7 @@ BandedKernels GetBandedKernels(SimdLevel level) {
       kernels = banded_internal::Avx2Kernels();
       break;
     case SimdLevel::kScalar:
+    case SimdLevel::kNeon:  // No NEON kernel: scalar.
       break;
   }
   return kernels.name != nullptr ? kernels : banded_internal::ScalarKernels();

@@ -22,6 +22,9 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level) {
     case SimdLevel::kAvx512:
       if (auto* kernels = cache_local_internal::Avx512Kernels()) return *kernels;
       break;
+    case SimdLevel::kNeon:
+      if (auto* kernels = cache_local_internal::NeonKernels()) return *kernels;
+      break;
     case SimdLevel::kScalar:
       return kScalarKernels;
   }

@@ -60,10 +60,11 @@ const CacheLocalKernels& GetCacheLocalKernels(SimdLevel level);
   constexpr CacheLocalKernels k##NAME##Kernels = {NAME##Add, NAME##Query, NAME##MayMatch}
 
 namespace cache_local_internal {
-// Defined in cache_local/avx2.cc / cache_local/avx512.cc; nullptr where the
+// Defined in cache_local/avx2.cc, avx512.cc and neon.cc; nullptr where the
 // compiler cannot target the instruction set.
 const CacheLocalKernels* Avx2Kernels();
 const CacheLocalKernels* Avx512Kernels();
+const CacheLocalKernels* NeonKernels();
 }  // namespace cache_local_internal
 
 }  // namespace sstfilter

@@ -82,7 +82,7 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 // Single keys are probed by scalar code at every level; groups of
 // kCompactSimdMinGroup keys or more by the level's kernel.
 std::string Kernels() {
-  if (BestSimdLevel() == SimdLevel::kScalar) return "scalar";
+  if (GetCompactQueryKernel(BestSimdLevel()) == nullptr) return "scalar";
   return absl::StrFormat("%s batched (%d+ keys) single keys scalar",
                          std::string(SimdLevelName(BestSimdLevel())), kCompactSimdMinGroup);
 }

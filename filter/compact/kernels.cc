@@ -9,6 +9,7 @@ CompactQueryKernel GetCompactQueryKernel(SimdLevel level) {
     case SimdLevel::kAvx2:
       return compact_internal::Avx2QueryKernel();
     case SimdLevel::kScalar:
+    case SimdLevel::kNeon:  // No NEON kernel: scalar.
       break;
   }
   return nullptr;
