@@ -20,6 +20,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// Each id (first) is rejected with a message containing its text (second).
+template <size_t N>
+void ExpectIdsRejected(const std::pair<const char*, const char*> (&cases)[N]) {
+  for (const auto& [id, want] : cases) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_FALSE(options.ok()) << id;
+    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
+  }
+}
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -97,11 +107,7 @@ TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
       {"sstfilter.bloom:fp_rate:0.01:optimize_levels",
        "optimize_levels with fp_rate=0.01: optimize_levels spends bits_per_key on average"},
   };
-  for (const auto& [id, want] : kCases) {
-    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
-    ASSERT_FALSE(options.ok()) << id;
-    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
-  }
+  ExpectIdsRejected(kCases);
   EXPECT_EQ(ParseOptimizeLevelsValue("yes").status().message(),
             "sstfilter.bloom: optimize_levels=yes is not a boolean; expected true or false");
   EXPECT_TRUE(*ParseOptimizeLevelsValue("true"));
@@ -128,11 +134,7 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "after it, in that order)"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
   };
-  for (const auto& [id, want] : kCases) {
-    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
-    ASSERT_FALSE(options.ok()) << id;
-    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
-  }
+  ExpectIdsRejected(kCases);
   // Set alone through an option map.
   FilterOptions options;
   options.access_aware = true;
@@ -167,11 +169,7 @@ TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
       {"sstfilter.bloom:10:optimize_levels:budget_mb:64MB", "budget_mb=64MB is not a number"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:64:access_aware", "in that order"},
   };
-  for (const auto& [id, want] : kCases) {
-    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
-    ASSERT_FALSE(options.ok()) << id;
-    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
-  }
+  ExpectIdsRejected(kCases);
   FilterOptions options;
   options.budget_mb = 64;
   absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
@@ -207,11 +205,7 @@ TEST(BloomOptionsTest, BadFpRateIdsNameTheProblem) {
       {"sstfilter.bloom:fp_rate:1e-30:leveldb:compact_from_level:1",
        "fp_rate=1e-30 is below what format=leveldb reaches"},
   };
-  for (const auto& [id, want] : kCases) {
-    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
-    ASSERT_FALSE(options.ok()) << id;
-    EXPECT_THAT(std::string(options.status().message()), HasSubstr(want)) << id;
-  }
+  ExpectIdsRejected(kCases);
 }
 
 struct BadValue {
