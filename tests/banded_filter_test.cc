@@ -346,7 +346,7 @@ TEST(BandedFilter, EveryKernelAnswersAsTheScalarLoop) {
     }
   }
   if (SupportedSimdLevels().size() == 1) {
-    GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: only the scalar loop ran. "
+    GTEST_SKIP() << "this CPU has no SIMD level (AVX2, AVX-512, NEON): only the scalar loop ran. "
                  << SimdCapNote();
   }
 }

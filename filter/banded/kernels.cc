@@ -41,8 +41,10 @@ BandedKernels GetBandedKernels(SimdLevel level) {
     case SimdLevel::kAvx2:
       kernels = banded_internal::Avx2Kernels();
       break;
+    case SimdLevel::kNeon:
+      kernels = banded_internal::NeonKernels();
+      break;
     case SimdLevel::kScalar:
-    case SimdLevel::kNeon:  // No NEON kernel: scalar.
       break;
   }
   return kernels.name != nullptr ? kernels : banded_internal::ScalarKernels();

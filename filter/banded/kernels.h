@@ -10,7 +10,8 @@
 // The scalar probe spends about 10 per column (two loads, two ANDs, an XOR,
 // a parity, placing the bit); AVX-512 with VPOPCNTQ tests all columns of
 // r <= 8 in two masked loads and five vector instructions, AVX2 in two
-// halves of four columns with a nibble-table parity. Wider filters (r > 8,
+// halves of four columns with a nibble-table parity, NEON two columns to a
+// register with per-byte counts summed pairwise. Wider filters (r > 8,
 // past ~14 bits/key) use the scalar probe at every level.
 #ifndef SSTFILTER_FILTER_BANDED_KERNELS_H_
 #define SSTFILTER_FILTER_BANDED_KERNELS_H_
@@ -29,13 +30,14 @@ struct BandedKernels {
   // The same for n hashes (n <= banded::kMaxGroup), prefetching first.
   void (*may_match_hashes)(const banded::Layers& layers, const uint64_t* hashes, size_t n,
                            bool* out);
-  // "avx512-vpopcntq", "avx2" or "scalar": the probe's instruction set.
+  // "avx512-vpopcntq", "avx2", "neon" or "scalar": the probe's instruction set.
   const char* name;
 };
 
 // The kernels of `level`: AVX-512 needs VPOPCNTQ too (AVX512_VPOPCNTDQ),
-// else AVX2's serve; kScalar, and a compiler that cannot target the set,
-// get the scalar probe's. REQUIRES: level is supported (ClampSimdLevel).
+// else AVX2's serve; kNeon gets NEON's; kScalar, and a compiler that cannot
+// target the set, get the scalar probe's. REQUIRES: level is supported
+// (ClampSimdLevel).
 BandedKernels GetBandedKernels(SimdLevel level);
 
 namespace banded_internal {
@@ -44,6 +46,8 @@ BandedKernels ScalarKernels();
 // compiler cannot target the instruction set.
 BandedKernels Avx2Kernels();
 BandedKernels Avx512Kernels();
+// Defined in banded/neon.cc; name nullptr but on aarch64.
+BandedKernels NeonKernels();
 }  // namespace banded_internal
 
 }  // namespace sstfilter
