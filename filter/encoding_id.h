@@ -19,6 +19,8 @@ enum class EncodingId {
   kCompact,     // 4-wise binary fuse: a Bloom filter's accuracy in ~27% fewer bits.
   kBanded,      // Bumped Ribbon in 64-slot bands: as small, one random access a key.
 };
+// LevelDB's bytes by default, so that the policy can stand in for LevelDB's
+// built-in one (and the reverse) without changing a filter a reader uses.
 inline constexpr EncodingId kDefaultEncoding = EncodingId::kLevelDb;
 
 // Every encoding, in order.

@@ -1,9 +1,9 @@
-// The 64-bit key hash of the cache-local and compact encodings: XXH3 64-bit,
+// The 64-bit key hash of the cache-local, compact and banded encodings: XXH3 64-bit,
 // seed 0, from Debian's libxxhash (libxxhash-dev). XXH_INLINE_ALL compiles
 // the library's own code inline here, so short keys are hashed without a
 // call.
 //
-// Part of both formats: each trailer's hash-kind byte names it, so changing
+// Part of their formats: each trailer's hash-kind byte names it, so changing
 // it is a new hash kind, never a change to this function.
 #ifndef SSTFILTER_FILTER_KEY_HASH64_H_
 #define SSTFILTER_FILTER_KEY_HASH64_H_
@@ -25,8 +25,7 @@ inline constexpr size_t kInlineHashBytes = 32;
 
 // Short keys are hashed inline; the code for longer ones stays out of the
 // caller, whose every query would otherwise save and restore the registers
-// that code needs (10 of the ~75 instructions of a single out-of-cache
-// query; docs/results.md#avx2-only-cpus).
+// that code needs (docs/results.md#avx2-only-cpus has the cost).
 inline uint64_t KeyHash64(std::string_view key) {
   if (key.size() > kInlineHashBytes) return KeyHash64OutOfLine(key);
   return XXH3_64bits(key.data(), key.size());

@@ -1,6 +1,6 @@
 // The banded encoding: a bumped Ribbon filter with 64-slot bands stored
-// block-interleaved (banded/probes.h), a Bloom filter's accuracy in about
-// 7.1 bits/key at 10 bits/key, and one random memory access per query (a
+// block-interleaved (banded/probes.h): a Bloom filter's accuracy in fewer
+// bits (banded/math.h sizes it), and one random memory access per query (a
 // key reads one block and usually the adjacent next one).
 //
 // Format. The final byte is kBandedTag (66, 'B'); the byte before it says
@@ -101,13 +101,13 @@ struct BandedBuildOptions {
   uint64_t second_layer_blocks = 0;
   // Most temporary memory one construction may take (BandedBuildTempBytes);
   // a filter that would need more is written as a Bloom filter (a
-  // fallback). 1 GiB: about 40 million keys.
+  // fallback).
   size_t max_temp_bytes = size_t{1} << 30;
 };
 
 // Bytes held while building the layers of `shape` for n keys: the
 // builder's hashes, one section's sorted keys and rows (solver.h), and the
-// solution (about 79 bits/key at 1e6 keys).
+// solution.
 size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape);
 
 // Collects key hashes, then writes one filter. Call order:

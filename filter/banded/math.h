@@ -9,15 +9,15 @@
 // (r - 1 columns, probes.h), give FP q 2^-(r-1) + (1 - q) 2^-r = target.
 // At 10 bits/key: r = 7, q = 0.2257.
 //
-// Layers. Layer 0 has 1% more slots than keys (fewer keys bumped: 0.9% of
-// keys against 1.4% at none, measured for 0.03 bits/key). Layer 1 is
-// planned from n alone (so FilterSize is a formula of n): room for 1.25% of
-// the keys, the keys of each solver section's last block (1/512 of them,
-// banded/solver.h) and three standard deviations of a 1% draw, with 5%
-// spare slots; it is rarely more than 4/5 full. Keys it still bumps go to layers
-// sized for them once known (10% spare): the filter is then a few blocks
-// larger than FilterSize(n) says. Bumped past kMaxLayers, the filter falls
-// back to a Bloom filter.
+// Layers. Layer 0 has 1% more slots than keys (fewer keys bumped than at
+// none, for a small share of a bit per key; docs/encodings.md has the
+// figures). Layer 1 is planned from n alone (so FilterSize is a formula of
+// n): room for 1.25% of the keys, the keys of each solver section's last
+// block (1/512 of them, banded/solver.h) and three standard deviations of
+// a 1% draw, with 5% spare slots. Keys it still bumps go to layers sized
+// for them once known (10% spare): the filter is then a few blocks larger
+// than FilterSize(n) says. Bumped past kMaxLayers, the filter falls back
+// to a Bloom filter.
 #ifndef SSTFILTER_FILTER_BANDED_MATH_H_
 #define SSTFILTER_FILTER_BANDED_MATH_H_
 
@@ -53,8 +53,9 @@ struct BandedShape {
   // Bytes of the layers (not the trailer).
   uint64_t LayerBytes() const;
   // The FP rate by the model: narrow blocks' share of layer 0's starts at
-  // 2^-(columns - 1), the rest at 2^-columns (keys bumped to later layers,
-  // about 1%, meet 2^-columns there: the model is at most 1% high).
+  // 2^-(columns - 1), the rest at 2^-columns. Keys bumped to later layers
+  // meet 2^-columns there, not the narrow blocks' rate: the model errs high
+  // by at most the bumped share.
   double FpRate() const;
 };
 

@@ -13,8 +13,8 @@
 //     1 byte        r, the fingerprint bits, 1..32
 //     1 byte        arity, 4
 //     1 byte        hash kind: 2 = XXH3 64-bit, seed 0 (key_hash64.h),
-//                   cells by one 128-bit multiply (compact/probes.h); 1 was
-//                   an earlier cell mapping, no longer read (matches all)
+//                   cells by one 128-bit multiply (compact/probes.h); any
+//                   other kind, 1 among them, is not read (matches all)
 //     1 byte        body kind, 1
 //     1 byte        tag
 //   kCompactBodySmallBloom (2) or kCompactBodyFallbackBloom (3): a whole
@@ -97,7 +97,7 @@ struct CompactBuildOptions {
   int max_seeds = 10;
   // Most temporary memory one fuse construction may take
   // (CompactBuildTempBytes); a filter that would need more is written as a
-  // Bloom filter (a fallback). 1 GiB: about 48 million keys (176 bits each).
+  // Bloom filter (a fallback).
   size_t max_temp_bytes = size_t{1} << 30;
 };
 
@@ -251,7 +251,7 @@ void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const 
   // group and hand it over (compact/kernels.h). Otherwise chunks of 8: hash,
   // locate and prefetch key by key, then probe, so the cache misses of a big
   // filter overlap the next keys' hashing.
-  constexpr size_t kChunk = 8;  // Larger chunks gained nothing (docs/results.md#compact-tuning).
+  constexpr size_t kChunk = 8;  // Chosen by measurement: docs/results.md#compact-tuning.
   uint64_t hashes[kCompactSimdMaxGroup];
   compact::Probe probes[kChunk];
   for (size_t group = 0; group < n; group += kCompactSimdMaxGroup) {
