@@ -26,7 +26,7 @@
 //                         [--via_rocksdb=sst_cache_local,rocksdb_fv5]
 //                         [--via_rocksdb_key_lengths=16,26] [--via_rocksdb_mib=320]
 //                         [--via_rocksdb_rounds=12] [--via_rocksdb_min_time=0.05]
-//                         [--via_leveldb=libleveldb,sst_leveldb,sst_cache_local,sst_compact]
+//                         [--via_leveldb=libleveldb,sst_leveldb,sst_cache_local,...]
 //                         [--via_leveldb_keys=32,100,10000,1000000]
 //                         [--via_leveldb_rounds=5] [--via_leveldb_min_time=0.05]
 //
@@ -79,8 +79,7 @@ ABSL_FLAG(double, via_rocksdb_min_time, 0.05,
           "Minimum seconds per round of a ViaRocksDB case: many short rounds pair up more "
           "closely in time than a few long ones");
 ABSL_FLAG(std::vector<std::string>, via_leveldb,
-          std::vector<std::string>({"libleveldb", "sst_leveldb", "sst_cache_local", "sst_compact",
-                                    "sst_banded"}),
+          sstfilter::bench::DefaultViaLevelDbImpls(),
           "Implementations of the ViaLevelDB cases (LevelDB's built-in policy, libleveldb, and "
           "ours); empty: no such case. Only those --filters selects run");
 ABSL_FLAG(std::vector<std::string>, via_leveldb_keys,

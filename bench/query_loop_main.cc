@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "bench/key_shapes.h"
 #include "bench/rocksdb_reader_set.h"
+#include "filter/encoding_id.h"
 #include "tools/flags_usage.h"
 
 ABSL_FLAG(std::string, policy, "sstfilter.bloom:10:cache_local",
@@ -31,6 +32,8 @@ ABSL_FLAG(int64_t, queries, 20000, "queries to run (>= 0)");
 ABSL_FLAG(bool, absent, false, "query keys not in the filter (default: keys in it)");
 ABSL_FLAG(int32_t, batch, 0,
           "keys per MayMatch(num_keys, ...) call; 0: one MayMatch(key) per query");
+ABSL_FLAG(bool, list_encodings, false,
+          "print our encodings' names, one a line, and exit (the rows tools/insn_count.sh counts)");
 
 namespace {
 
@@ -77,9 +80,16 @@ int main(int argc, char** argv) {
   sstfilter::SetToolUsage("bench/query_loop_main.cc",
                           "Queries one filter in a loop (for instruction counts).\n"
                           "  sstfilter_query_loop [--policy=P] [--keys=N] [--queries=Q] "
-                          "[--absent] [--batch=B]");
+                          "[--absent] [--batch=B]\n"
+                          "  sstfilter_query_loop --list_encodings");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
+  if (absl::GetFlag(FLAGS_list_encodings)) {
+    for (sstfilter::EncodingId id : sstfilter::AllEncodingIds()) {
+      absl::PrintF("%s\n", sstfilter::EncodingName(id));
+    }
+    return 0;
+  }
   const int64_t keys = absl::GetFlag(FLAGS_keys);
   const int64_t queries = absl::GetFlag(FLAGS_queries);
   const int32_t batch = absl::GetFlag(FLAGS_batch);

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
@@ -51,7 +54,7 @@ std::unique_ptr<const leveldb::FilterPolicy> NewPolicy(const std::string& impl) 
     if (impl != OurImplName(E::kInfo.name)) return;
     FilterOptions options;
     options.bits_per_key = bits_per_key;
-    options.encoding = IdOf<E>();
+    options.encoding = E::kId;
     policy = NewLevelDbFilterPolicy(options).value();  // Checked when registering.
   });
   return policy;
@@ -167,6 +170,12 @@ bool HasLevelDbPolicy(const std::string& impl) {
   if (impl == kLibLevelDbImpl) return true;
   const std::vector<std::string> ours = OurImplNames();
   return std::find(ours.begin(), ours.end(), impl) != ours.end();
+}
+
+std::vector<std::string> DefaultViaLevelDbImpls() {
+  std::vector<std::string> impls = {kLibLevelDbImpl};
+  for (std::string& ours : OurImplNames()) impls.push_back(std::move(ours));
+  return impls;
 }
 
 absl::StatusOr<std::string> RegisterViaLevelDbCases(const ViaLevelDbConfig& config) {

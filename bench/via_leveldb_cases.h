@@ -42,6 +42,8 @@ struct ViaLevelDbConfig {
 
 // Whether impl has a LevelDB policy here (libleveldb or one of ours).
 bool HasLevelDbPolicy(const std::string& impl);
+// Every implementation with a LevelDB policy: libleveldb, then OurImplNames().
+std::vector<std::string> DefaultViaLevelDbImpls();
 
 // Checks the config (InvalidArgument naming the bad value), then registers
 // the cases in run order. Returns a line describing the setup, for the

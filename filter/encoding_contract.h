@@ -57,13 +57,14 @@
 namespace sstfilter {
 namespace encoding_contract {
 
-// Each check is one part of the contract: a struct whose value is whether T
-// has it with the right types (std::void_t detection; C++17 has no concepts).
-#define SSTFILTER_CONTRACT_PART(NAME, ...)                                   \
-  template <typename T, typename = void>                                    \
-  struct NAME : std::false_type {};                                         \
-  template <typename T>                                                     \
-  struct NAME<T, std::enable_if_t<__VA_ARGS__>> : std::true_type {}
+// Each check is one member of the contract: a struct whose value is whether
+// T has it with the right types (std::void_t-style detection; C++17 has no
+// concepts). H is the builder's Hash where the member takes one.
+#define SSTFILTER_CONTRACT_PART(NAME, ...)           \
+  template <typename T, typename H, typename = void> \
+  struct NAME : std::false_type {};                  \
+  template <typename T, typename H>                  \
+  struct NAME<T, H, std::enable_if_t<__VA_ARGS__>> : std::true_type {}
 
 template <typename T>
 T& Mut();  // Never defined: an lvalue of T inside decltype.
@@ -76,87 +77,115 @@ struct KeyAt {
   std::string_view operator()(size_t i) const;
 };
 struct VisitHash {
-  template <typename H>
-  void operator()(H) const;
+  template <typename Hash>
+  void operator()(Hash) const;
 };
 
 template <typename Want, typename Got>
 constexpr bool kIs = std::is_same_v<Want, Got>;
 
-SSTFILTER_CONTRACT_PART(
-    BuilderAdds,
-    std::is_constructible_v<T, double> &&
-        kIs<typename T::Hash, decltype(T::HashKey(std::string_view{}))> &&
-        kIs<void, decltype(Mut<T>().AddKey(std::string_view{}))> &&
-        kIs<void, decltype(Mut<T>().AddHash(typename T::Hash{}))> &&
-        kIs<void, decltype(Mut<T>().Retune(double{}))> &&
-        kIs<size_t, decltype(Const<T>().NumEntries())> &&
-        kIs<void, decltype(Const<T>().ForEachHash(VisitHash{}))>);
-SSTFILTER_CONTRACT_PART(
-    BuilderFinishes,
-    kIs<size_t, decltype(Mut<T>().FinishSize())> &&
-        kIs<void, decltype(Mut<T>().FinishInto(static_cast<char*>(nullptr)))> &&
-        kIs<void, decltype(Mut<T>().Finish(static_cast<std::string*>(nullptr)))>);
-SSTFILTER_CONTRACT_PART(
-    BuilderSizesToAllocation,
-    kIs<size_t, decltype(Mut<T>().FittingBuiltSize(size_t{}))> &&
-        kIs<double, decltype(Mut<T>().BuiltFpRate(size_t{}))> &&
-        kIs<void, decltype(Mut<T>().FinishInto(static_cast<char*>(nullptr), size_t{}))>);
-SSTFILTER_CONTRACT_PART(
-    BuilderPlans,
-    kIs<size_t, decltype(Const<T>().FilterSize(size_t{}))> &&
-        kIs<size_t, decltype(Const<T>().MaxEntriesForSize(size_t{}))> &&
-        kIs<double, decltype(Const<T>().bits_per_key())> &&
-        kIs<int, decltype(Const<T>().num_probes())>);
+using Keys = absl::Span<const std::string_view>;
+inline constexpr char* kOut = nullptr;
+inline constexpr bool* kAnswers = nullptr;
 
-// R is E::Reader, H E::Builder::Hash.
-template <typename R, typename H, typename = void>
-struct ReaderQueries : std::false_type {};
-template <typename R, typename H>
-struct ReaderQueries<
-    R, H,
-    std::enable_if_t<
-        std::is_constructible_v<R, std::string_view> &&
-        kIs<bool, decltype(Const<R>().MayMatch(std::string_view{}))> &&
-        kIs<bool, decltype(Const<R>().HashMayMatch(H{}))> &&
-        kIs<void, decltype(Const<R>().MayMatchBatch(absl::Span<const std::string_view>{},
-                                                    static_cast<bool*>(nullptr)))> &&
-        kIs<void, decltype(Const<R>().MayMatchEach(size_t{}, KeyAt{},
-                                                   static_cast<bool*>(nullptr)))> &&
-        kIs<FilterState, decltype(Const<R>().state())>>> : std::true_type {};
+// E::Builder, T below.
+SSTFILTER_CONTRACT_PART(HasHash, (sizeof(typename T::Hash) > 0));
+SSTFILTER_CONTRACT_PART(BuiltFromBitsPerKey, std::is_constructible_v<T, double>);
+SSTFILTER_CONTRACT_PART(HashKey, kIs<H, decltype(T::HashKey(std::string_view{}))>);
+SSTFILTER_CONTRACT_PART(AddKey, kIs<void, decltype(Mut<T>().AddKey(std::string_view{}))>);
+SSTFILTER_CONTRACT_PART(AddHash, kIs<void, decltype(Mut<T>().AddHash(H{}))>);
+SSTFILTER_CONTRACT_PART(Retune, kIs<void, decltype(Mut<T>().Retune(double{}))>);
+SSTFILTER_CONTRACT_PART(NumEntries, kIs<size_t, decltype(Const<T>().NumEntries())>);
+SSTFILTER_CONTRACT_PART(ForEachHash, kIs<void, decltype(Const<T>().ForEachHash(VisitHash{}))>);
+SSTFILTER_CONTRACT_PART(FinishSize, kIs<size_t, decltype(Mut<T>().FinishSize())>);
+SSTFILTER_CONTRACT_PART(FinishInto, kIs<void, decltype(Mut<T>().FinishInto(kOut))>);
+SSTFILTER_CONTRACT_PART(Finish,
+                        kIs<void, decltype(Mut<T>().Finish(static_cast<std::string*>(nullptr)))>);
+SSTFILTER_CONTRACT_PART(FittingBuiltSize,
+                        kIs<size_t, decltype(Mut<T>().FittingBuiltSize(size_t{}))>);
+SSTFILTER_CONTRACT_PART(BuiltFpRate, kIs<double, decltype(Mut<T>().BuiltFpRate(size_t{}))>);
+SSTFILTER_CONTRACT_PART(FinishIntoSized, kIs<void, decltype(Mut<T>().FinishInto(kOut, size_t{}))>);
+SSTFILTER_CONTRACT_PART(FilterSize, kIs<size_t, decltype(Const<T>().FilterSize(size_t{}))>);
+SSTFILTER_CONTRACT_PART(MaxEntriesForSize,
+                        kIs<size_t, decltype(Const<T>().MaxEntriesForSize(size_t{}))>);
+SSTFILTER_CONTRACT_PART(BitsPerKey, kIs<double, decltype(Const<T>().bits_per_key())>);
+SSTFILTER_CONTRACT_PART(NumProbes, kIs<int, decltype(Const<T>().num_probes())>);
 
-// One query of a filter's bytes, no reader built.
-SSTFILTER_CONTRACT_PART(
-    ReaderAnswersOnce,
-    kIs<bool, decltype(T::Recognises(std::string_view{}))> &&
-        std::is_constructible_v<typename T::OnceContext, SimdLevel> &&
-        kIs<bool, decltype(T::MayMatchOnce(std::string_view{}, std::string_view{},
-                                           Const<typename T::OnceContext>()))>);
+// E::Reader, T below.
+SSTFILTER_CONTRACT_PART(ReadsBytes, std::is_constructible_v<T, std::string_view>);
+SSTFILTER_CONTRACT_PART(MayMatch, kIs<bool, decltype(Const<T>().MayMatch(std::string_view{}))>);
+SSTFILTER_CONTRACT_PART(HashMayMatch, kIs<bool, decltype(Const<T>().HashMayMatch(H{}))>);
+SSTFILTER_CONTRACT_PART(MayMatchBatch,
+                        kIs<void, decltype(Const<T>().MayMatchBatch(Keys{}, kAnswers))>);
+SSTFILTER_CONTRACT_PART(MayMatchEach,
+                        kIs<void, decltype(Const<T>().MayMatchEach(size_t{}, KeyAt{}, kAnswers))>);
+SSTFILTER_CONTRACT_PART(State, kIs<FilterState, decltype(Const<T>().state())>);
+SSTFILTER_CONTRACT_PART(Recognises, kIs<bool, decltype(T::Recognises(std::string_view{}))>);
+SSTFILTER_CONTRACT_PART(OnceContext, std::is_constructible_v<typename T::OnceContext, SimdLevel>);
+SSTFILTER_CONTRACT_PART(MayMatchOnce,
+                        kIs<bool, decltype(T::MayMatchOnce(std::string_view{}, std::string_view{},
+                                                           Const<typename T::OnceContext>()))>);
 
 #undef SSTFILTER_CONTRACT_PART
 
+template <typename B, typename H>
+constexpr bool CheckBuilder() {
+  static_assert(BuiltFromBitsPerKey<B, H>::value, "Builder: no Builder(double bits_per_key)");
+  static_assert(HashKey<B, H>::value, "Builder: no static Hash HashKey(std::string_view)");
+  static_assert(AddKey<B, H>::value, "Builder: no void AddKey(std::string_view)");
+  static_assert(AddHash<B, H>::value, "Builder: no void AddHash(Hash)");
+  static_assert(Retune<B, H>::value, "Builder: no void Retune(double bits_per_key)");
+  static_assert(NumEntries<B, H>::value, "Builder: no size_t NumEntries() const");
+  static_assert(ForEachHash<B, H>::value, "Builder: no void ForEachHash(visit) const");
+  static_assert(FinishSize<B, H>::value, "Builder: no size_t FinishSize()");
+  static_assert(FinishInto<B, H>::value, "Builder: no void FinishInto(char* out)");
+  static_assert(Finish<B, H>::value, "Builder: no void Finish(std::string* dst)");
+  static_assert(FittingBuiltSize<B, H>::value, "Builder: no size_t FittingBuiltSize(size_t)");
+  static_assert(BuiltFpRate<B, H>::value, "Builder: no double BuiltFpRate(size_t bytes)");
+  static_assert(FinishIntoSized<B, H>::value,
+                "Builder: no void FinishInto(char* out, size_t bytes)");
+  static_assert(FilterSize<B, H>::value, "Builder: no size_t FilterSize(size_t) const");
+  static_assert(MaxEntriesForSize<B, H>::value,
+                "Builder: no size_t MaxEntriesForSize(size_t) const");
+  static_assert(BitsPerKey<B, H>::value, "Builder: no double bits_per_key() const");
+  static_assert(NumProbes<B, H>::value, "Builder: no int num_probes() const");
+  return true;
+}
+
+template <typename R, typename H>
+constexpr bool CheckReader() {
+  static_assert(ReadsBytes<R, H>::value, "Reader: no Reader(std::string_view filter)");
+  static_assert(MayMatch<R, H>::value, "Reader: no bool MayMatch(std::string_view) const");
+  static_assert(HashMayMatch<R, H>::value, "Reader: no bool HashMayMatch(Hash) const");
+  static_assert(MayMatchBatch<R, H>::value,
+                "Reader: no void MayMatchBatch(Span<const string_view>, bool*) const");
+  static_assert(MayMatchEach<R, H>::value,
+                "Reader: no void MayMatchEach(size_t n, key_at, bool*) const");
+  static_assert(State<R, H>::value, "Reader: no FilterState state() const");
+  static_assert(Recognises<R, H>::value, "Reader: no static bool Recognises(std::string_view)");
+  static_assert(OnceContext<R, H>::value, "Reader: no OnceContext(SimdLevel)");
+  if constexpr (OnceContext<R, H>::value) {
+    static_assert(MayMatchOnce<R, H>::value,
+                  "Reader: no static bool MayMatchOnce(filter, key, const OnceContext&)");
+  }
+  return true;
+}
+
 }  // namespace encoding_contract
 
-// Compiles only if E meets the contract above; each failure names its part.
+// Compiles only if E meets the contract above; each missing or mistyped
+// member fails one static_assert naming it. The members taking a Hash are
+// checked once the builder has one.
 template <typename E>
 constexpr bool CheckEncodingContract() {
   using B = typename E::Builder;
-  using R = typename E::Reader;
   namespace ec = encoding_contract;
-  static_assert(ec::BuilderAdds<B>::value,
-                "Builder: (double) constructor, Hash, HashKey, AddKey, AddHash, Retune, "
-                "NumEntries, ForEachHash");
-  static_assert(ec::BuilderFinishes<B>::value, "Builder: FinishSize, FinishInto(out), Finish");
-  static_assert(ec::BuilderSizesToAllocation<B>::value,
-                "Builder: FittingBuiltSize, BuiltFpRate, FinishInto(out, bytes)");
-  static_assert(ec::BuilderPlans<B>::value,
-                "Builder: FilterSize, MaxEntriesForSize, bits_per_key, num_probes");
-  static_assert(ec::ReaderQueries<R, typename B::Hash>::value,
-                "Reader: (string_view) constructor, MayMatch, HashMayMatch, MayMatchBatch, "
-                "MayMatchEach, state");
-  static_assert(ec::ReaderAnswersOnce<R>::value,
-                "Reader: static Recognises, OnceContext(SimdLevel), static MayMatchOnce");
-  static_assert(ec::kIs<const EncodingInfo&, decltype(E::kInfo)>, "kInfo: an EncodingInfo");
+  static_assert(ec::kIs<const EncodingInfo&, decltype(E::kInfo)>, "kInfo: not an EncodingInfo");
+  static_assert(ec::HasHash<B, void>::value, "Builder: no Hash type (its key hash)");
+  if constexpr (ec::HasHash<B, void>::value) {
+    ec::CheckBuilder<B, typename B::Hash>();
+    ec::CheckReader<typename E::Reader, typename B::Hash>();
+  }
   return true;
 }
 

@@ -12,12 +12,14 @@
 
 namespace sstfilter {
 
-// Values are positions in the Encodings list (encodings.h checks it).
+// Values are positions in the Encodings list; encodings.h checks that each
+// entry carries its own and that every value but kCount has an entry.
 enum class EncodingId {
   kLevelDb,     // Bit-exact with LevelDB's built-in Bloom filter (default).
   kCacheLocal,  // One 64-byte cache line per key, 64-bit XXH3 hash.
-  kCompact,     // 4-wise binary fuse: a Bloom filter's accuracy in ~27% fewer bits.
+  kCompact,     // 4-wise binary fuse: a Bloom filter's accuracy in fewer bits.
   kBanded,      // Bumped Ribbon in 64-slot bands: as small, one random access a key.
+  kCount,       // Not an encoding: how many there are.
 };
 // LevelDB's bytes by default, so that the policy can stand in for LevelDB's
 // built-in one (and the reverse) without changing a filter a reader uses.
@@ -28,11 +30,11 @@ const std::vector<EncodingId>& AllEncodingIds();
 // Whether `format` is one of AllEncodingIds() (a cast integer may not be).
 bool IsKnownEncoding(EncodingId format);
 
-// "leveldb", "cache_local", "compact", "banded": the spelling in option strings and flags.
+// Its name (EncodingInfo::name): the spelling in option strings and flags.
 // REQUIRES: IsKnownEncoding(format).
 std::string_view EncodingName(EncodingId format);
 std::optional<EncodingId> ParseEncodingName(std::string_view name);
-// "'leveldb', 'cache_local', 'compact' or 'banded'": the names, for messages.
+// "'leveldb', 'cache_local', ... or 'banded'": the names, for messages.
 std::string EncodingNameList();
 
 }  // namespace sstfilter

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "filter/encoding_id.h"
+
 namespace sstfilter {
 
 // What a reader made of a filter's bytes. Readers fail open: only bytes
@@ -85,8 +87,11 @@ struct EncodingInfo {
   std::string_view name;
   // One line for tables and plot legends.
   std::string_view title;
-  // Whether a filter's bytes are of this encoding (by its final byte: k of
-  // the LevelDB format, 1..30, or a tag above 30 reserved for the others).
+  // The final byte that marks its filters: a value above 30, distinct among
+  // the encodings (encodings_test), or 0 for LevelDB's format, whose final
+  // byte is k (1..30).
+  unsigned char tag;
+  // Whether a filter's bytes are of this encoding (by its final byte).
   bool (*recognises)(std::string_view filter);
   // FP model: the rate of a filter built for n keys at bits_per_key.
   double (*expected_fp_rate)(size_t num_keys, double bits_per_key);
@@ -104,13 +109,15 @@ struct EncodingInfo {
   std::string (*kernels)();
 };
 
-// An encoding as filter/encodings.h lists it: its builder, its reader and
-// its facts.
-template <typename BuilderType, typename ReaderType, const EncodingInfo& kInfoObject>
+// An encoding as filter/encodings.h lists it: its builder, its reader, its
+// facts and its EncodingId (its position in the list, checked there).
+template <typename BuilderType, typename ReaderType, const EncodingInfo& kInfoObject,
+          EncodingId kIdValue>
 struct Encoding {
   using Builder = BuilderType;
   using Reader = ReaderType;
   static constexpr const EncodingInfo& kInfo = kInfoObject;
+  static constexpr EncodingId kId = kIdValue;
 };
 
 }  // namespace sstfilter

@@ -17,7 +17,7 @@ FilterDescription UnrecognisedEncoding::Describe(std::string_view filter) {
 const std::vector<EncodingId>& AllEncodingIds() {
   static const auto* formats = [] {
     auto* all = new std::vector<EncodingId>();
-    ForEachEncoding([all](auto encoding) { all->push_back(IdOf<decltype(encoding)>()); });
+    ForEachEncoding([all](auto encoding) { all->push_back(decltype(encoding)::kId); });
     return all;
   }();
   return *formats;
@@ -37,7 +37,7 @@ std::optional<EncodingId> ParseEncodingName(std::string_view name) {
   std::optional<EncodingId> format;
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
-    if (name == E::kInfo.name) format = IdOf<E>();
+    if (name == E::kInfo.name) format = E::kId;
   });
   return format;
 }

@@ -8,18 +8,25 @@
 //
 // A new encoding touches exactly:
 //   - its folder, filter/<name>/: format description, builder, reader, probe
-//     math, kernels, and <name>/encoding.cc defining its EncodingInfo;
+//     math, kernels, and <name>/encoding.cc defining its EncodingInfo (its
+//     name, title and final-byte tag among them);
 //   - its sources in sstfilter_SOURCES (sstfilter.mk, the one source list
 //     every build reads);
-//   - one EncodingId value (encoding_id.h);
-//   - one entry in Encodings below, the include of its header, and the
-//     IdOf check that its EncodingId value is its position;
+//   - one EncodingId value (encoding_id.h), before kCount;
+//   - one entry in Encodings below and the include of its header;
 //   - its independent reference in the round-trip fuzzer
-//     (fuzz/build_roundtrip_fuzzer.cc does not compile without one), and,
-//     by choice, a reader fuzzer of its own and speed targets
-//     (bench/speed_targets.cc; without them the micro bench says "no target").
-// Tests, the other fuzz targets, tools and benchmarks loop over
-// AllEncodingIds() and ForEachEncoding, so they cover it without edits.
+//     (fuzz/build_roundtrip_fuzzer.cc does not compile without one);
+//   - its golden files, tests/golden/<name>_*, written once by
+//     SSTFILTER_WRITE_GOLDEN=1 build/tests/filter_golden_test (the test
+//     fails for an encoding without them);
+//   - its row in README.md's table of encodings, and its column and bullet
+//     in docs/encodings.md's "At a glance" and "Which to choose" (the
+//     docs_encodings test fails without them).
+// By choice, a reader fuzzer of its own and speed targets
+// (bench/speed_targets.cc; without them the micro bench says "no target").
+// Tests, the other fuzz targets, tools, scripts and benchmarks take the
+// encodings from AllEncodingIds() and ForEachEncoding (scripts through
+// `sstfilter_params --list_encodings`), so they cover it without edits.
 #ifndef SSTFILTER_FILTER_ENCODINGS_H_
 #define SSTFILTER_FILTER_ENCODINGS_H_
 
@@ -46,8 +53,7 @@
 namespace sstfilter {
 
 // In EncodingId order (encoding_id.h). Encodings tell their bytes apart
-// by the final byte: LevelDB's k is 1..30; the tags above 30 in use are
-// kBandedTag (66), kCacheLocalTag (67) and kCompactTag (70).
+// by the final byte: LevelDB's k is 1..30, the others' EncodingInfo::tag.
 using Encodings =
     std::tuple<LevelDbEncoding, CacheLocalEncoding, CompactEncoding, BandedEncoding>;
 
@@ -78,27 +84,25 @@ void ForEachEncoding(F&& f) {
   std::apply([&f](auto... encoding) { (f(encoding), ...); }, Encodings{});
 }
 
-// The EncodingId of encoding E.
-template <typename E, size_t I = 0>
-constexpr EncodingId IdOf() {
-  static_assert(I < kNumEncodings, "not one of Encodings");
-  if constexpr (std::is_same_v<E, std::tuple_element_t<I, Encodings>>) {
-    return static_cast<EncodingId>(I);
-  } else {
-    return IdOf<E, I + 1>();
-  }
-}
 namespace encodings_internal {
-template <typename... Es>
-constexpr bool CheckContracts(std::tuple<Es...>*) {
-  return (CheckEncodingContract<Es>() && ...);
+// Compiles only if the I-th entry meets the contract and sits at its own
+// EncodingId's position.
+template <size_t I>
+constexpr bool CheckEntry() {
+  using E = std::tuple_element_t<I, Encodings>;
+  static_assert(CheckEncodingContract<E>());
+  static_assert(static_cast<size_t>(E::kId) == I,
+                "Encodings: an entry not at its EncodingId's position (encoding_id.h)");
+  return true;
+}
+template <size_t... I>
+constexpr bool CheckEntries(std::index_sequence<I...>) {
+  return (CheckEntry<I>() && ...);
 }
 }  // namespace encodings_internal
-static_assert(encodings_internal::CheckContracts(static_cast<Encodings*>(nullptr)));
-static_assert(IdOf<LevelDbEncoding>() == EncodingId::kLevelDb);
-static_assert(IdOf<CacheLocalEncoding>() == EncodingId::kCacheLocal);
-static_assert(IdOf<CompactEncoding>() == EncodingId::kCompact);
-static_assert(IdOf<BandedEncoding>() == EncodingId::kBanded);
+static_assert(kNumEncodings == static_cast<size_t>(EncodingId::kCount),
+              "Encodings: an EncodingId value without its entry, or an entry too many");
+static_assert(encodings_internal::CheckEntries(std::make_index_sequence<kNumEncodings>{}));
 
 namespace encodings_internal {
 
@@ -152,7 +156,7 @@ class OnceContexts {
 
   template <typename E>
   const typename E::Reader::OnceContext& Of() const {
-    return std::get<static_cast<size_t>(IdOf<E>())>(contexts_);
+    return std::get<static_cast<size_t>(E::kId)>(contexts_);
   }
 
  private:

@@ -176,7 +176,7 @@ absl::Status BadId(std::string_view id, std::string_view problem) {
 absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options) {
   if (!IsKnownEncoding(options.encoding)) {
     return BadValue("format", std::to_string(static_cast<int>(options.encoding)),
-                    "is not a EncodingId; expected " + EncodingNameList());
+                    "is not an EncodingId; expected " + EncodingNameList());
   }
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
   if (absl::Status s = CheckAccuracy(options); !s.ok()) return s;

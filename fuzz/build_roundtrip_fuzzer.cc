@@ -433,7 +433,7 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk) {
       absl::StrCat(std::string(E::kInfo.name), " via rocksdb, bpk ", bpk, " keys ", keys.size());
   FilterOptions options;
   options.bits_per_key = bpk;
-  options.encoding = IdOf<E>();
+  options.encoding = E::kId;
   const std::unique_ptr<rocksdb::FilterPolicy> policy = NewRocksDbFilterPolicy(options).value();
   rocksdb::BlockBasedTableOptions table_options;
   table_options.detect_filter_construct_corruption = true;

@@ -282,7 +282,7 @@ class DbLevelFormatTest : public ::testing::TestWithParam<EncodingId> {
       if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
         return std::nullopt;
       } else {
-        return IdOf<decltype(e)>();
+        return decltype(e)::kId;
       }
     });
   }

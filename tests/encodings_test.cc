@@ -53,9 +53,9 @@ TEST(EncodingsTest, IdsAndNamesComeFromTheList) {
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
     SCOPED_TRACE(E::kInfo.name);
-    EXPECT_EQ(static_cast<size_t>(IdOf<E>()), position);
-    EXPECT_EQ(AllEncodingIds()[position], IdOf<E>());
-    EXPECT_TRUE(IsKnownEncoding(IdOf<E>()));
+    EXPECT_EQ(static_cast<size_t>(E::kId), position);
+    EXPECT_EQ(AllEncodingIds()[position], E::kId);
+    EXPECT_TRUE(IsKnownEncoding(E::kId));
     EXPECT_TRUE(names.insert(E::kInfo.name).second) << "name used twice";
     EXPECT_TRUE(titles.insert(E::kInfo.title).second) << "title used twice";
     EXPECT_FALSE(E::kInfo.name.empty());
@@ -80,8 +80,8 @@ TEST(EncodingsTest, NamesRoundTripAndAreListed) {
   EXPECT_EQ(EncodingNameList(), want);
   ForEachEncoding([](auto encoding) {
     using E = decltype(encoding);
-    EXPECT_EQ(EncodingName(IdOf<E>()), E::kInfo.name);
-    EXPECT_EQ(ParseEncodingName(E::kInfo.name), IdOf<E>());
+    EXPECT_EQ(EncodingName(E::kId), E::kInfo.name);
+    EXPECT_EQ(ParseEncodingName(E::kInfo.name), E::kId);
     // Names are matched exactly: no prefix, no other case.
     EXPECT_EQ(ParseEncodingName(E::kInfo.name.substr(0, E::kInfo.name.size() - 1)),
               std::nullopt);
@@ -121,10 +121,34 @@ TEST(EncodingsTest, BytesAreRecognisedByTheirEncodingOnly) {
   });
 }
 
+// Each encoding's filters end in its EncodingInfo::tag, above LevelDB's k
+// (1..30) and used by no other; LevelDB's format (tag 0) ends in k.
+TEST(EncodingsTest, TagsAreDistinctAndEndTheFilters) {
+  std::set<unsigned char> tags;
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    const unsigned char tag = E::kInfo.tag;
+    SCOPED_TRACE(E::kInfo.name);
+    EXPECT_TRUE(tag == 0 || tag > 30) << int{tag};
+    EXPECT_TRUE(tag == 0 || tags.insert(tag).second) << "tag " << int{tag} << " used twice";
+    for (size_t n : {1, 100, 5000}) {
+      for (double bits_per_key : {1.0, 10.0, 44.0}) {
+        const auto last = static_cast<unsigned char>(Build<E>(n, bits_per_key).back());
+        if (tag == 0) {
+          EXPECT_TRUE(last >= 1 && last <= 30) << int{last};
+        } else {
+          EXPECT_EQ(last, tag) << n << " keys, " << bits_per_key << " bits/key";
+        }
+      }
+    }
+  });
+  EXPECT_EQ(LevelDbEncoding::kInfo.tag, 0);
+}
+
 TEST(EncodingsTest, VisitEncodingPicksTheFormatsBuilder) {
   ForEachEncoding([](auto encoding) {
     using E = decltype(encoding);
-    const std::string filter = VisitEncoding(IdOf<E>(), [](auto e) {
+    const std::string filter = VisitEncoding(E::kId, [](auto e) {
       return Build<decltype(e)>(50, 10);
     });
     EXPECT_EQ(filter, Build<E>(50, 10)) << E::kInfo.name;

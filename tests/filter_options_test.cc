@@ -283,8 +283,8 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
               want);
     EXPECT_EQ(NewFilterPolicy(WithBits(value)).status().message(), want);
   }
-  const std::string format = "sstfilter.bloom: format=ribbon is unknown; expected "
-                             "'leveldb', 'cache_local', 'compact' or 'banded'";
+  const std::string format =
+      "sstfilter.bloom: format=ribbon is unknown; expected " + EncodingNameList();
   EXPECT_EQ(ParseEncodingValue("ribbon").status().message(), format);
   EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:ribbon").status().message(), format);
   EXPECT_EQ(ParseBitsPerKeyValue("").status().message(),
@@ -316,8 +316,7 @@ TEST(BloomOptionsTest, UnknownFormatValueIsRejected) {
   FilterOptions options;
   options.encoding = static_cast<EncodingId>(7);
   EXPECT_EQ(ResolveFilterOptions(options).status().message(),
-            "sstfilter.bloom: format=7 is not a EncodingId; expected 'leveldb', "
-            "'cache_local', 'compact' or 'banded'");
+            "sstfilter.bloom: format=7 is not an EncodingId; expected " + EncodingNameList());
   EXPECT_FALSE(NewFilterPolicy(options).ok());
 }
 

@@ -91,7 +91,7 @@ TEST(FilterPolicyTest, WritesAndReadsEveryFormat) {
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
     FilterOptions options;
-    options.encoding = IdOf<E>();
+    options.encoding = E::kId;
     const auto policy = MakePolicy(options);
     ASSERT_NE(policy, nullptr);
     std::string filter;

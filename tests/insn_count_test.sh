@@ -36,6 +36,7 @@ want="$(printf '%s\n' "(shared library) 2" "TOTAL 14" "main 12" | sort)"
 cat > "$work/program" <<'PROG'
 #!/usr/bin/env bash
 set -euo pipefail
+[ "${1:-}" = --list_encodings ] && { printf '%s\n' leveldb cache_local; exit 0; }
 n=0
 for a in "$@"; do case "$a" in --queries=*) n="${a#--queries=}" ;; esac; done
 {
@@ -61,6 +62,9 @@ table="$(INSN_DETAIL=1 "$script" "$work/program" 50)"
 cells="$(grep ' | ' <<<"$table" | grep -v '^filter' | cut -d'|' -f2- | tr '|' '\n' | tr -d ' ' |
          sort -u)"
 [ "$cells" = "7.0" ] || fail "every cell should read 7.0, got: $cells"$'\n'"$table"
+rows="$(grep ' | ' <<<"$table" | grep -v '^filter' | cut -d'|' -f1 | sed 's/ *$//' | tr '\n' ,)"
+want_rows="leveldb,leveldb, scalar,cache_local,cache_local, scalar,RocksDB FastLocalBloom,RocksDB Ribbon,"
+[ "$rows" = "$want_rows" ] || fail "rows: got '$rows', want '$want_rows'"
 grep -q '^ *5.0  query$' <<<"$table" || fail "the detail should give 5.0 to query"$'\n'"$table"
 grep -q '^ *2.0  (shared library)$' <<<"$table" || fail "the detail should give 2.0 to (shared library)"
 "$script" "$work/program" 0 2>/dev/null && fail "QUERIES 0 should be refused"

@@ -57,7 +57,7 @@ std::optional<EncodingId> WrittenFor(const rocksdb::FilterPolicy& policy, const 
     if constexpr (std::is_same_v<decltype(e), UnrecognisedEncoding>) {
       return std::nullopt;
     } else {
-      return IdOf<decltype(e)>();
+      return decltype(e)::kId;
     }
   });
 }

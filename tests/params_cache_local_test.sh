@@ -70,7 +70,12 @@ for args in "" "--encoding=leveldb"; do
   expect_line "$out" "filter bytes       1251"
 done
 
-expect_error "format=bogus is unknown; expected 'leveldb', 'cache_local', 'compact' or 'banded'" \
+# The names come from --list_encodings, in its order: "'a', 'b' or 'c'".
+names="$("$params" --list_encodings)"
+check "--list_encodings starts with leveldb and cache_local" \
+  test "$(head -n2 <<<"$names" | tr '\n' ' ')" = "leveldb cache_local "
+list="$(sed "s/.*/'&'/" <<<"$names" | sed ':a;N;$!ba;s/\n\([^\n]*\)$/ or \1/;s/\n/, /g')"
+expect_error "format=bogus is unknown; expected $list" \
   --keys 1000 --bits_per_key 10 --encoding=bogus
 
 finish

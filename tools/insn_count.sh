@@ -84,17 +84,15 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# label | SSTFILTER_SIMD (the cap: neon leaves every level on) | policy
-rows=(
-  "cache_local, NEON|neon|sstfilter.bloom:10:cache_local"
-  "cache_local, scalar|scalar|sstfilter.bloom:10:cache_local"
-  "RocksDB FastLocalBloom|neon|bloomfilter:10:false"
-  "leveldb|neon|sstfilter.bloom:10:leveldb"
-  "compact|neon|sstfilter.bloom:10:compact"
-  "banded, NEON|neon|sstfilter.bloom:10:banded"
-  "banded, scalar|scalar|sstfilter.bloom:10:banded"
-  "RocksDB Ribbon|neon|ribbonfilter:10"
-)
+# label | SSTFILTER_SIMD (the cap: neon leaves every level on) | policy.
+# Each of our encodings (the program's --list_encodings) at its best level
+# and scalar, then RocksDB's two filters.
+rows=()
+names="$("$program" --list_encodings)" || { echo "insn_count.sh: $program failed" >&2; exit 1; }
+for name in $names; do
+  rows+=("$name|neon|sstfilter.bloom:10:$name" "$name, scalar|scalar|sstfilter.bloom:10:$name")
+done
+rows+=("RocksDB FastLocalBloom|neon|bloomfilter:10:false" "RocksDB Ribbon|neon|ribbonfilter:10")
 # label | flags
 modes=(
   "present, single|"

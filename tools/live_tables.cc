@@ -53,7 +53,7 @@ EncodingId AlternativeOf(const std::string& compatibility_name, const std::strin
       if constexpr (std::is_same_v<E, UnrecognisedEncoding>) {
         return EncodingId::kCacheLocal;
       } else {
-        return IdOf<E>();
+        return E::kId;
       }
     });
   }

@@ -29,6 +29,8 @@ ABSL_FLAG(std::optional<double>, bits_per_key, std::nullopt,
           "bits of filter per key, in (0, 100]");
 ABSL_FLAG(std::string, encoding, std::string(sstfilter::EncodingName(sstfilter::kDefaultEncoding)),
           "filter encoding: " + sstfilter::EncodingNameList());
+ABSL_FLAG(bool, list_encodings, false,
+          "print the encodings' names, one a line, and exit (the list scripts take)");
 
 namespace {
 
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
   const std::string usage =
       "Bloom filter sizing.\n"
       "  sstfilter_params --keys N (--fp P | --bits_per_key B) [--encoding F]\n"
+      "  sstfilter_params --list_encodings\n"
       "F is " + sstfilter::EncodingNameList() + ".";
   sstfilter::SetToolUsage("tools/params_main.cc", usage.c_str());
   if (std::optional<std::string> error =
@@ -118,6 +121,12 @@ int main(int argc, char** argv) {
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     return Fail(absl::StrFormat("unexpected argument '%s'", rest[1]));
+  }
+  if (absl::GetFlag(FLAGS_list_encodings)) {
+    for (sstfilter::EncodingId id : sstfilter::AllEncodingIds()) {
+      absl::PrintF("%s\n", sstfilter::EncodingName(id));
+    }
+    return 0;
   }
   const int64_t keys = absl::GetFlag(FLAGS_keys);
   if (keys <= 0 || static_cast<uint64_t>(keys) > sstfilter::kMaxFilterEntries) {

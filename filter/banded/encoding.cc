@@ -83,7 +83,7 @@ std::string Kernels() { return GetBandedKernels(BestSimdLevel()).name; }
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kBandedEncodingInfo = {
-    kName, "sstfilter banded (bumped Ribbon, 64-slot bands)", BandedFilterReader::Recognises,
-    ExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
+    kName, "sstfilter banded (bumped Ribbon, 64-slot bands)", kBandedTag,
+    BandedFilterReader::Recognises, ExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

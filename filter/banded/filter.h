@@ -254,7 +254,8 @@ void BandedFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
 
 // Defined in banded/encoding.cc.
 extern const EncodingInfo kBandedEncodingInfo;
-using BandedEncoding = Encoding<BandedFilterBuilder, BandedFilterReader, kBandedEncodingInfo>;
+using BandedEncoding = Encoding<BandedFilterBuilder, BandedFilterReader, kBandedEncodingInfo,
+                                EncodingId::kBanded>;
 
 }  // namespace sstfilter
 

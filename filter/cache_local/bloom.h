@@ -214,7 +214,8 @@ void CacheLocalBloomReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) cons
 // Defined in cache_local/encoding.cc.
 extern const EncodingInfo kCacheLocalEncodingInfo;
 using CacheLocalEncoding =
-    Encoding<CacheLocalBloomBuilder, CacheLocalBloomReader, kCacheLocalEncodingInfo>;
+    Encoding<CacheLocalBloomBuilder, CacheLocalBloomReader, kCacheLocalEncodingInfo,
+             EncodingId::kCacheLocal>;
 
 }  // namespace sstfilter
 

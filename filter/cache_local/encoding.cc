@@ -62,7 +62,7 @@ std::string Kernels() { return std::string(SimdLevelName(BestSimdLevel())); }
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
-    kName, "sstfilter cache-local Bloom", CacheLocalBloomReader::Recognises, CacheLocalExpectedFpRate,
-    SizedFpRate, Describe, Details, Kernels};
+    kName, "sstfilter cache-local Bloom", kCacheLocalTag, CacheLocalBloomReader::Recognises,
+    CacheLocalExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

@@ -90,7 +90,7 @@ std::string Kernels() {
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCompactEncodingInfo = {
-    kName, "sstfilter compact (4-wise binary fuse)", CompactFilterReader::Recognises, ExpectedFpRate,
-    SizedFpRate, Describe, Details, Kernels};
+    kName, "sstfilter compact (4-wise binary fuse)", kCompactTag, CompactFilterReader::Recognises,
+    ExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

@@ -277,7 +277,8 @@ void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const 
 
 // Defined in compact/encoding.cc.
 extern const EncodingInfo kCompactEncodingInfo;
-using CompactEncoding = Encoding<CompactFilterBuilder, CompactFilterReader, kCompactEncodingInfo>;
+using CompactEncoding = Encoding<CompactFilterBuilder, CompactFilterReader, kCompactEncodingInfo,
+                                 EncodingId::kCompact>;
 
 }  // namespace sstfilter
 

@@ -174,7 +174,8 @@ bool LevelDbBloomMayMatch(std::string_view filter, std::string_view key);
 
 // Defined in leveldb/encoding.cc.
 extern const EncodingInfo kLevelDbEncodingInfo;
-using LevelDbEncoding = Encoding<LevelDbBloomBuilder, LevelDbBloomReader, kLevelDbEncodingInfo>;
+using LevelDbEncoding = Encoding<LevelDbBloomBuilder, LevelDbBloomReader, kLevelDbEncodingInfo,
+                                 EncodingId::kLevelDb>;
 
 }  // namespace sstfilter
 

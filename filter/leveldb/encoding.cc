@@ -48,7 +48,7 @@ std::string Kernels() { return "scalar"; }
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
-    "leveldb", "sstfilter LevelDB-compatible Bloom", LevelDbBloomReader::Recognises, LevelDbExpectedFpRate,
-    SizedFpRate, Describe, Details, Kernels};
+    "leveldb", "sstfilter LevelDB-compatible Bloom", /*tag=*/0, LevelDbBloomReader::Recognises,
+    LevelDbExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
 
 }  // namespace sstfilter

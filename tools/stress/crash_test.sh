@@ -13,9 +13,11 @@
 # every key. POLICY: a filter URI with %g where the crash test's drawn
 # bits/key go (sstfilter.bloom:%g:banded), or what follows the bits/key
 # (banded, cache_local:compact_from_level:2), or `builtin` for RocksDB's own
-# filter (db_stress without --filter_uri). Default: every encoding, the
-# per-level policy (access-aware: static until the DB has seen enough Gets)
-# and a compact bottom level.
+# filter (db_stress without --filter_uri). Default: every encoding
+# (SSTFILTER_ENCODINGS: their names, as `sstfilter_params --list_encodings`
+# prints them; tools/dev stress sets it), the per-level policy
+# (access-aware: static until the DB has seen enough Gets) under a byte
+# budget, and a compact bottom level.
 #
 # Environment: SSTFILTER_STRESS_SEED (the crash test's initial random seed
 # for the first policy, +1 for each next one, so that policies draw different
@@ -36,8 +38,10 @@ die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 # runs past VERIFY_SECONDS is terminated and fails the policy.
 FIXED_ARGS=(--read_fault_one_in=0 --metadata_read_fault_one_in=0)
 
-DEFAULT_POLICIES=(leveldb cache_local compact banded banded:optimize_levels:access_aware
-                  cache_local:compact_from_level:2:optimize_levels@universal)
+# After each encoding of SSTFILTER_ENCODINGS: the per-level policy,
+# access-aware under a byte budget, and a compact bottom under universal.
+MORE_POLICIES=(banded:optimize_levels:access_aware:budget_mb:1
+               cache_local:compact_from_level:2:optimize_levels@universal)
 
 [ $# -ge 1 ] || die "usage: crash_test.sh TREE [SECONDS] [POLICY...]"
 tree="$1"; shift
@@ -48,7 +52,12 @@ if [ $# -ge 1 ]; then
   seconds="$1"; shift
 fi
 policies=("$@")
-[ ${#policies[@]} -gt 0 ] || policies=("${DEFAULT_POLICIES[@]}")
+if [ ${#policies[@]} -eq 0 ]; then
+  [ -n "${SSTFILTER_ENCODINGS:-}" ] \
+    || die "no POLICY given and SSTFILTER_ENCODINGS unset (tools/dev stress sets it)"
+  read -r -a policies <<<"$SSTFILTER_ENCODINGS"
+  policies+=("${MORE_POLICIES[@]}")
+fi
 
 interval="${SSTFILTER_STRESS_INTERVAL:-60}"
 [[ "$interval" =~ ^[0-9]+$ ]] && [ "$interval" -gt 0 ] \
