@@ -129,10 +129,10 @@ int Main() {
               AllocatorReportsUsableSize() ? "yes" : "no", AllocatorUsableSize(1001));
   std::printf("%-32s %-4s %9s %9s %9s %8s %8s\n", "policy", "ofm", "disk MB", "memory MB",
               "waste", "FP meas.", "FP model");
-  for (EncodingId format : AllEncodingIds()) {
+  for (EncodingId encoding : AllEncodingIds()) {
     FilterOptions options;
     options.bits_per_key = bits;
-    options.encoding = format;
+    options.encoding = encoding;
     auto policy = NewRocksDbFilterPolicy(options);
     if (!policy.ok()) {
       std::fprintf(stderr, "%s\n", policy.status().ToString().c_str());
@@ -140,7 +140,7 @@ int Main() {
     }
     // A fresh policy per mode: each starts with no FP credit.
     auto again = NewRocksDbFilterPolicy(options);
-    Print(absl::StrFormat("sstfilter.bloom:%g:%s", bits, EncodingName(format)),
+    Print(absl::StrFormat("sstfilter.bloom:%g:%s", bits, EncodingName(encoding)),
           Run(**policy, false, true), Run(**again, true, true), true);
   }
   std::unique_ptr<const rocksdb::FilterPolicy> builtin_off(rocksdb::NewBloomFilterPolicy(bits));

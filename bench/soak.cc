@@ -137,7 +137,7 @@ bool SoakResult::FpFarAboveModel() const {
   return static_cast<double>(false_positives) > bound;
 }
 
-absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& formats,
+absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& encodings,
                                                  size_t min_keys, size_t max_keys,
                                                  uint64_t total_checks, uint64_t seed) {
   if (min_keys < 1 || min_keys > max_keys) {
@@ -145,10 +145,10 @@ absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& 
         absl::StrFormat("key counts %d..%d are not a range of positive counts", min_keys, max_keys));
   }
   std::vector<SoakConfig> configs;
-  for (EncodingId format : formats) {
+  for (EncodingId encoding : encodings) {
     std::vector<std::optional<SimdLevel>> levels = {std::nullopt};
-    VisitEncoding(format, [&levels](auto encoding) {
-      if constexpr (kHasSimdLevels<decltype(encoding)>) {
+    VisitEncoding(encoding, [&levels](auto e) {
+      if constexpr (kHasSimdLevels<decltype(e)>) {
         levels.assign(SupportedSimdLevels().begin(), SupportedSimdLevels().end());
       }
     });
@@ -156,7 +156,7 @@ absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& 
       for (bool batched : {false, true}) {
         for (size_t n = min_keys; n <= max_keys; n = n > max_keys / 10 ? max_keys + 1 : n * 10) {
           SoakConfig config;
-          config.encoding = format;
+          config.encoding = encoding;
           config.simd = simd;
           config.batched = batched;
           config.num_keys = n;

@@ -57,7 +57,7 @@ struct SoakResult {
 // Every (format, level, path, size) configuration, sizes min_keys, 10x, ...
 // up to max_keys, with total_checks spread evenly. InvalidArgument when
 // the figures leave a configuration without checks.
-absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& formats,
+absl::StatusOr<std::vector<SoakConfig>> PlanSoak(const std::vector<EncodingId>& encodings,
                                                  size_t min_keys, size_t max_keys,
                                                  uint64_t total_checks, uint64_t seed);
 

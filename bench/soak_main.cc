@@ -1,5 +1,5 @@
 // sstfilter_soak: a long run of filter checks, not a test of one case.
-// Builds filters of random keys (4..64 bytes) in every format, with every
+// Builds filters of random keys (4..64 bytes) in every encoding, with every
 // SIMD level this CPU runs, and queries them on both paths (MayMatch and
 // MayMatchBatch), for filters of --min_keys to --max_keys keys (by 10x).
 // --checks present-key checks are spread evenly over the configurations;
@@ -52,13 +52,13 @@ int BadFlags(const absl::Status& status) {
 
 absl::StatusOr<std::vector<EncodingId>> ParseFormats(const std::string& text) {
   if (text == "all") return AllEncodingIds();
-  std::vector<EncodingId> formats;
+  std::vector<EncodingId> encodings;
   for (absl::string_view name : absl::StrSplit(text, ',')) {
-    absl::StatusOr<EncodingId> format = ParseEncodingValue(std::string_view(name.data(), name.size()));
-    if (!format.ok()) return format.status();
-    formats.push_back(*format);
+    absl::StatusOr<EncodingId> encoding = ParseEncodingValue(std::string_view(name.data(), name.size()));
+    if (!encoding.ok()) return encoding.status();
+    encodings.push_back(*encoding);
   }
-  return formats;
+  return encodings;
 }
 
 double PerSecond(uint64_t count, double seconds) {
@@ -81,8 +81,8 @@ struct PathTotals {
 };
 
 int Run() {
-  absl::StatusOr<std::vector<EncodingId>> formats = ParseFormats(absl::GetFlag(FLAGS_encodings));
-  if (!formats.ok()) return BadFlags(formats.status());
+  absl::StatusOr<std::vector<EncodingId>> encodings = ParseFormats(absl::GetFlag(FLAGS_encodings));
+  if (!encodings.ok()) return BadFlags(encodings.status());
   absl::StatusOr<double> bits = ParseBitsPerKeyValue(absl::GetFlag(FLAGS_bits_per_key));
   if (!bits.ok()) return BadFlags(bits.status());
   const double absent_ratio = absl::GetFlag(FLAGS_absent_ratio);
@@ -91,7 +91,7 @@ int Run() {
         absl::StrFormat("--absent_ratio=%g is not in [0, 100]", absent_ratio)));
   }
   absl::StatusOr<std::vector<SoakConfig>> plan =
-      PlanSoak(*formats, absl::GetFlag(FLAGS_min_keys), absl::GetFlag(FLAGS_max_keys),
+      PlanSoak(*encodings, absl::GetFlag(FLAGS_min_keys), absl::GetFlag(FLAGS_max_keys),
                absl::GetFlag(FLAGS_checks), absl::GetFlag(FLAGS_seed));
   if (!plan.ok()) return BadFlags(plan.status());
 

@@ -41,7 +41,7 @@ struct ViaRocksDbConfig {
 };
 
 // The option string RocksDB resolves to an implementation's policy:
-// sstfilter.bloom:<bpk>:<format> for ours, bloomfilter:<bpk>:false for
+// sstfilter.bloom:<bpk>:<encoding> for ours, bloomfilter:<bpk>:false for
 // FastLocalBloom; NotFound for implementations RocksDB cannot name.
 absl::StatusOr<std::string> PolicyIdOf(const std::string& impl, double bits_per_key);
 

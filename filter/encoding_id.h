@@ -27,12 +27,12 @@ inline constexpr EncodingId kDefaultEncoding = EncodingId::kLevelDb;
 
 // Every encoding, in order.
 const std::vector<EncodingId>& AllEncodingIds();
-// Whether `format` is one of AllEncodingIds() (a cast integer may not be).
-bool IsKnownEncoding(EncodingId format);
+// Whether `encoding` is one of AllEncodingIds() (a cast integer may not be).
+bool IsKnownEncoding(EncodingId encoding);
 
 // Its name (EncodingInfo::name): the spelling in option strings and flags.
-// REQUIRES: IsKnownEncoding(format).
-std::string_view EncodingName(EncodingId format);
+// REQUIRES: IsKnownEncoding(encoding).
+std::string_view EncodingName(EncodingId encoding);
 std::optional<EncodingId> ParseEncodingName(std::string_view name);
 // "'leveldb', 'cache_local', ... or 'banded'": the names, for messages.
 std::string EncodingNameList();

@@ -15,31 +15,31 @@ FilterDescription UnrecognisedEncoding::Describe(std::string_view filter) {
 }
 
 const std::vector<EncodingId>& AllEncodingIds() {
-  static const auto* formats = [] {
+  static const auto* ids = [] {
     auto* all = new std::vector<EncodingId>();
     ForEachEncoding([all](auto encoding) { all->push_back(decltype(encoding)::kId); });
     return all;
   }();
-  return *formats;
+  return *ids;
 }
 
-bool IsKnownEncoding(EncodingId format) {
-  return static_cast<size_t>(format) < kNumEncodings;
+bool IsKnownEncoding(EncodingId encoding) {
+  return static_cast<size_t>(encoding) < kNumEncodings;
 }
 
 const EncodingInfo& EncodingInfoOf(EncodingId encoding) {
   return VisitEncoding(encoding, [](auto e) -> const EncodingInfo& { return decltype(e)::kInfo; });
 }
 
-std::string_view EncodingName(EncodingId format) { return EncodingInfoOf(format).name; }
+std::string_view EncodingName(EncodingId encoding) { return EncodingInfoOf(encoding).name; }
 
 std::optional<EncodingId> ParseEncodingName(std::string_view name) {
-  std::optional<EncodingId> format;
+  std::optional<EncodingId> found;
   ForEachEncoding([&](auto encoding) {
     using E = decltype(encoding);
-    if (name == E::kInfo.name) format = E::kId;
+    if (name == E::kInfo.name) found = E::kId;
   });
-  return format;
+  return found;
 }
 
 std::string EncodingNameList() {

@@ -132,11 +132,11 @@ decltype(auto) VisitRecognisingEncoding(std::string_view filter, F& f) {
 
 }  // namespace encodings_internal
 
-// Returns f(E{}) for the encoding E of format. f must return one type for
+// Returns f(E{}) for the encoding E whose E::kId is `encoding`. f must return one type for
 // every encoding.
 template <typename F>
-decltype(auto) VisitEncoding(EncodingId format, F&& f) {
-  return encodings_internal::VisitEncodingAt<0>(static_cast<size_t>(format), f);
+decltype(auto) VisitEncoding(EncodingId encoding, F&& f) {
+  return encodings_internal::VisitEncodingAt<0>(static_cast<size_t>(encoding), f);
 }
 
 // Returns f(E{}) for the encoding whose bytes filter holds (the first whose

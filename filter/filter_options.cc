@@ -79,7 +79,7 @@ absl::Status CompactFromLevelOutOfRange(std::string_view shown) {
   return BadValue(kCompactFromLevelName, shown,
                   absl::StrFormat("is out of range; expected a level in [0, %d] or %s%s",
                                   kMaxCompactFromLevel, kCompactFromLevelUnset,
-                                  negative ? " (flushes always get the fast format)" : ""));
+                                  negative ? " (flushes always get the fast encoding)" : ""));
 }
 
 // The combination rules of ResolveFilterOptions for compact_from_level.
@@ -91,9 +91,9 @@ absl::Status CheckCompactFromLevel(const FilterOptions& options) {
   }
   if (options.encoding == EncodingId::kCompact) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %s=%d with format=compact: every table is compact already; %s chooses "
-        "compact below a fast format (leveldb or cache_local)",
-        kBloomPolicyName, kCompactFromLevelName, level, kCompactFromLevelName));
+        "%s: %s=%d with %s=compact: every table is compact already; %s chooses "
+        "compact below a fast encoding (leveldb or cache_local)",
+        kBloomPolicyName, kCompactFromLevelName, level, kEncodingKey, kCompactFromLevelName));
   }
   return absl::OkStatus();
 }
@@ -113,7 +113,7 @@ absl::Status CheckFpReachable(double fp_rate, EncodingId encoding) {
       EncodingInfoOf(encoding).expected_fp_rate(kReachCheckKeys, kMaxBitsPerKey);
   if (least <= fp_rate) return absl::OkStatus();
   return BadValue(kFpRateName, FormatFpRate(fp_rate),
-                  absl::StrFormat("is below what format=%s reaches at %g bits/key (%g)",
+                  absl::StrFormat("is below what %s=%s reaches at %g bits/key (%g)", kEncodingKey,
                                   EncodingName(encoding), kMaxBitsPerKey, least));
 }
 
@@ -166,7 +166,7 @@ absl::Status CheckPerLevelOptions(const FilterOptions& options) {
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
       "'%s' is not a %s id%s; expected "
-      "%s[:<bits_per_key>|:%s:<p>][:<format>][:%s:<level>][:%s[:%s][:%s:<MiB>]]",
+      "%s[:<bits_per_key>|:%s:<p>][:<encoding>][:%s:<level>][:%s[:%s][:%s:<MiB>]]",
       id, kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName,
       kOptimizeLevelsName, kAccessAwareName, kBudgetName));
 }
@@ -175,7 +175,7 @@ absl::Status BadId(std::string_view id, std::string_view problem) {
 
 absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options) {
   if (!IsKnownEncoding(options.encoding)) {
-    return BadValue("format", std::to_string(static_cast<int>(options.encoding)),
+    return BadValue(kEncodingKey, std::to_string(static_cast<int>(options.encoding)),
                     "is not an EncodingId; expected " + EncodingNameList());
   }
   if (absl::Status s = CheckCompactFromLevel(options); !s.ok()) return s;
@@ -194,11 +194,11 @@ absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value) {
 }
 
 absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value) {
-  std::optional<EncodingId> format = ParseEncodingName(value);
-  if (!format.has_value()) {
-    return BadValue("format", value, "is unknown; expected " + EncodingNameList());
+  std::optional<EncodingId> encoding = ParseEncodingName(value);
+  if (!encoding.has_value()) {
+    return BadValue(kEncodingKey, value, "is unknown; expected " + EncodingNameList());
   }
-  return *format;
+  return *encoding;
 }
 
 absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value) {
@@ -310,8 +310,8 @@ absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
-// [<format>] at parts[*i]; advances *i past it.
-absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
+// [<encoding>] at parts[*i]; advances *i past it.
+absl::Status ReadEncoding(std::string_view id, const IdParts& parts, size_t* i,
                         FilterOptions* options) {
   if (*i == parts.size() || parts[*i] == kCompactFromLevelName ||
       parts[*i] == kOptimizeLevelsName || parts[*i] == kAccessAwareName ||
@@ -323,9 +323,9 @@ absl::Status ReadFormat(std::string_view id, const IdParts& parts, size_t* i,
                                      "the name (%s:%s:0.01)",
                                      kFpRateName, kBloomPolicyName, kFpRateName));
   }
-  absl::StatusOr<EncodingId> format = ParseEncodingValue(StdView(parts[*i]));
-  if (!format.ok()) return format.status();
-  options->encoding = *format;
+  absl::StatusOr<EncodingId> encoding = ParseEncodingValue(StdView(parts[*i]));
+  if (!encoding.ok()) return encoding.status();
+  options->encoding = *encoding;
   ++*i;
   return absl::OkStatus();
 }
@@ -388,7 +388,7 @@ absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i
 }  // namespace
 
 // The fields after the name: the accuracy (<bits_per_key> or fp_rate:<p>),
-// then an optional <format>, then named fields, each at most once.
+// then an optional <encoding>, then named fields, each at most once.
 absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   const IdParts parts = absl::StrSplit(AbslView(id), ':');
   if (parts[0] != kBloomPolicyName) return BadId(id, "");
@@ -403,7 +403,7 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   FilterOptions options;
   size_t i = 1;
   absl::Status s = ReadAccuracy(id, parts, &i, &options);
-  if (s.ok()) s = ReadFormat(id, parts, &i, &options);
+  if (s.ok()) s = ReadEncoding(id, parts, &i, &options);
   if (s.ok()) s = ReadNamedFields(id, parts, i, &options);
   if (s.ok()) s = CheckCompactFromLevel(options);
   if (s.ok()) s = CheckAccuracy(options);

@@ -7,11 +7,11 @@
 // Option strings ("policy ids"):
 //   sstfilter.bloom                       (defaults)
 //   sstfilter.bloom:<bits_per_key>
-//   sstfilter.bloom:<bits_per_key>:<format>
-//   sstfilter.bloom:<bits_per_key>[:<format>]:compact_from_level:<level>
-//   sstfilter.bloom:fp_rate:<p>[:<format>][:compact_from_level:<level>]
-//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
-//   sstfilter.bloom:<bits_per_key>[:<format>][:compact_from_level:<level>]:optimize_levels
+//   sstfilter.bloom:<bits_per_key>:<encoding>
+//   sstfilter.bloom:<bits_per_key>[:<encoding>]:compact_from_level:<level>
+//   sstfilter.bloom:fp_rate:<p>[:<encoding>][:compact_from_level:<level>]
+//   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
+//   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
 //       [:access_aware][:budget_mb:<MiB>]
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
@@ -31,6 +31,11 @@ namespace sstfilter {
 
 // The policy's name in option strings, Name() and CompatibilityName().
 inline constexpr char kBloomPolicyName[] = "sstfilter.bloom";
+
+// The key of FilterOptions::encoding in RocksDB's option maps and OPTIONS
+// files, and in messages. "format" since the first release, so that every
+// OPTIONS file written reads back; in ids the encoding goes by position.
+inline constexpr char kEncodingKey[] = "format";
 
 // The per-level option's name, in ids and in RocksDB's option maps.
 inline constexpr char kCompactFromLevelName[] = "compact_from_level";
@@ -68,13 +73,14 @@ struct FilterOptions {
   // is at most fp_rate (filter/fp_target.h). Must be in (0, 1) and
   // reachable by the encodings the options write.
   std::optional<double> fp_rate;
-  // Which encoding new filters are written in. Readers accept every format.
+  // Which encoding new filters are written in (the key kEncodingKey in
+  // option maps). Readers accept every encoding.
   EncodingId encoding = kDefaultEncoding;
   // RocksDB only (its tables tell the policy their level): tables created at
   // this level or below, and bottommost ones, are written in kCompact;
-  // flushes and tables above it in `format` (table/rocksdb/level_format.h
-  // has the rule). Unset: `format` for every table. Must be in
-  // [0, kMaxCompactFromLevel] and `format` must not be kCompact.
+  // flushes and tables above it in `encoding` (table/rocksdb/level_encoding.h
+  // has the rule). Unset: `encoding` for every table. Must be in
+  // [0, kMaxCompactFromLevel] and `encoding` must not be kCompact.
   std::optional<int> compact_from_level;
   // RocksDB only: bits_per_key is the average over the tree, and each
   // table's filter gets the accuracy that minimises the data blocks an

@@ -66,12 +66,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
   if (!resolved.ok()) return resolved.status();
   if (resolved->compact_from_level.has_value()) {
     // CreateFilter is not told which table, let alone which level, it builds
-    // for (LevelDB's FilterPolicy neither): one format for every filter.
+    // for (LevelDB's FilterPolicy neither): one encoding for every filter.
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %s=%d needs a host that tells the policy each table's level (RocksDB); this "
-        "policy (and LevelDB's) writes one format for every table: drop %s, or choose "
-        "format=compact for all", kBloomPolicyName, kCompactFromLevelName,
-        *resolved->compact_from_level, kCompactFromLevelName));
+        "policy (and LevelDB's) writes one encoding for every table: drop %s, or choose "
+        "%s=compact for all", kBloomPolicyName, kCompactFromLevelName,
+        *resolved->compact_from_level, kCompactFromLevelName, kEncodingKey));
   }
   if (resolved->optimize_levels) {
     return absl::InvalidArgumentError(absl::StrFormat(

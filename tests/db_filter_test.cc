@@ -42,9 +42,9 @@ std::string ModeName(const ::testing::TestParamInfo<DbMode>& info) {
 }
 
 // Expected FP of one filter holding n keys at 10 bits/key in this format.
-double ExpectedFp(EncodingId format, size_t n) {
-  return VisitEncoding(format, [n](auto encoding) {
-    return decltype(encoding)::kInfo.expected_fp_rate(n, 10.0);
+double ExpectedFp(EncodingId encoding, size_t n) {
+  return VisitEncoding(encoding, [n](auto e) {
+    return decltype(e)::kInfo.expected_fp_rate(n, 10.0);
   });
 }
 
@@ -161,12 +161,12 @@ TEST_P(DbFilterTest, AbsentKeysSkipDataBlocks) {
 
 std::vector<DbMode> AllModes() {
   std::vector<DbMode> modes;
-  for (EncodingId format : AllEncodingIds()) {
+  for (EncodingId encoding : AllEncodingIds()) {
     for (bool partitioned : {false, true}) {
       for (PrefixMode prefix :
            {PrefixMode::kNone, PrefixMode::kPrefixAndWholeKey, PrefixMode::kPrefixOnly}) {
         for (bool cached : {false, true}) {
-          modes.push_back({format, partitioned, prefix, cached});
+          modes.push_back({encoding, partitioned, prefix, cached});
         }
       }
     }

@@ -375,7 +375,7 @@ TEST(CompactFromLevelTest, IdsParseAndRoundTrip) {
   EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, 0)),
             "sstfilter.bloom:10:compact_from_level:0");
   EXPECT_EQ(FormatPolicyId(WithLevel(EncodingId::kLevelDb, std::nullopt)), "sstfilter.bloom:10");
-  // Every level and fast format (every encoding of the list but compact,
+  // Every level and fast encoding (every encoding of the list but compact,
   // refused with the option) round-trips.
   for (int level = 0; level <= kMaxCompactFromLevel; ++level) {
     for (EncodingId format : AllEncodingIds()) {
@@ -422,9 +422,9 @@ INSTANTIATE_TEST_SUITE_P(
     All, BadCompactFromLevelTest,
     ::testing::Values(
         BadLevelText{"-1", std::string("sstfilter.bloom: compact_from_level=-1") + kOutOfRange +
-                               " (flushes always get the fast format)"},
+                               " (flushes always get the fast encoding)"},
         BadLevelText{"-0", std::string("sstfilter.bloom: compact_from_level=-0") + kOutOfRange +
-                               " (flushes always get the fast format)"},
+                               " (flushes always get the fast encoding)"},
         BadLevelText{"101", std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange},
         BadLevelText{"99999999999999999999",
                      std::string("sstfilter.bloom: compact_from_level=99999999999999999999") +
@@ -448,25 +448,25 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
        "'sstfilter.bloom:10:cache_local:compact_from_level:2:compact_from_level:3' (2, then 3)"},
       {"sstfilter.bloom:10:compact:compact_from_level:2",
        "sstfilter.bloom: compact_from_level=2 with format=compact: every table is compact "
-       "already; compact_from_level chooses compact below a fast format (leveldb or "
+       "already; compact_from_level chooses compact below a fast encoding (leveldb or "
        "cache_local)"},
       {"sstfilter.bloom:10:cache_local:compact_from_level",
        "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
        "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
        "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
        "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
        "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:compact_from_level:2:cache_local",
        "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
        "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
        "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
        "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<format>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;
@@ -479,7 +479,7 @@ TEST(CompactFromLevelTest, ResolveChecksRangeAndFormat) {
   EXPECT_TRUE(ResolveFilterOptions(WithLevel(EncodingId::kLevelDb, 100)).ok());
   EXPECT_EQ(ResolveFilterOptions(WithLevel(EncodingId::kCacheLocal, -3)).status().message(),
             std::string("sstfilter.bloom: compact_from_level=-3") + kOutOfRange +
-                " (flushes always get the fast format)");
+                " (flushes always get the fast encoding)");
   EXPECT_EQ(ResolveFilterOptions(WithLevel(EncodingId::kCacheLocal, 101)).status().message(),
             std::string("sstfilter.bloom: compact_from_level=101") + kOutOfRange);
   EXPECT_THAT(std::string(
@@ -494,7 +494,7 @@ TEST(CompactFromLevelTest, LevelFreePolicyRefusesIt) {
   ASSERT_FALSE(policy.ok());
   EXPECT_EQ(policy.status().message(),
             "sstfilter.bloom: compact_from_level=2 needs a host that tells the policy each "
-            "table's level (RocksDB); this policy (and LevelDB's) writes one format for every "
+            "table's level (RocksDB); this policy (and LevelDB's) writes one encoding for every "
             "table: drop compact_from_level, or choose format=compact for all");
   EXPECT_TRUE(NewFilterPolicy(WithLevel(EncodingId::kCacheLocal, std::nullopt)).ok());
 }

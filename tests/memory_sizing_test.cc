@@ -64,9 +64,9 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
 // (filter/encoding_contract.h).
 class Sizing {
  public:
-  Sizing(EncodingId format, size_t n, double bits_per_key) {
-    VisitEncoding(format, [&](auto encoding) {
-      using B = typename decltype(encoding)::Builder;
+  Sizing(EncodingId encoding, size_t n, double bits_per_key) {
+    VisitEncoding(encoding, [&](auto e) {
+      using B = typename decltype(e)::Builder;
       auto builder = std::make_shared<B>(bits_per_key);
       std::mt19937_64 rng(n);
       for (size_t i = 0; i < n; ++i) builder->AddHash(static_cast<typename B::Hash>(rng()));
@@ -174,8 +174,8 @@ TEST(MemorySizingCacheLocalTest, NarrowFiltersKeepTheirSize) {
 // A thousand filters under jemalloc's classes, one credit: the summed FP
 // never exceeds the targets' (at every step), and memory drops.
 TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
-  for (EncodingId format : AllEncodingIds()) {
-    SCOPED_TRACE(EncodingName(format));
+  for (EncodingId encoding : AllEncodingIds()) {
+    SCOPED_TRACE(EncodingName(encoding));
     std::mt19937_64 rng(42);
     FpCredit credit;
     double fp_sum = 0, target_fp_sum = 0;
@@ -183,7 +183,7 @@ TEST(MemorySizingAggregateTest, KeepsTheAggregateFpAndSavesMemory) {
     for (int i = 0; i < 1000; ++i) {
       const size_t n = 1000 + rng() % 99001;
       const double taken = credit.Take();
-      const Sizing sizing(format, n, 10);
+      const Sizing sizing(encoding, n, 10);
       const SizeChoice choice = sizing.Choose(JemallocUsable, taken);
       credit.Return(taken + choice.target_fp_rate - choice.fp_rate);
       fp_sum += choice.fp_rate;
@@ -259,12 +259,12 @@ TEST(SizedFilterTest, EverySizeAnswersForEveryKey) {
       testing::ShapedKeys(bench::KeyShape::kRandom16, 1 << 20, 5000);
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_policy(leveldb::NewBloomFilterPolicy(10));
   const std::pair<size_t, size_t> kBudgets[] = {{3, 4}, {7, 8}, {999, 1000}, {1, 1}, {21, 20}};
-  for (EncodingId format : AllEncodingIds()) {
-    VisitEncoding(format, [&](auto encoding) {
-      using E = decltype(encoding);
+  for (EncodingId encoding : AllEncodingIds()) {
+    VisitEncoding(encoding, [&](auto e) {
+      using E = decltype(e);
       for (const auto& [num, den] : kBudgets) {
         const SizedFilter filter = BuildSized<E>(keys, num, den);
-        SCOPED_TRACE(::testing::Message() << EncodingName(format) << " budget " << num << "/"
+        SCOPED_TRACE(::testing::Message() << EncodingName(encoding) << " budget " << num << "/"
                                           << den << ", bytes=" << filter.bytes.size());
         const typename E::Reader reader(filter.bytes);
         ASSERT_EQ(reader.state(), FilterState::kProbe);

@@ -357,11 +357,11 @@ TEST(NewRocksDbBloomPolicyTest, FpRateIsKeptInTheId) {
 
 TEST(PolicyIdTest, RoundTrips) {
   for (double bits : {1.0, 10.0, 7.5, 9.585058377367439, 0.001, 100.0}) {
-    for (EncodingId format : AllEncodingIds()) {
+    for (EncodingId encoding : AllEncodingIds()) {
       for (std::optional<int> level : {std::optional<int>(), std::optional<int>(0),
                                        std::optional<int>(3)}) {
-        if (level.has_value() && format == EncodingId::kCompact) continue;
-        FilterOptions config{bits, std::nullopt, format, level};
+        if (level.has_value() && encoding == EncodingId::kCompact) continue;
+        FilterOptions config{bits, std::nullopt, encoding, level};
         absl::StatusOr<FilterOptions> back = ParsePolicyId(FormatPolicyId(config));
         ASSERT_TRUE(back.ok()) << FormatPolicyId(config);
         EXPECT_EQ(*back, config) << FormatPolicyId(config);

@@ -77,16 +77,16 @@ void PrintSpent(size_t keys, double bits_per_key, size_t filter_bytes, double fp
   }
 }
 
-void PrintPlan(sstfilter::EncodingId format, int64_t keys, std::optional<double> fp,
+void PrintPlan(sstfilter::EncodingId encoding, int64_t keys, std::optional<double> fp,
                double bits_per_key) {
   const auto n = static_cast<size_t>(keys);
   const auto plan_for = [&](size_t num_keys) {
-    return sstfilter::VisitEncoding(format, [&](auto encoding) {
-      return sstfilter::PlanFilter<decltype(encoding)>(num_keys, bits_per_key);
+    return sstfilter::VisitEncoding(encoding, [&](auto e) {
+      return sstfilter::PlanFilter<decltype(e)>(num_keys, bits_per_key);
     });
   };
   const sstfilter::FilterPlan plan = plan_for(n);
-  absl::PrintF("%-18s %s\n", "encoding", sstfilter::EncodingName(format));
+  absl::PrintF("%-18s %s\n", "encoding", sstfilter::EncodingName(encoding));
   absl::PrintF("%-18s %d\n", "keys", keys);
   if (fp.has_value()) absl::PrintF("%-18s %.6g\n", "target fp rate", *fp);
   absl::PrintF("%-18s %.4f\n", "bits/key", bits_per_key);
@@ -98,7 +98,7 @@ void PrintPlan(sstfilter::EncodingId format, int64_t keys, std::optional<double>
   absl::PrintF("%-18s %.6g\n", "expected fp rate", plan.expected_fp_rate);
   if (fp.has_value() && plan.expected_fp_rate > *fp) {
     absl::PrintF("%-18s %s cannot reach the target at %d keys (at most %g bits/key)\n",
-                 "note", sstfilter::EncodingName(format), keys, sstfilter::kMaxBitsPerKey);
+                 "note", sstfilter::EncodingName(encoding), keys, sstfilter::kMaxBitsPerKey);
   }
   for (const auto& [label, value] : plan.details.fp_parts) {
     absl::PrintF("%-18s %s\n", label, value);
@@ -138,18 +138,18 @@ int main(int argc, char** argv) {
   if (fp.has_value() == bits.has_value()) {
     return Fail("give exactly one of --fp and --bits_per_key");
   }
-  absl::StatusOr<sstfilter::EncodingId> format =
+  absl::StatusOr<sstfilter::EncodingId> encoding =
       sstfilter::ParseEncodingValue(absl::GetFlag(FLAGS_encoding));
-  if (!format.ok()) return Fail(std::string(format.status().message()));
+  if (!encoding.ok()) return Fail(std::string(encoding.status().message()));
   sstfilter::FilterOptions options;
-  options.encoding = *format;
+  options.encoding = *encoding;
   options.fp_rate = fp;
   if (bits.has_value()) options.bits_per_key = *bits;
   if (absl::Status s = sstfilter::ResolveFilterOptions(options).status(); !s.ok()) {
     return Fail(std::string(s.message()));
   }
   // A policy's choice for a filter of this many keys (filter/accuracy.h).
-  const double bits_per_key = sstfilter::Accuracy(options).BitsPerKey(*format, keys);
-  PrintPlan(*format, keys, fp, bits_per_key);
+  const double bits_per_key = sstfilter::Accuracy(options).BitsPerKey(*encoding, keys);
+  PrintPlan(*encoding, keys, fp, bits_per_key);
   return 0;
 }

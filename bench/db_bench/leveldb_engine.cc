@@ -53,7 +53,7 @@ absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> ResolvePolicy(
   }
   return absl::InvalidArgumentError(absl::StrFormat(
       "--filter '%s' is not a LevelDB filter policy; --engine=leveldb takes "
-      "leveldb:<bits_per_key>, sstfilter.bloom[:<bits_per_key>[:<format>]] or none",
+      "leveldb:<bits_per_key>, sstfilter.bloom[:<bits_per_key>[:<encoding>]] or none",
       filter));
 }
 

@@ -3,7 +3,7 @@
 // (--cache_size, LevelDB's own default 8 MB being the flag's default).
 //
 // Policies: "leveldb:<bits_per_key>" is LevelDB's built-in
-// leveldb::NewBloomFilterPolicy, "sstfilter.bloom[:<bits>[:<format>]]" ours
+// leveldb::NewBloomFilterPolicy, "sstfilter.bloom[:<bits>[:<encoding>]]" ours
 // (NewLevelDbFilterPolicyFromString), "none" no filter; anything else (a
 // RocksDB policy such as bloomfilter:10) is an error naming it.
 //

@@ -47,8 +47,8 @@ class LevelDbFilterPolicy final : public leveldb::FilterPolicy {
 
 }  // namespace
 
-const char* LevelDbFilterPolicyName(EncodingId format) {
-  return format == EncodingId::kLevelDb ? kLevelDbBuiltinPolicyName : kBloomPolicyName;
+const char* LevelDbFilterPolicyName(EncodingId encoding) {
+  return encoding == EncodingId::kLevelDb ? kLevelDbBuiltinPolicyName : kBloomPolicyName;
 }
 
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicy(

@@ -42,14 +42,14 @@ namespace sstfilter {
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicy(
     const FilterOptions& options);
 
-// The policy an id ("sstfilter.bloom[:<bits_per_key>[:<format>]]") names,
+// The policy an id ("sstfilter.bloom[:<bits_per_key>[:<encoding>]]") names,
 // or InvalidArgument naming the bad part.
 absl::StatusOr<std::unique_ptr<const leveldb::FilterPolicy>> NewLevelDbFilterPolicyFromString(
     std::string_view id);
 
 // The Name() of the policy writing filters in format.
 // REQUIRES: IsKnownEncoding(format).
-const char* LevelDbFilterPolicyName(EncodingId format);
+const char* LevelDbFilterPolicyName(EncodingId encoding);
 
 }  // namespace sstfilter
 

@@ -27,9 +27,9 @@ namespace sstfilter {
 template <typename E>
 class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
  public:
-  using FormatBuilder = typename E::Builder;
-  using FormatReader = typename E::Reader;
-  using Hash = typename FormatBuilder::Hash;
+  using EncodingBuilder = typename E::Builder;
+  using EncodingReader = typename E::Reader;
+  using Hash = typename EncodingBuilder::Hash;
 
   // post_verify: keep the hashes of the last filter so MaybePostVerify can
   // re-probe them (BlockBasedTableOptions::detect_filter_construct_corruption).
@@ -40,7 +40,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   // setting: the setting of the filter, asked at each Finish (an FP
   // target's, filter/accuracy.h); empty: builder's setting. track_range:
   // the setting reads the filter's key range (FilterKeys), so AddKey keeps it.
-  BitsBuilderAdapter(FormatBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr,
+  BitsBuilderAdapter(EncodingBuilder builder, bool post_verify, FpCredit* memory_credit = nullptr,
                      FilterSetting setting = nullptr, bool track_range = false)
       : builder_(std::move(builder)),
         post_verify_(post_verify),
@@ -120,7 +120,7 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
 
   rocksdb::Status MaybePostVerify(const rocksdb::Slice& filter) override {
     if (!post_verify_) return rocksdb::Status::OK();
-    const FormatReader reader(std::string_view(filter.data(), filter.size()));
+    const EncodingReader reader(std::string_view(filter.data(), filter.size()));
     std::vector<Hash> hashes = std::move(verify_hashes_);
     verify_hashes_.clear();
     for (Hash h : hashes) {
@@ -171,10 +171,10 @@ class BitsBuilderAdapter final : public rocksdb::FilterBitsBuilder {
   }
 
   static Hash HashOf(const rocksdb::Slice& s) {
-    return FormatBuilder::HashKey(std::string_view(s.data(), s.size()));
+    return EncodingBuilder::HashKey(std::string_view(s.data(), s.size()));
   }
 
-  FormatBuilder builder_;
+  EncodingBuilder builder_;
   const bool post_verify_;
   FpCredit* const memory_credit_;
   const FilterSetting setting_;

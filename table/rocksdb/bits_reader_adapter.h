@@ -1,6 +1,6 @@
 // rocksdb::FilterBitsReader over one of our encodings' readers.
 //
-// FormatReader is an encoding's reader (filter/encoding_contract.h): single
+// EncodingReader is an encoding's reader (filter/encoding_contract.h): single
 // keys through MayMatch, MultiGet's keys through MayMatchEach, read where
 // RocksDB holds them. It is immutable after construction, so one adapter is safe to share between threads. RocksDB
 // destroys it after its last call returns (host_ordering.h tells TSan).
@@ -16,7 +16,7 @@
 
 namespace sstfilter {
 
-template <typename FormatReader>
+template <typename EncodingReader>
 class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
  public:
   // The filter bytes must outlive the reader (RocksDB keeps the block pinned).
@@ -41,7 +41,7 @@ class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
   }
 
  private:
-  const FormatReader reader_;
+  const EncodingReader reader_;
 };
 
 }  // namespace sstfilter

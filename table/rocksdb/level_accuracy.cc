@@ -8,7 +8,7 @@
 #include "filter/fp_target.h"
 #include "filter/level_allocation.h"
 #include "table/rocksdb/census_handoff.h"
-#include "table/rocksdb/level_format.h"
+#include "table/rocksdb/level_encoding.h"
 #include "table/rocksdb/steady_tree.h"
 #include "table/rocksdb/traffic_parts.h"
 #include "table/rocksdb/tree_traffic.h"
@@ -71,10 +71,10 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
   const TreeTraffic* traffic = TrafficFor(options, runs);
-  // The style only matters to FormatForLevel under FIFO; tables at levels
+  // The style only matters to EncodingForLevel under FIFO; tables at levels
   // are leveled or universal.
   auto encoding_at = [&](int level) {
-    return FormatForLevel(options, rocksdb::kCompactionStyleLevel, level, level == deepest);
+    return EncodingForLevel(options, rocksdb::kCompactionStyleLevel, level, level == deepest);
   };
   std::vector<RunModel> models;
   for (const RunCensus& run : runs.l0_tables) {

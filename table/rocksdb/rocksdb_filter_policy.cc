@@ -18,7 +18,7 @@
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/level_accuracy.h"
 #include "table/rocksdb/level_census.h"
-#include "table/rocksdb/level_format.h"
+#include "table/rocksdb/level_encoding.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {
@@ -77,7 +77,7 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
   static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
       {"bits_per_key", StrictOption<double>(offsetof(FilterOptions, bits_per_key),
                                             ParseBitsPerKeyValue, FormatBits)},
-      {"format", StrictOption<EncodingId>(offsetof(FilterOptions, encoding),
+      {kEncodingKey, StrictOption<EncodingId>(offsetof(FilterOptions, encoding),
                                             ParseEncodingValue, FormatEncodingValue)},
       {kCompactFromLevelName,
        StrictOption<std::optional<int>>(offsetof(FilterOptions, compact_from_level),
@@ -152,7 +152,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
-    const EncodingId encoding = FormatForTable(options_, context);
+    const EncodingId encoding = EncodingForTable(options_, context);
     const Accuracy accuracy(options_);
     LevelSetting level = LevelBitsForTable(options_, context, encoding);
     FilterSetting setting = std::move(level.setting);
@@ -208,9 +208,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                  "compact_from_level:2)"
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, format, %s, "
+            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, %s, %s, "
             "%s, %s or %s%s",
-            kBloomPolicyName, name, value, kFpRateName, kCompactFromLevelName,
+            kBloomPolicyName, name, value, kFpRateName, kEncodingKey, kCompactFromLevelName,
             kOptimizeLevelsName, kAccessAwareName, kBudgetName, hint));
       }
     }

@@ -7,10 +7,10 @@
 // through option strings: "filter_policy=sstfilter.bloom:10" or
 // "filter_policy={id=sstfilter.bloom;bits_per_key=10;format=cache_local}".
 //
-// Filters are written in the configured format (per table with
+// Filters are written in the configured encoding (per table with
 // compact_from_level: "sstfilter.bloom:10:cache_local:compact_from_level:2",
 // "{id=sstfilter.bloom;format=cache_local;compact_from_level=2}", the rule in
-// level_format.h) and read in every format (the final byte says which,
+// level_encoding.h) and read in every encoding (the final byte says which,
 // filter/encodings.h), under the compatibility name kBloomPolicyName:
 // RocksDB only hands us filter blocks written by us.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_

@@ -25,7 +25,7 @@ namespace sstfilter::crash {
 struct VerifyConfig {
   std::string db;
   std::string progress;
-  std::string table_options;  // Need not be the writer's: readers read every format.
+  std::string table_options;  // Need not be the writer's: readers read every encoding.
 };
 
 struct VerifyResult {

@@ -1,6 +1,6 @@
 // compact_from_level in a real RocksDB tree: every live table's filter, read
 // from the file by the SST inspector's parser, is in the encoding the level
-// rule (table/rocksdb/level_format.h) gives for how RocksDB created that
+// rule (table/rocksdb/level_encoding.h) gives for how RocksDB created that
 // table, no key is lost through flushes, compactions and reopen, and the
 // filters keep absent keys away from data blocks. It runs over every fast
 // encoding of the list (all but compact) as the policy's format.
@@ -119,7 +119,7 @@ class ContextCollectorFactory final : public rocksdb::TablePropertiesCollectorFa
 // recognises its bytes; nullopt for none (or no full filter).
 using Written = std::optional<EncodingId>;
 
-// The rule of level_format.h, for level compaction over the fast format.
+// The rule of level_encoding.h, for level compaction over the fast encoding.
 EncodingId Expected(const CreationContext& c, int compact_from_level, EncodingId fast) {
   const bool flush = c.reason == rocksdb::TableFileCreationReason::kFlush ||
                      c.reason == rocksdb::TableFileCreationReason::kRecovery;
@@ -158,7 +158,7 @@ std::string KindOf(const LiveTable& t) {
 }
 
 // Over each fast encoding of the list (the test's parameter).
-class DbLevelFormatTest : public ::testing::TestWithParam<EncodingId> {
+class DbLevelEncodingTest : public ::testing::TestWithParam<EncodingId> {
  protected:
   rocksdb::Options MakeOptions(bool auto_compactions) {
     FilterOptions bloom;
@@ -355,7 +355,7 @@ class DbLevelFormatTest : public ::testing::TestWithParam<EncodingId> {
 // rule occurs: flushes, an L1 that is bottommost (nothing below yet), an L1
 // above data, an L2 above data, the bottom L3. Tables sit where they were
 // created (CompactFiles never moves a table without rewriting it).
-TEST_P(DbLevelFormatTest, EveryKindOfTableByHand) {
+TEST_P(DbLevelEncodingTest, EveryKindOfTableByHand) {
   Open(/*auto_compactions=*/false);
   Write(0, 2000);
   Flush();
@@ -393,7 +393,7 @@ TEST_P(DbLevelFormatTest, EveryKindOfTableByHand) {
 // RocksDB choosing its own compactions: 60000 keys through small buffers
 // reach L3. Trivial moves may leave a table below the level it was created
 // at, so only how it was created is checked.
-TEST_P(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
+TEST_P(DbLevelEncodingTest, AutomaticCompactionsThroughAllLevels) {
   Open(/*auto_compactions=*/true);
   for (size_t begin = 0; begin < keys_.size(); begin += 5000) {
     Write(begin, std::min(begin + 5000, keys_.size()));
@@ -436,7 +436,7 @@ TEST_P(DbLevelFormatTest, AutomaticCompactionsThroughAllLevels) {
 
 // compact_from_level=0: every table RocksDB writes is compact except the
 // memtable's, whether flushed or, after a restart, recovered from the WAL.
-TEST_P(DbLevelFormatTest, FromLevelZeroOnlyFlushesAreFast) {
+TEST_P(DbLevelEncodingTest, FromLevelZeroOnlyFlushesAreFast) {
   compact_from_level_ = 0;
   Open(/*auto_compactions=*/true);
   Write(0, 20000);
@@ -452,7 +452,7 @@ TEST_P(DbLevelFormatTest, FromLevelZeroOnlyFlushesAreFast) {
   ExpectFiltersUseful("reopened");
 }
 
-INSTANTIATE_TEST_SUITE_P(Fast, DbLevelFormatTest, ::testing::ValuesIn(FastEncodings()),
+INSTANTIATE_TEST_SUITE_P(Fast, DbLevelEncodingTest, ::testing::ValuesIn(FastEncodings()),
                          [](const ::testing::TestParamInfo<EncodingId>& info) {
                            return std::string(EncodingName(info.param));
                          });

@@ -1,6 +1,6 @@
 // compact_from_level through the RocksDB policy, one table at a time: the
 // FilterBuildingContext RocksDB hands GetBuilderWithContext decides the
-// format of the filter it builds (the rule in table/rocksdb/level_format.h),
+// format of the filter it builds (the rule in table/rocksdb/level_encoding.h),
 // read back from the built filter's bytes. Each test runs over every
 // encoding of the list (filter/encodings.h) as the policy's own.
 #include <memory>
@@ -67,9 +67,9 @@ void ExpectWritten(const rocksdb::FilterPolicy& policy, const Table& table, Enco
   EXPECT_EQ(written ? EncodingName(*written) : "unrecognised", EncodingName(want)) << table.what;
 }
 
-std::unique_ptr<rocksdb::FilterPolicy> Policy(EncodingId format, std::optional<int> level) {
+std::unique_ptr<rocksdb::FilterPolicy> Policy(EncodingId encoding, std::optional<int> level) {
   FilterOptions options;
-  options.encoding = format;
+  options.encoding = encoding;
   options.compact_from_level = level;
   return NewRocksDbFilterPolicy(options).value();
 }
@@ -78,15 +78,15 @@ std::unique_ptr<rocksdb::FilterPolicy> Policy(EncodingId format, std::optional<i
 // compact itself (format=compact with the option is refused).
 std::vector<EncodingId> FastEncodings() {
   std::vector<EncodingId> fast;
-  for (EncodingId format : AllEncodingIds()) {
-    if (format == EncodingId::kCompact) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    if (encoding == EncodingId::kCompact) {
       FilterOptions options;
-      options.encoding = format;
+      options.encoding = encoding;
       options.compact_from_level = 2;
       EXPECT_FALSE(NewRocksDbFilterPolicy(options).ok());
       continue;
     }
-    fast.push_back(format);
+    fast.push_back(encoding);
   }
   return fast;
 }
@@ -96,9 +96,9 @@ constexpr auto kUniversal = rocksdb::kCompactionStyleUniversal;
 constexpr auto kFifo = rocksdb::kCompactionStyleFIFO;
 constexpr auto kNoStyle = rocksdb::kCompactionStyleNone;
 
-// The table of level_format.h, for compact_from_level=2 over each encoding
+// The table of level_encoding.h, for compact_from_level=2 over each encoding
 // it can go with.
-TEST(LevelFormatTest, CompactFromLevelTwo) {
+TEST(LevelEncodingTest, CompactFromLevelTwo) {
   const struct {
     Table table;
     bool compact;  // Else the policy's own encoding.
@@ -120,42 +120,42 @@ TEST(LevelFormatTest, CompactFromLevelTwo) {
       {{"FIFO intra-L0", kFifo, Reason::kCompaction, 0, false}, true},
       {{"style none flush", kNoStyle, Reason::kFlush, 0, false}, true},
   };
-  for (EncodingId format : FastEncodings()) {
-    SCOPED_TRACE(EncodingName(format));
-    const auto policy = Policy(format, 2);
+  for (EncodingId encoding : FastEncodings()) {
+    SCOPED_TRACE(EncodingName(encoding));
+    const auto policy = Policy(encoding, 2);
     for (const auto& c : kCases) {
-      ExpectWritten(*policy, c.table, c.compact ? EncodingId::kCompact : format);
+      ExpectWritten(*policy, c.table, c.compact ? EncodingId::kCompact : encoding);
     }
   }
 }
 
 // Level 0: every table but flushes; a level past the tree: bottommost only.
-TEST(LevelFormatTest, EdgeLevels) {
-  for (EncodingId format : FastEncodings()) {
-    SCOPED_TRACE(EncodingName(format));
-    const auto from_zero = Policy(format, 0);
-    ExpectWritten(*from_zero, {"flush", kLevel, Reason::kFlush, 0, false}, format);
-    ExpectWritten(*from_zero, {"recovery", kLevel, Reason::kRecovery, 0, false}, format);
+TEST(LevelEncodingTest, EdgeLevels) {
+  for (EncodingId encoding : FastEncodings()) {
+    SCOPED_TRACE(EncodingName(encoding));
+    const auto from_zero = Policy(encoding, 0);
+    ExpectWritten(*from_zero, {"flush", kLevel, Reason::kFlush, 0, false}, encoding);
+    ExpectWritten(*from_zero, {"recovery", kLevel, Reason::kRecovery, 0, false}, encoding);
     ExpectWritten(*from_zero, {"intra-L0", kLevel, Reason::kCompaction, 0, false},
                   EncodingId::kCompact);
-    const auto past_tree = Policy(format, 100);
-    ExpectWritten(*past_tree, {"L6", kLevel, Reason::kCompaction, 6, false}, format);
+    const auto past_tree = Policy(encoding, 100);
+    ExpectWritten(*past_tree, {"L6", kLevel, Reason::kCompaction, 6, false}, encoding);
     ExpectWritten(*past_tree, {"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
                   EncodingId::kCompact);
   }
 }
 
 // Without the option, the format everywhere, bottommost and FIFO included.
-TEST(LevelFormatTest, UnsetMeansOneFormat) {
-  for (EncodingId format : AllEncodingIds()) {
-    const auto policy = Policy(format, std::nullopt);
+TEST(LevelEncodingTest, UnsetMeansOneFormat) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    const auto policy = Policy(encoding, std::nullopt);
     for (const Table& table :
          {Table{"flush", kLevel, Reason::kFlush, 0, false},
           Table{"L6 bottommost", kLevel, Reason::kCompaction, 6, true},
           Table{"FIFO flush", kFifo, Reason::kFlush, 0, false},
           Table{"SstFileWriter", kLevel, Reason::kMisc, -1, false}}) {
-      SCOPED_TRACE(EncodingName(format));
-      ExpectWritten(*policy, table, format);
+      SCOPED_TRACE(EncodingName(encoding));
+      ExpectWritten(*policy, table, encoding);
     }
   }
 }

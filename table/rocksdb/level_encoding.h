@@ -6,7 +6,7 @@
 // RocksDB describes the table being built in FilterBuildingContext (the same
 // fields from 7.8 to 11.x). The rule, with N = compact_from_level:
 //
-//   compaction style  table                                  format
+//   compaction style  table                                  encoding
 //   level, universal  flush (reason kFlush) or WAL recovery   the fast one
 //                     (kRecovery): memtable -> L0
 //                     level_at_creation >= N                  compact
@@ -26,14 +26,14 @@
 // level, so each one is the last copy of its keys and its filter lives as
 // long as it does. N = 0 therefore means "compact for every table but
 // flushes", as bloom_before_level=0 does; RocksDB's -1 (Ribbon for flushes
-// too) has no counterpart: flushes always get the fast format.
+// too) has no counterpart: flushes always get the fast encoding.
 //
 // The choice is made when a table is built: a table RocksDB moves down
 // without rewriting it (a trivial move, e.g. a lone L0 table into an empty
 // tree) keeps its filter, fast, until a compaction rewrites it (as
 // CompactRange with bottommost_level_compaction=kForce does).
-#ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
-#define SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
+#ifndef SSTFILTER_TABLE_ROCKSDB_LEVEL_ENCODING_H_
+#define SSTFILTER_TABLE_ROCKSDB_LEVEL_ENCODING_H_
 
 #include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
@@ -44,17 +44,17 @@ namespace sstfilter {
 // after a restart (the memtable rebuilt from the WAL).
 bool IsFlush(const rocksdb::FilterBuildingContext& context);
 
-// The format of the table `context` describes. Without compact_from_level,
+// The encoding of the table `context` describes. Without compact_from_level,
 // options.encoding for every table. REQUIRES: options resolved.
-EncodingId FormatForTable(const FilterOptions& options,
+EncodingId EncodingForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context);
 
-// The format of the tables already at `level` of a tree (0: L0, taken as
+// The encoding of the tables already at `level` of a tree (0: L0, taken as
 // flushes; is_bottommost: the tree's deepest level holding tables), by the
 // same rule. REQUIRES: options resolved.
-EncodingId FormatForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
+EncodingId EncodingForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
                           int level, bool is_bottommost);
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_ROCKSDB_LEVEL_FORMAT_H_
+#endif  // SSTFILTER_TABLE_ROCKSDB_LEVEL_ENCODING_H_

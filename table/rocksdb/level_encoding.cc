@@ -1,4 +1,4 @@
-#include "table/rocksdb/level_format.h"
+#include "table/rocksdb/level_encoding.h"
 
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/types.h"
@@ -26,7 +26,7 @@ bool WantsCompact(int compact_from_level, const rocksdb::FilterBuildingContext& 
 
 }  // namespace
 
-EncodingId FormatForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
+EncodingId EncodingForLevel(const FilterOptions& options, rocksdb::CompactionStyle style,
                           int level, bool is_bottommost) {
   if (!options.compact_from_level.has_value()) return options.encoding;
   if (!TreeHasLevels(style)) return EncodingId::kCompact;
@@ -35,7 +35,7 @@ EncodingId FormatForLevel(const FilterOptions& options, rocksdb::CompactionStyle
                                                                : options.encoding;
 }
 
-EncodingId FormatForTable(const FilterOptions& options,
+EncodingId EncodingForTable(const FilterOptions& options,
                             const rocksdb::FilterBuildingContext& context) {
   if (!options.compact_from_level.has_value()) return options.encoding;
   return WantsCompact(*options.compact_from_level, context) ? EncodingId::kCompact
