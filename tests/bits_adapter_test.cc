@@ -258,7 +258,7 @@ TEST_P(BitsAdapterTest, FpRateSetsEachFiltersBitsByItsSize) {
   EXPECT_TRUE(any_differs_from_nominal) << "the test would not see a missing retune";
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, BitsAdapterTest,
+INSTANTIATE_TEST_SUITE_P(Encodings, BitsAdapterTest,
                          ::testing::ValuesIn(AllEncodingIds()),
                          [](const auto& info) {
                            return std::string(EncodingName(info.param));

@@ -252,9 +252,9 @@ TEST_P(DbMemorySizingFullTest, FullFiltersFillTheirAllocation) {
   ::testing::Test::RecordProperty("off_wastes_a_granule", off_wastes ? "yes" : "no");
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingTest, ::testing::ValuesIn(AllModes(true)),
+INSTANTIATE_TEST_SUITE_P(Encodings, DbMemorySizingTest, ::testing::ValuesIn(AllModes(true)),
                          ModeName);
-INSTANTIATE_TEST_SUITE_P(Formats, DbMemorySizingFullTest, ::testing::ValuesIn(AllModes(false)),
+INSTANTIATE_TEST_SUITE_P(Encodings, DbMemorySizingFullTest, ::testing::ValuesIn(AllModes(false)),
                          ModeName);
 
 }  // namespace

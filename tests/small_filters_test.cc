@@ -178,7 +178,7 @@ TEST_P(SmallFiltersNoFalseNegatives, EveryPathEveryN) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, SmallFiltersNoFalseNegatives,
+INSTANTIATE_TEST_SUITE_P(Encodings, SmallFiltersNoFalseNegatives,
                          ::testing::ValuesIn(AllEncodingIds()),
                          [](const ::testing::TestParamInfo<EncodingId>& info) {
                            return std::string(EncodingName(info.param));
