@@ -1,4 +1,4 @@
-// Fuzz target: the SST inspector's parser (table/sst: ReadSstFooter,
+// Fuzz target: the SST inspector's parser (inspect/: ReadSstFooter,
 // ReadUncompressedBlock, ReadSstFilter, CandidatePartitions, and the
 // structure checks of sst_structure.h) on mutated real tables.
 //
@@ -50,12 +50,12 @@
 #include "filter/encoding_id.h"
 #include "filter/filter_options.h"
 #include "fuzz/fuzz_util.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
+#include "inspect/sst_structure.h"
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
-#include "table/sst/sst_structure.h"
 
 namespace sstfilter::fuzz {
 namespace {

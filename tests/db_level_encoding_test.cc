@@ -25,6 +25,8 @@
 #include "db_test_util.h"
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_source.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/metadata.h"
@@ -35,8 +37,6 @@
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_source.h"
 
 namespace sstfilter {
 namespace {

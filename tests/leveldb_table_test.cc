@@ -1,10 +1,10 @@
-// The LevelDB table parser (table/sst/leveldb_table.h, leveldb_filter_block.h)
+// The LevelDB table parser (inspect/leveldb_table.h, leveldb_filter_block.h)
 // on tables written by libleveldb itself, with libleveldb as the reference:
 // each filter the parser finds must be byte for byte the filter LevelDB's
 // own policy builds from the keys of the data blocks in that filter's
 // window; hand-built filter blocks and damaged tables give DataLoss naming
 // the problem.
-#include "table/sst/leveldb_table.h"
+#include "inspect/leveldb_table.h"
 
 #include <cstdint>
 #include <map>
@@ -15,12 +15,12 @@
 
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
+#include "inspect/block_checksum.h"
+#include "inspect/leveldb_filter_block.h"
+#include "inspect/sst_source.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/table.h"
-#include "table/sst/block_checksum.h"
-#include "table/sst/leveldb_filter_block.h"
-#include "table/sst/sst_source.h"
 #include "tests/db_test_util.h"
 #include "tests/ldb_test_util.h"
 #include "tests/sst_test_util.h"

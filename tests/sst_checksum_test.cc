@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "table/sst/block_checksum.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_format.h"
+#include "inspect/block_checksum.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_format.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 

@@ -14,14 +14,14 @@
 
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
+#include "inspect/block_checksum.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_structure.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table_properties.h"
 #include "snappy.h"
-#include "table/sst/block_checksum.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_structure.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 #if ROCKSDB_MAJOR >= 11

@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
-#include "table/sst/block_checksum.h"
-#include "table/sst/sst_format.h"
+#include "inspect/block_checksum.h"
+#include "inspect/sst_format.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 #include "tests/tool_runner.h"

@@ -1,8 +1,8 @@
-// The SST filter parser (table/sst/sst_format.h, table/sst/sst_filter_block.h): real
+// The SST filter parser (inspect/sst_format.h, inspect/sst_filter_block.h): real
 // SSTs from RocksDB's SstFileWriter in every filter mode and format version,
 // hand-built blocks, and damaged input (which must give an error, never a
 // crash: the sanitizer build runs this too).
-#include "table/sst/sst_filter_block.h"
+#include "inspect/sst_filter_block.h"
 
 #include <cstdint>
 #include <memory>
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
 #include "rocksdb/sst_file_reader.h"
 #include "table/rocksdb/bits_reader_factory.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 
@@ -329,7 +329,7 @@ TEST(SstFormatTest, PlainEntriesAndTheirDamage) {
 
 // Random blocks (half of them ending in a valid restart array: one restart,
 // at offset 0, so that some parse): no crash or read past the end, and the
-// contract of table/sst/sst_format.h: what does not parse is DataLoss with
+// contract of inspect/sst_format.h: what does not parse is DataLoss with
 // a message. What parses as an index block with value lengths parses alike
 // as plain entries: the same keys, each value one whole block handle.
 TEST(SstFormatTest, RandomBlocksParseOrAreDataLoss) {

@@ -15,6 +15,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_source.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice_transform.h"
@@ -23,8 +25,6 @@
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_source.h"
 
 namespace sstfilter::testing {
 

@@ -1,9 +1,9 @@
 #include "tools/checked_table.h"
 
 #include "absl/strings/str_format.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
-#include "table/sst/sst_structure.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
+#include "inspect/sst_structure.h"
 
 namespace sstfilter {
 

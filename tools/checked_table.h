@@ -8,10 +8,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "inspect/sst_filter_block.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table_properties.h"
-#include "table/sst/sst_filter_block.h"
 
 namespace sstfilter {
 

@@ -12,13 +12,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
+#include "inspect/leveldb_table.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "leveldb/table.h"
 #include "filter/filter_options.h"
 #include "filter/encodings.h"
-#include "table/sst/leveldb_table.h"
 
 namespace sstfilter {
 namespace {

@@ -7,7 +7,7 @@
 // that validates the data blocks and gives the keys, which are mapped to
 // data blocks through the index and so to filters (keys per filter). The
 // footer, metaindex, index and filter block are read by our bounds-checked
-// parser (table/sst/leveldb_table.h). A key is asked of the filter of the
+// parser (inspect/leveldb_table.h). A key is asked of the filter of the
 // data block LevelDB's Get would read for it (CandidateBlocks).
 #ifndef SSTFILTER_TOOLS_LEVELDB_INSPECT_H_
 #define SSTFILTER_TOOLS_LEVELDB_INSPECT_H_
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-#include "table/sst/sst_source.h"
+#include "inspect/sst_source.h"
 #include "tools/sst_tool.h"
 
 namespace sstfilter {

@@ -13,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "filter/encodings.h"
 #include "filter/filter_options.h"
+#include "inspect/sst_filter_block.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -21,7 +22,6 @@
 #include "rocksdb/utilities/options_util.h"
 #include "table/rocksdb/open_db.h"
 #include "table/rocksdb/silent_logger.h"
-#include "table/sst/sst_filter_block.h"
 #include "tools/builtin_filter.h"
 #include "tools/checked_table.h"
 

@@ -4,7 +4,7 @@
 //
 // The table is opened and validated with RocksDB's public SstFileReader (which
 // also supplies the table properties and verifies checksums); the filter bytes
-// are read with our own bounds-checked parser (table/sst/sst_filter_block.h) and
+// are read with our own bounds-checked parser (inspect/sst_filter_block.h) and
 // queried through the same FilterBitsReader RocksDB would use.
 //
 // A LevelDB table (.ldb: a legacy footer and no RocksDB properties block)
@@ -25,6 +25,9 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
+#include "inspect/leveldb_table.h"
+#include "inspect/sst_filter_block.h"
+#include "inspect/sst_source.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
@@ -34,9 +37,6 @@
 #include "filter/encodings.h"
 #include "table/rocksdb/bits_reader_factory.h"
 #include "table/rocksdb/registration.h"
-#include "table/sst/leveldb_table.h"
-#include "table/sst/sst_filter_block.h"
-#include "table/sst/sst_source.h"
 #include "tools/checked_table.h"
 #include "tools/child_guard.h"
 #include "tools/db_advisor.h"

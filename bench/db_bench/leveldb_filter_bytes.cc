@@ -7,8 +7,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "table/sst/leveldb_table.h"
-#include "table/sst/sst_source.h"
+#include "inspect/leveldb_table.h"
+#include "inspect/sst_source.h"
 
 namespace sstfilter::db_bench {
 namespace {

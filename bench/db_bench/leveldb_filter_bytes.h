@@ -1,7 +1,7 @@
 // Filter bytes in a LevelDB database's live tables, read from the table
 // files themselves (LevelDB reports no filter sizes): the tables of the
 // current version (the "leveldb.sstables" property), each one's filter block
-// size from its metaindex (table/sst/leveldb_table.h).
+// size from its metaindex (inspect/leveldb_table.h).
 #ifndef SSTFILTER_BENCH_DB_BENCH_LEVELDB_FILTER_BYTES_H_
 #define SSTFILTER_BENCH_DB_BENCH_LEVELDB_FILTER_BYTES_H_
 

@@ -1,4 +1,4 @@
-#include "table/sst/sst_structure.h"
+#include "inspect/sst_structure.h"
 
 #include <algorithm>
 #include <optional>
@@ -7,8 +7,8 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
-#include "table/sst/block_checksum.h"
-#include "table/sst/sst_filter_block.h"
+#include "inspect/block_checksum.h"
+#include "inspect/sst_filter_block.h"
 
 namespace sstfilter {
 

@@ -21,14 +21,14 @@
 //     well formed;
 //   - with verify_checksums, each of those blocks matches its checksum.
 // Damage is a DataLoss status naming the block and what is wrong.
-#ifndef SSTFILTER_TABLE_SST_STRUCTURE_H_
-#define SSTFILTER_TABLE_SST_STRUCTURE_H_
+#ifndef SSTFILTER_INSPECT_SST_STRUCTURE_H_
+#define SSTFILTER_INSPECT_SST_STRUCTURE_H_
 
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
 
 namespace sstfilter {
 
@@ -43,4 +43,4 @@ absl::Status CheckTableStructure(const SstSource& file, const SstFooter& footer,
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_STRUCTURE_H_
+#endif  // SSTFILTER_INSPECT_SST_STRUCTURE_H_

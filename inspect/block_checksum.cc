@@ -1,4 +1,4 @@
-#include "table/sst/block_checksum.h"
+#include "inspect/block_checksum.h"
 
 #define XXH_STATIC_LINKING_ONLY  // XXH32_state_t / XXH64_state_t on the stack.
 #include <xxhash.h>

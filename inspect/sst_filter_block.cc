@@ -1,4 +1,4 @@
-#include "table/sst/sst_filter_block.h"
+#include "inspect/sst_filter_block.h"
 
 #include <algorithm>
 

@@ -13,8 +13,8 @@
 // filter. Parsed with every bound checked: damage is a DataLoss status
 // naming what is wrong (LevelDB's own reader instead reads a damaged block as
 // "may match").
-#ifndef SSTFILTER_TABLE_SST_LEVELDB_FILTER_BLOCK_H_
-#define SSTFILTER_TABLE_SST_LEVELDB_FILTER_BLOCK_H_
+#ifndef SSTFILTER_INSPECT_LEVELDB_FILTER_BLOCK_H_
+#define SSTFILTER_INSPECT_LEVELDB_FILTER_BLOCK_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -59,4 +59,4 @@ absl::StatusOr<LevelDbFilterBlock> ParseLevelDbFilterBlock(std::string contents)
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_LEVELDB_FILTER_BLOCK_H_
+#endif  // SSTFILTER_INSPECT_LEVELDB_FILTER_BLOCK_H_

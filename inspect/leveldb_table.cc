@@ -1,4 +1,4 @@
-#include "table/sst/leveldb_table.h"
+#include "inspect/leveldb_table.h"
 
 #include <snappy.h>
 

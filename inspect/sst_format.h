@@ -40,8 +40,8 @@
 // (block_checksum.h): RocksDB's SstFileReader::VerifyChecksum skips filter
 // partitions, so the inspector checks every block it reads itself.
 // Compressed blocks are refused.
-#ifndef SSTFILTER_TABLE_SST_FORMAT_H_
-#define SSTFILTER_TABLE_SST_FORMAT_H_
+#ifndef SSTFILTER_INSPECT_SST_FORMAT_H_
+#define SSTFILTER_INSPECT_SST_FORMAT_H_
 
 #include <cstdint>
 #include <optional>
@@ -51,7 +51,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "table/sst/sst_source.h"
+#include "inspect/sst_source.h"
 
 namespace sstfilter {
 
@@ -182,4 +182,4 @@ absl::StatusOr<std::vector<IndexEntry>> ParseIndexBlock(std::string_view block,
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_FORMAT_H_
+#endif  // SSTFILTER_INSPECT_SST_FORMAT_H_

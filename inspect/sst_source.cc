@@ -1,4 +1,4 @@
-#include "table/sst/sst_source.h"
+#include "inspect/sst_source.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
-#include "table/sst/leveldb_filter_block.h"
+#include "inspect/leveldb_filter_block.h"
 
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "table/sst/sst_format.h"
+#include "inspect/sst_format.h"
 
 namespace sstfilter {
 

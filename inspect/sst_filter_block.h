@@ -6,8 +6,8 @@
 //
 //   absl::StatusOr<SstFilter> filter = ReadSstFilter(*source, key_format);
 //   for (size_t i : CandidatePartitions(*filter, user_key)) ... MayMatch ...
-#ifndef SSTFILTER_TABLE_SST_FILTER_BLOCK_H_
-#define SSTFILTER_TABLE_SST_FILTER_BLOCK_H_
+#ifndef SSTFILTER_INSPECT_SST_FILTER_BLOCK_H_
+#define SSTFILTER_INSPECT_SST_FILTER_BLOCK_H_
 
 #include <cstddef>
 #include <string>
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
 
 namespace sstfilter {
 
@@ -81,4 +81,4 @@ std::vector<size_t> CandidatePartitions(const SstFilter& filter,
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_FILTER_BLOCK_H_
+#endif  // SSTFILTER_INSPECT_SST_FILTER_BLOCK_H_

@@ -21,8 +21,8 @@
 // Tables of a LevelDB database hold internal keys; a table written with
 // TableBuilder outside a database holds whatever keys it was given, which
 // this reader would take for internal keys.
-#ifndef SSTFILTER_TABLE_SST_LEVELDB_TABLE_H_
-#define SSTFILTER_TABLE_SST_LEVELDB_TABLE_H_
+#ifndef SSTFILTER_INSPECT_LEVELDB_TABLE_H_
+#define SSTFILTER_INSPECT_LEVELDB_TABLE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -33,9 +33,9 @@
 
 #include "absl/status/statusor.h"
 #include "filter/leveldb/bloom.h"  // kLevelDbBuiltinPolicyName
-#include "table/sst/leveldb_filter_block.h"
-#include "table/sst/sst_format.h"
-#include "table/sst/sst_source.h"
+#include "inspect/leveldb_filter_block.h"
+#include "inspect/sst_format.h"
+#include "inspect/sst_source.h"
 
 namespace sstfilter {
 
@@ -87,4 +87,4 @@ std::vector<size_t> CandidateBlocks(const LevelDbTable& table, std::string_view 
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_LEVELDB_TABLE_H_
+#endif  // SSTFILTER_INSPECT_LEVELDB_TABLE_H_

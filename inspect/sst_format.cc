@@ -1,4 +1,4 @@
-#include "table/sst/sst_format.h"
+#include "inspect/sst_format.h"
 
 #include <algorithm>
 #include <optional>
@@ -6,7 +6,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
-#include "table/sst/block_checksum.h"
+#include "inspect/block_checksum.h"
 
 namespace sstfilter {
 

@@ -10,8 +10,8 @@
 //      (type byte * 0x6b9083d9)
 //   0  no checksum
 // Pure functions: no I/O, no allocation.
-#ifndef SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_
-#define SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_
+#ifndef SSTFILTER_INSPECT_BLOCK_CHECKSUM_H_
+#define SSTFILTER_INSPECT_BLOCK_CHECKSUM_H_
 
 #include <cstdint>
 #include <optional>
@@ -44,4 +44,4 @@ inline uint32_t ContextChecksumModifier(uint32_t base_context_checksum, uint64_t
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_BLOCK_CHECKSUM_H_
+#endif  // SSTFILTER_INSPECT_BLOCK_CHECKSUM_H_

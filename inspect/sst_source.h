@@ -1,7 +1,7 @@
 // Random-access bytes of a table file, for the SST format parser
 // (sst_format.h): a file on disk, or a string in tests.
-#ifndef SSTFILTER_TABLE_SST_SOURCE_H_
-#define SSTFILTER_TABLE_SST_SOURCE_H_
+#ifndef SSTFILTER_INSPECT_SST_SOURCE_H_
+#define SSTFILTER_INSPECT_SST_SOURCE_H_
 
 #include <cstdint>
 #include <memory>
@@ -34,4 +34,4 @@ absl::StatusOr<std::unique_ptr<SstSource>> OpenSstFileSource(const std::string& 
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_TABLE_SST_SOURCE_H_
+#endif  // SSTFILTER_INSPECT_SST_SOURCE_H_
