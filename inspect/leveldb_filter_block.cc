@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "inspect/sst_format.h"
+#include "inspect/coding.h"
 
 namespace sstfilter {
 

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "inspect/block_reader.h"
+#include "inspect/coding.h"
 
 namespace sstfilter {
 
@@ -171,7 +173,7 @@ bool IsLevelDbTable(const SstSource& file) {
       ReadMetaindex(file, *footer, /*verify_checksum=*/false);
   if (!metaindex.ok()) return true;
   return std::none_of(metaindex->begin(), metaindex->end(),
-                      [](const BlockEntry& e) { return e.key == kRocksDbPropertiesBlock; });
+                      [](const BlockEntry& e) { return e.key == kPropertiesMetaBlockName; });
 }
 
 absl::StatusOr<LevelDbTable> ReadLevelDbTable(const SstSource& file, bool verify_checksums) {

@@ -4,7 +4,7 @@
 // is bounds-checked; damage is a DataLoss status naming it.
 //
 //   file      = data_block* filter_block? metaindex_block index_block footer
-//   footer    = the legacy 48-byte block-based footer (sst_format.h)
+//   footer    = the legacy 48-byte block-based footer (sst_footer.h)
 //   block     = RocksDB's block format, which is LevelDB's: entries and
 //               restarts, then a 5-byte trailer: compression type (0 none,
 //               1 Snappy) and the masked CRC32C of contents and type byte
@@ -33,15 +33,15 @@
 
 #include "absl/status/statusor.h"
 #include "filter/leveldb/bloom.h"  // kLevelDbBuiltinPolicyName
+#include "inspect/block_entries.h"
+#include "inspect/block_handle.h"
 #include "inspect/leveldb_filter_block.h"
-#include "inspect/sst_format.h"
+#include "inspect/sst_footer.h"
 #include "inspect/sst_source.h"
 
 namespace sstfilter {
 
 inline constexpr std::string_view kLevelDbFilterPrefix = "filter.";
-// RocksDB's properties block: every RocksDB table has one, no LevelDB table.
-inline constexpr std::string_view kRocksDbPropertiesBlock = "rocksdb.properties";
 
 struct LevelDbTable {
   SstFooter footer;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_format.h"
+#include "inspect/block_entries.h"
+#include "inspect/block_reader.h"
 
 namespace sstfilter {
 

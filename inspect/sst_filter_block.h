@@ -1,7 +1,7 @@
 // Finds and reads the filter of a block-based SST: footer -> metaindex ->
 // "fullfilter.<name>" or "partitionedfilter.<name>" -> the filter bytes, and
 // for partitioned filters the top-level partition index -> each partition.
-// Bounds-checked throughout (see sst_format.h); damaged input is a DataLoss
+// Bounds-checked throughout (see block_reader.h); damaged input is a DataLoss
 // status naming the problem.
 //
 //   absl::StatusOr<SstFilter> filter = ReadSstFilter(*source, key_format);
@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "inspect/sst_format.h"
+#include "inspect/block_handle.h"
+#include "inspect/sst_footer.h"
 #include "inspect/sst_source.h"
 
 namespace sstfilter {

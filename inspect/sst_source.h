@@ -1,5 +1,5 @@
 // Random-access bytes of a table file, for the SST format parser
-// (sst_format.h): a file on disk, or a string in tests.
+// (sst_footer.h, block_reader.h): a file on disk, or a string in tests.
 #ifndef SSTFILTER_INSPECT_SST_SOURCE_H_
 #define SSTFILTER_INSPECT_SST_SOURCE_H_
 

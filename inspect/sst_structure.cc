@@ -7,7 +7,10 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
-#include "inspect/block_checksum.h"
+#include "inspect/block_entries.h"
+#include "inspect/block_reader.h"
+#include "inspect/coding.h"
+#include "inspect/compression_name.h"
 #include "inspect/sst_filter_block.h"
 
 namespace sstfilter {

@@ -27,7 +27,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "inspect/sst_format.h"
+#include "inspect/sst_footer.h"
 #include "inspect/sst_source.h"
 
 namespace sstfilter {

@@ -14,7 +14,8 @@
 #include "gtest/gtest.h"
 #include "inspect/block_checksum.h"
 #include "inspect/sst_filter_block.h"
-#include "inspect/sst_format.h"
+#include "inspect/block_handle.h"
+#include "inspect/coding.h"
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 

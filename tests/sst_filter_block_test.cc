@@ -1,4 +1,4 @@
-// The SST filter parser (inspect/sst_format.h, inspect/sst_filter_block.h): real
+// The SST filter parser (inspect/block_entries.h, inspect/sst_filter_block.h): real
 // SSTs from RocksDB's SstFileWriter in every filter mode and format version,
 // hand-built blocks, and damaged input (which must give an error, never a
 // crash: the sanitizer build runs this too).
@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "inspect/sst_format.h"
+#include "inspect/block_entries.h"
+#include "inspect/block_handle.h"
+#include "inspect/coding.h"
 #include "inspect/sst_source.h"
 #include "rocksdb/sst_file_reader.h"
 #include "table/rocksdb/bits_reader_factory.h"
@@ -329,7 +331,7 @@ TEST(SstFormatTest, PlainEntriesAndTheirDamage) {
 
 // Random blocks (half of them ending in a valid restart array: one restart,
 // at offset 0, so that some parse): no crash or read past the end, and the
-// contract of inspect/sst_format.h: what does not parse is DataLoss with
+// contract of inspect/block_entries.h: what does not parse is DataLoss with
 // a message. What parses as an index block with value lengths parses alike
 // as plain entries: the same keys, each value one whole block handle.
 TEST(SstFormatTest, RandomBlocksParseOrAreDataLoss) {

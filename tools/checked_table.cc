@@ -1,7 +1,7 @@
 #include "tools/checked_table.h"
 
 #include "absl/strings/str_format.h"
-#include "inspect/sst_format.h"
+#include "inspect/sst_footer.h"
 #include "inspect/sst_source.h"
 #include "inspect/sst_structure.h"
 

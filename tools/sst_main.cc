@@ -25,6 +25,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
+#include "inspect/compression_name.h"
 #include "inspect/leveldb_table.h"
 #include "inspect/sst_filter_block.h"
 #include "inspect/sst_source.h"
