@@ -15,13 +15,15 @@
 //   - one EncodingId value (encoding_id.h), before kCount;
 //   - one entry in Encodings below and the include of its header;
 //   - its independent reference in the round-trip fuzzer
-//     (fuzz/build_roundtrip_fuzzer.cc does not compile without one);
+//     (fuzz/build_roundtrip_fuzzer.cc does not compile without one: the
+//     clang fuzz build, tools/dev fuzz and CI's fuzz step);
 //   - its golden files, tests/golden/<name>_*, written once by
 //     SSTFILTER_WRITE_GOLDEN=1 build/tests/filter_golden_test (the test
 //     fails for an encoding without them);
-//   - its row in README.md's table of encodings, and its column and bullet
-//     in docs/encodings.md's "At a glance" and "Which to choose" (the
-//     docs_encodings test fails without them).
+//   - its row in README.md's table of encodings, and its column, bullet and
+//     tag row in docs/encodings.md's "At a glance", "Which to choose" and
+//     "Final-byte tags" (the docs_encodings test fails without them).
+// Its name: lowercase letters, digits and '_' (encodings_test).
 // By choice, a reader fuzzer of its own and speed targets
 // (bench/speed_targets.cc; without them the micro bench says "no target").
 // Tests, the other fuzz targets, tools, scripts and benchmarks take the

@@ -72,9 +72,9 @@ expect_error "Unknown command line flag" --no_such_flag=1
 # encodings (the default --help shows), twice each, and their time /
 # libleveldb (present keys always match).
 impls="$(awk '/--via_leveldb \(/ { on = 1 } on && /default: / { print; exit }' <<<"$help" |
-         sed -E 's/.*default: "?([a-z_,]+)"?;?.*/\1/' | tr ',' ' ')"
+         sed -E 's/.*default: "?([a-z0-9_,]+)"?;?.*/\1/' | tr ',' ' ')"
 check "--via_leveldb defaults to libleveldb and ours ($impls)" \
-  grep -qE '^libleveldb sst_leveldb( sst_[a-z_]+)+$' <<<"$impls"
+  grep -qE '^libleveldb sst_leveldb( sst_[a-z0-9_]+)+$' <<<"$impls"
 out="$("$tool" --benchmark_filter='^ViaLevelDB/' --via_leveldb_min_time=0.01 \
         --via_leveldb_keys=20,3000 --via_leveldb_rounds=2 2>&1)"
 for n in 20 3000; do
