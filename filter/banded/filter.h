@@ -3,24 +3,10 @@
 // bits (banded/math.h sizes it), and one random memory access per query (a
 // key reads one block and usually the adjacent next one).
 //
-// Format. A structured encoding's frame (structured/frame.h): the final
-// byte is kBandedTag (66, 'B'); the byte before it says what the body is:
-//   kBandedBodyLayers (1): the layers, then a trailer of 4 L + 9 bytes
-//     layers        layer 0's blocks, then layer 1's, ... (probes.h):
-//                   layer 0's first narrow_blocks blocks have r - 1
-//                   columns, every other block r
-//     4 L bytes     blocks of each layer, little-endian 32-bit, each >= 1
-//     4 bytes       narrow_blocks (<= layer 0's blocks)
-//     1 byte        L, the layers, 1..4
-//     1 byte        r, the columns, 1..16
-//     1 byte        hash kind: 1 = XXH3 64-bit, seed 0 (key_hash64.h)
-//     1 byte        body kind, 1
-//     1 byte        tag
-//   kBandedBodySmallBloom (2) or kBandedBodyFallbackBloom (3): a whole
-//     cache-local Bloom filter (structured/tagged_bloom.h). Small: for few
-//     keys (or none) it is smaller. Fallback: keys were bumped from every
-//     layer (or the temporary memory was over its limit or could not be
-//     allocated).
+// Format: banded/format.h. The builder writes a small Bloom body where it
+// is the smaller (few keys, or none), and a fallback one where keys were
+// bumped from every layer (or the temporary memory was over its limit or
+// could not be allocated).
 //
 // Reader contract (fail open, never a false negative, never out of bounds):
 // any other final byte, body kind, hash kind, L or r, a layer of 0 blocks,
@@ -39,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "filter/banded/format.h"
 #include "filter/banded/kernels.h"
 #include "filter/banded/math.h"
 #include "filter/banded/probes.h"
@@ -54,20 +41,8 @@
 
 namespace sstfilter {
 
-inline constexpr unsigned char kBandedTag = 'B';
-inline constexpr unsigned char kBandedBodyLayers = kStructuredBody;
-inline constexpr unsigned char kBandedBodySmallBloom = kSmallBloomBody;
-inline constexpr unsigned char kBandedBodyFallbackBloom = kFallbackBloomBody;
-inline constexpr unsigned char kBandedHashXxh3 = 1;
 // A query reads two adjacent blocks of a layer: num_probes() reports 2.
 inline constexpr int kBandedBlocksPerQuery = 2;
-
-// Trailer bytes of a layers body with `layers` layers.
-inline constexpr size_t BandedTrailerBytes(uint32_t layers) { return 4 * size_t{layers} + 9; }
-
-// Whether filter carries this encoding's tag (its final byte) after a body
-// kind; the rest is checked by the reader's parses.
-inline bool IsBandedFilter(std::string_view filter) { return HasFrameTag(filter, kBandedTag); }
 
 // What a layers body's probes need.
 struct BandedLayout {
