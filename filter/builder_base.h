@@ -16,7 +16,7 @@ namespace sstfilter {
 // FittingFilterSize(n, bytes) and FinishInto(char* out, size_t bytes).
 // FinishSize and FittingBuiltSize follow from those unless Builder hides
 // them with its own (an encoding whose size is known only once the filter
-// is built, compact/filter.h).
+// is built: the structured ones, structured/builder.h).
 template <typename Builder>
 class BuilderBase {
  public:
@@ -32,7 +32,7 @@ class BuilderBase {
   // The largest size <= bytes the added entries' filter can be written at
   // (encoding_contract.h), for an encoding whose sizes follow from the entry
   // count: its FittingFilterSize(NumEntries(), bytes). An encoding whose
-  // sizes are known once built (compact) hides it with its own.
+  // sizes are known once built (structured/builder.h) hides it with its own.
   size_t FittingBuiltSize(size_t bytes) const {
     const Builder& self = static_cast<const Builder&>(*this);
     return self.FittingFilterSize(self.NumEntries(), bytes);

@@ -253,7 +253,7 @@ void CheckCompact(const std::vector<std::string>& keys, double bpk) {
   CheckEveryLevelFindsEveryKey<CompactFilterReader>(filter, keys, where);
 }
 
-// The banded encoding from its format (banded/filter.h, banded/probes.h),
+// The banded encoding from its format (banded/format.h, banded/probes.h),
 // read here by a reader of its own: final byte 'B', the body kind before
 // it. A layers body's trailer: L 32-bit block counts, narrow_blocks, L, r,
 // hash kind 1, and layers of blocks (c words + a code byte each; narrow

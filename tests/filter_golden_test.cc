@@ -117,5 +117,43 @@ TEST(FilterGolden, BytesAndAnswersAreThePinnedOnes) {
   });
 }
 
+// The fallback Bloom body (body kind 3) of the encodings that have one,
+// which a default build does not write for these keys: build options force
+// it (compact: every seed fails; banded: its temporary memory is over the
+// limit).
+// Files as above, named <encoding>_fallback_<N>keys_<bits>bpk.*.
+constexpr GoldenCase kFallbackCases[] = {{1000, 10}, {1000, 16}};
+
+template <typename E>
+void ExpectPinnedFallback(typename E::Builder builder, const GoldenCase& c) {
+  for (int i = 0; i < c.keys; ++i) builder.AddKey("key" + std::to_string(i));
+  std::string built;
+  builder.Finish(&built);
+  ASSERT_EQ(builder.num_fallbacks(), 1u);
+  const std::string name = absl::StrFormat("%s_fallback", E::kInfo.name);
+  const std::string bytes_path = GoldenPath(name, c, "filter");
+  SCOPED_TRACE(bytes_path);
+  if (Writing()) {
+    WriteFile(bytes_path, built);
+    WriteFile(GoldenPath(name, c, "fp"), FalsePositives<E>(built, c));
+    return;
+  }
+  const std::string pinned = ReadFile(bytes_path);
+  ASSERT_FALSE(pinned.empty()) << "no golden file; write it with SSTFILTER_WRITE_GOLDEN=1";
+  EXPECT_TRUE(built == pinned) << FirstDifference(built, pinned);
+  EXPECT_EQ(FalsePositives<E>(pinned, c), ReadFile(GoldenPath(name, c, "fp")));
+}
+
+TEST(FilterGolden, FallbackBodiesAreThePinnedOnes) {
+  CompactBuildOptions no_seeds;
+  no_seeds.max_seeds = 0;
+  BandedBuildOptions no_memory;
+  no_memory.max_temp_bytes = 0;
+  for (const GoldenCase& c : kFallbackCases) {
+    ExpectPinnedFallback<CompactEncoding>(CompactFilterBuilder(c.bits_per_key, no_seeds), c);
+    ExpectPinnedFallback<BandedEncoding>(BandedFilterBuilder(c.bits_per_key, no_memory), c);
+  }
+}
+
 }  // namespace
 }  // namespace sstfilter

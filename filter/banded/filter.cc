@@ -1,29 +1,13 @@
 #include "filter/banded/filter.h"
 
 #include <cassert>
-#include <new>
 
 #include "absl/base/attributes.h"
-#include "filter/bloom_math.h"
+#include "filter/structured/fixed32.h"
 
 namespace sstfilter {
 
 namespace bd = banded;
-
-namespace {
-
-void PutFixed32(char* out, uint64_t v) {
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(v >> (8 * i));
-}
-uint32_t GetFixed32(const unsigned char* in) {
-  return uint32_t{in[0]} | uint32_t{in[1]} << 8 | uint32_t{in[2]} << 16 | uint32_t{in[3]} << 24;
-}
-
-size_t LayersSize(const BandedShape& shape) {
-  return static_cast<size_t>(shape.LayerBytes()) + BandedTrailerBytes(shape.num_layers);
-}
-
-}  // namespace
 
 size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape) {
   const size_t hash_blocks = (num_keys + HashBlocks::kBlockHashes - 1) / HashBlocks::kBlockHashes;
@@ -40,29 +24,8 @@ size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape) {
 }
 
 BandedFilterBuilder::BandedFilterBuilder(double bits_per_key, BandedBuildOptions options)
-    : BuilderBase(bits_per_key, kBandedBlocksPerQuery), options_(options) {
+    : StructuredBuilder(bits_per_key, kBandedBlocksPerQuery), options_(options) {
   assert(options_.max_layers >= 1 && options_.max_layers <= kBandedMaxLayers);
-}
-
-void BandedFilterBuilder::Retune(double bits_per_key) {
-  SetSettings(bits_per_key, kBandedBlocksPerQuery);
-  planned_ = false;
-}
-
-bool BandedFilterBuilder::UsesLayers(size_t n) const {
-  return n > 0 && n <= kBandedMaxKeys &&
-         LayersSize(BandedPlan(n, bits_per_key_)) < TaggedBloomSize(n, bits_per_key_);
-}
-
-size_t BandedFilterBuilder::FilterSize(size_t n) const {
-  return UsesLayers(n) ? LayersSize(BandedPlan(n, bits_per_key_))
-                       : TaggedBloomSize(n, bits_per_key_);
-}
-
-size_t BandedFilterBuilder::MaxEntriesForSize(size_t bytes) const {
-  if (bytes < FilterSize(0)) return 0;
-  // FilterSize grows with n (both sizes do), tested in banded_filter_test.
-  return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
 }
 
 // Layer 0 and the planned layer 1 at their planned sizes, then layers sized
@@ -100,68 +63,20 @@ bool BandedFilterBuilder::SolveLayers() {
   return keys.empty();
 }
 
-size_t BandedFilterBuilder::FinishSize() {
-  if (planned_) return size_;
-  last_temp_bytes_ = hashes_.AllocatedBytes();
-  solved_.clear();
-  if (!UsesLayers(hashes_.size())) {
-    body_ = Body::kSmallBloom;
-  } else {
-    bool solved = false;
-    try {
-      solved = SolveLayers();
-    } catch (const std::bad_alloc&) {
-      solved = false;
-    }
-    body_ = solved ? Body::kLayers : Body::kFallbackBloom;
-    if (!solved) solved_.clear();
-  }
-  size_ = body_ == Body::kLayers ? LayersSize(shape_)
-                                 : TaggedBloomSize(hashes_.size(), bits_per_key_);
-  planned_ = true;
-  return size_;
-}
-
-std::optional<BandedWidths> BandedFilterBuilder::WidthsFor(size_t bytes) const {
-  const size_t trailer = BandedTrailerBytes(shape_.num_layers);
+// The built layers at the widths that fill `bytes` (FitBandedWidths, up to
+// the one column more they were solved for): the layers at other sizes
+// (which RocksDB may ask about, and optimize_filters_for_memory writes).
+std::optional<BandedShape> BandedFilterBuilder::FitBody(const BandedShape& built, size_t bytes) {
+  const size_t trailer = BandedTrailerBytes(built.num_layers);
   if (bytes <= trailer) return std::nullopt;
-  const BandedWidths w = FitBandedWidths(shape_, solved_[0].columns, bytes - trailer);
-  if (w.columns == 0) return std::nullopt;
-  return w;
+  BandedShape s = built;
+  s.widths =
+      FitBandedWidths(built, std::min(built.widths.columns + 1, bd::kMaxColumns), bytes - trailer);
+  if (s.widths.columns == 0) return std::nullopt;
+  return s;
 }
 
-size_t BandedFilterBuilder::FittingBuiltSize(size_t bytes) {
-  FinishSize();
-  if (body_ == Body::kLayers) {
-    const std::optional<BandedWidths> w = WidthsFor(bytes);
-    if (!w) return 0;
-    BandedShape s = shape_;
-    s.widths = *w;
-    return LayersSize(s);
-  }
-  return FittingTaggedBloomSize(hashes_.size(), bits_per_key_, bytes);
-}
-
-double BandedFilterBuilder::BuiltFpRate(size_t bytes) {
-  FinishSize();
-  if (body_ == Body::kLayers) {
-    const std::optional<BandedWidths> w = WidthsFor(bytes);
-    if (!w) return 1.0;
-    BandedShape s = shape_;
-    s.widths = *w;
-    return s.FpRate();
-  }
-  return TaggedBloomFpRate(hashes_.size(), bytes, bits_per_key_);
-}
-
-void BandedFilterBuilder::WriteBloom(char* out, size_t bytes, unsigned char body) {
-  last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
-  WriteTaggedBloom(hashes_, bits_per_key_, body, kBandedTag, out, bytes);
-}
-
-void BandedFilterBuilder::WriteLayers(char* out, size_t bytes) {
-  BandedShape s = shape_;
-  s.widths = *WidthsFor(bytes);
+void BandedFilterBuilder::WriteBody(const BandedShape& s, char* out) {
   auto* p = reinterpret_cast<uint8_t*>(out);
   for (uint32_t i = 0; i < s.num_layers; ++i) {
     const uint64_t narrow = i == 0 ? s.widths.narrow_blocks : 0;
@@ -169,58 +84,23 @@ void BandedFilterBuilder::WriteLayers(char* out, size_t bytes) {
     p += bd::LayerBytes(s.blocks[i], s.widths.columns, narrow);
   }
   char* t = reinterpret_cast<char*>(p);
-  assert(t + BandedTrailerBytes(s.num_layers) == out + bytes);
-  for (uint32_t i = 0; i < s.num_layers; ++i, t += 4) PutFixed32(t, s.blocks[i]);
-  PutFixed32(t, s.widths.narrow_blocks);
+  for (uint32_t i = 0; i < s.num_layers; ++i, t += 4) {
+    PutFixed32(t, static_cast<uint32_t>(s.blocks[i]));
+  }
+  PutFixed32(t, static_cast<uint32_t>(s.widths.narrow_blocks));
   t[4] = static_cast<char>(s.num_layers);
   t[5] = static_cast<char>(s.widths.columns);
   t[6] = static_cast<char>(kBandedHashXxh3);
-  t[7] = static_cast<char>(kBandedBodyLayers);
-  t[8] = static_cast<char>(kBandedTag);
-}
-
-void BandedFilterBuilder::FinishInto(char* out, size_t bytes) {
-  FinishSize();
-  assert(bytes != 0 && FittingBuiltSize(bytes) == bytes);
-  switch (body_) {
-    case Body::kSmallBloom:
-      WriteBloom(out, bytes, kBandedBodySmallBloom);
-      break;
-    case Body::kFallbackBloom:
-      ++num_fallbacks_;
-      WriteBloom(out, bytes, kBandedBodyFallbackBloom);
-      break;
-    case Body::kLayers:
-      WriteLayers(out, bytes);
-      break;
-  }
-  Reset();
-}
-
-void BandedFilterBuilder::Reset() {
-  hashes_.Release();
-  solved_.clear();
-  solved_.shrink_to_fit();
-  planned_ = false;
 }
 
 namespace {
 
-// BandedBloomBody and ParseBandedLayers, inlined where they are called in
-// this file (into MayMatchOnce, a call and the layout through memory cost
-// a one-shot query more than the parse).
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<std::string_view> BloomBody(
-    std::string_view filter) {
-  return TaggedBloomBody(filter, kBandedTag);
-}
-
+// ParseBandedLayers, inlined where it is called in this file (into
+// MayMatchOnce, a call and the layout through memory cost a one-shot query
+// more than the parse).
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<BandedLayout> ParseLayers(
     std::string_view filter) {
-  if (!IsBandedFilter(filter) ||
-      static_cast<unsigned char>(filter[filter.size() - 2]) != kBandedBodyLayers ||
-      filter.size() < BandedTrailerBytes(1)) {
-    return {};
-  }
+  if (!HasStructuredBody(filter, kBandedTag, BandedTrailerBytes(1))) return {};
   const auto* end = reinterpret_cast<const unsigned char*>(filter.data() + filter.size());
   BandedShape s;
   s.num_layers = end[-5];
@@ -254,47 +134,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<BandedLayout> ParseLayers(
 
 }  // namespace
 
-std::optional<std::string_view> BandedBloomBody(std::string_view filter) {
-  return BloomBody(filter);
-}
-
 ParsedFilter<BandedLayout> ParseBandedLayers(std::string_view filter) {
   return ParseLayers(filter);
 }
 
-BandedFilterReader::BandedFilterReader(std::string_view filter, SimdLevel simd)
-    : kernels_(GetBandedKernels(ClampSimdLevel(simd))),
-      bloom_(BandedBloomBody(filter).value_or(std::string_view{}), simd) {
-  // state_ starts as kMatchEverything: a filter neither body takes fails open.
-  if (BandedBloomBody(filter)) {
-    body_ = static_cast<unsigned char>(filter[filter.size() - 2]);
-    state_ = bloom_.state();
-    num_probes_ = bloom_.num_probes();
-    return;
-  }
-  const ParsedFilter<BandedLayout> parsed = ParseBandedLayers(filter);
-  if (parsed.state != FilterState::kProbe) return;
-  body_ = kBandedBodyLayers;
-  state_ = FilterState::kProbe;
-  num_probes_ = kBandedBlocksPerQuery;
-  layout_ = parsed.layout;
-  array_ = filter.data();
-}
-
-bool BandedFilterReader::HashMayMatch(uint64_t h) const {
-  if (body_ == kBandedBodyLayers) return kernels_.may_match(layout_.layers, h);
-  if (body_ != 0) return bloom_.HashMayMatch(h);
-  return FixedAnswer();
-}
-
 bool BandedFilterReader::MayMatchOnce(std::string_view filter, std::string_view key,
                                       const OnceContext& context) {
-  if (const std::optional<std::string_view> bloom = BloomBody(filter)) {
-    return CacheLocalBloomReader::MayMatchOnce(*bloom, key, context.bloom);
-  }
-  return ParseLayers(filter).Answer([key, &context](const BandedLayout& l) {
-    return context.kernels.may_match(l.layers, KeyHash64(key));
-  });
+  return OnceMayMatch<ParseLayers>(filter, key, context.bloom,
+                                   [&context](const BandedLayout& l, uint64_t h) {
+                                     return context.kernels.may_match(l.layers, h);
+                                   });
 }
 
 }  // namespace sstfilter

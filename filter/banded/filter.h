@@ -3,25 +3,10 @@
 // bits (banded/math.h sizes it), and one random memory access per query (a
 // key reads one block and usually the adjacent next one).
 //
-// Format. The final byte is kBandedTag (66, 'B'); the byte before it says
-// what the body is:
-//   kBandedBodyLayers (1): the layers, then a trailer of 4 L + 9 bytes
-//     layers        layer 0's blocks, then layer 1's, ... (probes.h):
-//                   layer 0's first narrow_blocks blocks have r - 1
-//                   columns, every other block r
-//     4 L bytes     blocks of each layer, little-endian 32-bit, each >= 1
-//     4 bytes       narrow_blocks (<= layer 0's blocks)
-//     1 byte        L, the layers, 1..4
-//     1 byte        r, the columns, 1..16
-//     1 byte        hash kind: 1 = XXH3 64-bit, seed 0 (key_hash64.h)
-//     1 byte        body kind, 1
-//     1 byte        tag
-//   kBandedBodySmallBloom (2) or kBandedBodyFallbackBloom (3): a whole
-//     cache-local Bloom filter (cache_local/bloom.h), then the body kind and
-//     the tag. Small: the builder planned it, because for few keys (or none)
-//     it is smaller. Fallback: keys were bumped from every layer (or the
-//     temporary memory was over its limit); the Bloom filter at the same
-//     bits/key is as accurate and larger.
+// Format: banded/format.h. The builder writes a small Bloom body where it
+// is the smaller (few keys, or none), and a fallback one where keys were
+// bumped from every layer (or the temporary memory was over its limit or
+// could not be allocated).
 //
 // Reader contract (fail open, never a false negative, never out of bounds):
 // any other final byte, body kind, hash kind, L or r, a layer of 0 blocks,
@@ -37,49 +22,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/types/span.h"
+#include "filter/banded/format.h"
 #include "filter/banded/kernels.h"
 #include "filter/banded/math.h"
 #include "filter/banded/probes.h"
 #include "filter/banded/query.h"
 #include "filter/banded/solver.h"
-#include "filter/builder_base.h"
 #include "filter/cache_local/bloom.h"
 #include "filter/encoding_info.h"
-#include "filter/hash_blocks.h"
 #include "filter/key_hash64.h"
 #include "filter/reader_base.h"
-#include "filter/tagged_bloom.h"
+#include "filter/structured/builder.h"
+#include "filter/structured/frame.h"
+#include "filter/structured/reader.h"
 
 namespace sstfilter {
 
-inline constexpr unsigned char kBandedTag = 'B';
-inline constexpr unsigned char kBandedBodyLayers = 1;
-inline constexpr unsigned char kBandedBodySmallBloom = kTaggedBloomSmall;
-inline constexpr unsigned char kBandedBodyFallbackBloom = kTaggedBloomFallback;
-inline constexpr unsigned char kBandedHashXxh3 = 1;
-inline constexpr size_t kBandedBloomTrailerBytes = kTaggedBloomTrailerBytes;
 // A query reads two adjacent blocks of a layer: num_probes() reports 2.
 inline constexpr int kBandedBlocksPerQuery = 2;
-
-// Trailer bytes of a layers body with `layers` layers.
-inline constexpr size_t BandedTrailerBytes(uint32_t layers) { return 4 * size_t{layers} + 9; }
-
-// Whether filter carries this encoding's tag (its final byte) after a body
-// kind; the rest is checked by BandedBloomBody and ParseBandedLayers.
-inline bool IsBandedFilter(std::string_view filter) {
-  return filter.size() >= kBandedBloomTrailerBytes &&
-         static_cast<unsigned char>(filter.back()) == kBandedTag;
-}
-
-// The cache-local filter a banded filter's Bloom body is (the bytes before
-// its 2-byte trailer), or nullopt when filter is no banded filter with a
-// Bloom body.
-std::optional<std::string_view> BandedBloomBody(std::string_view filter);
 
 // What a layers body's probes need.
 struct BandedLayout {
@@ -110,95 +73,58 @@ struct BandedBuildOptions {
 // solution.
 size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape);
 
-// Collects key hashes, then writes one filter. Call order:
-//   (AddKey | AddHash)* (FinishSize? FinishInto | Finish)
-// Finish leaves the builder empty, ready for the next filter.
-class BandedFilterBuilder : public BuilderBase<BandedFilterBuilder> {
+// The structured frame's builder (structured/builder.h) with a layers body:
+// FilterSize(n) is the smaller of the two planned layers (+ trailer) and the
+// Bloom body; FinishSize is a few blocks more when extra layers were
+// needed; FittingBuiltSize writes the layers at other widths
+// (FitBandedWidths; up to one column more than planned, which the layers
+// are solved for). Repeated hashes cost a slot each and never a failure
+// (equal equations agree).
+class BandedFilterBuilder : public StructuredBuilder<BandedFilterBuilder, BandedShape, kBandedTag> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit BandedFilterBuilder(double bits_per_key, BandedBuildOptions options = {});
-  // The next filter is written at bits_per_key; entries added are kept.
-  void Retune(double bits_per_key);
 
-  using Hash = uint64_t;
-  static Hash HashKey(std::string_view key) { return KeyHash64(key); }
-
-  void AddKey(std::string_view key) { AddHash(HashKey(key)); }
-  // A hash equal to the previous one is dropped (HashBlocks::AddUnlessRepeat);
-  // other duplicates cost a slot each and never a failure (equal equations
-  // agree).
-  void AddHash(Hash h) {
-    if (hashes_.AddUnlessRepeat(h)) planned_ = false;
-  }
-  size_t NumEntries() const { return hashes_.size(); }
-  template <typename Visit>
-  void ForEachHash(Visit&& visit) const {
-    hashes_.ForEach(visit);
-  }
-
-  // Builds the filter (the expensive part) and returns its exact size:
-  // FilterSize(entries), a few blocks more when extra layers were needed,
-  // or a fallback Bloom filter's size.
-  size_t FinishSize();
-  using BuilderBase::FinishInto;  // FinishInto(out): the FinishSize() bytes.
-
-  // Other sizes for the filter FinishSize built, for
-  // optimize_filters_for_memory (filter/memory_sizing.h); FinishSize first.
-  // The largest size <= bytes FinishInto(out, size) writes, 0 if none: the
-  // layers at other widths (FitBandedWidths; up to one column more than
-  // planned, which the layers are solved for), a Bloom body at another line
-  // count.
-  size_t FittingBuiltSize(size_t bytes);
-  // The model FP rate of the filter written at a size FittingBuiltSize gave.
-  double BuiltFpRate(size_t bytes);
-  // Writes the filter at such a size and resets the builder.
-  void FinishInto(char* out, size_t bytes);
-
-  // Bytes of the filter for n entries as planned: the smaller of the two
-  // planned layers (+ trailer) and the cache-local Bloom filter (+ 2).
-  size_t FilterSize(size_t num_entries) const;
-  // Largest n with FilterSize(n) <= bytes (0 if there is none).
-  size_t MaxEntriesForSize(size_t bytes) const;
   // Whether n entries get layers (else a Bloom filter).
-  bool UsesLayers(size_t num_entries) const;
-
-  // Filters that fell back to Bloom since construction.
-  uint64_t num_fallbacks() const { return num_fallbacks_; }
+  bool UsesLayers(size_t num_entries) const { return PlannedShape(num_entries).has_value(); }
   // Layers of the last layered filter built (kBandedPlannedLayers unless
   // keys were bumped from layer 1).
   uint32_t last_num_layers() const { return shape_.num_layers; }
-  // Most bytes held besides the output while building the last filter.
-  size_t last_temp_bytes() const { return last_temp_bytes_; }
 
  private:
-  enum class Body { kLayers, kSmallBloom, kFallbackBloom };
+  friend StructuredBuilder;
+  // The frame's hooks (structured/builder.h).
+  std::optional<BandedShape> PlanBody(size_t num_entries) const {
+    if (num_entries == 0 || num_entries > kBandedMaxKeys) return std::nullopt;
+    return BandedPlan(num_entries, bits_per_key_);
+  }
+  static size_t BodyFilterSize(const BandedShape& s) {
+    return static_cast<size_t>(s.LayerBytes()) + BandedTrailerBytes(s.num_layers);
+  }
+  static std::optional<BandedShape> FitBody(const BandedShape& built, size_t bytes);
+  bool BuildBody() {
+    solved_.clear();
+    return SolveLayers();
+  }
   bool SolveLayers();
-  void WriteBloom(char* out, size_t bytes, unsigned char body);
-  void WriteLayers(char* out, size_t bytes);
-  std::optional<BandedWidths> WidthsFor(size_t bytes) const;
-  void Reset();
+  void WriteBody(const BandedShape& fitted, char* out);
+  void ReleaseBody() {
+    solved_.clear();
+    solved_.shrink_to_fit();
+  }
 
   BandedBuildOptions options_;
-  HashBlocks hashes_;
-  // What FinishSize decided.
-  bool planned_ = false;
-  Body body_ = Body::kSmallBloom;
-  BandedShape shape_;
-  std::vector<banded::SolvedLayer> solved_;
-  size_t size_ = 0;
-  uint64_t num_fallbacks_ = 0;
-  size_t last_temp_bytes_ = 0;
+  std::vector<banded::SolvedLayer> solved_;  // Of the built layers.
 };
 
-// Queries one filter. Parses the trailer once; the filter bytes must outlive
-// the reader. Safe to use from several threads at once.
-class BandedFilterReader : public ReaderBase {
+// The structured frame's reader (structured/reader.h) with a layers body.
+class BandedFilterReader : public StructuredReader<BandedFilterReader, BandedLayout, kBandedTag> {
  public:
   // `simd` picks the query kernels (banded/kernels.h) and the Bloom body's
   // kernels; every level gives the same answers.
-  explicit BandedFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel());
-
-  static bool Recognises(std::string_view filter) { return IsBandedFilter(filter); }
+  explicit BandedFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel())
+      : StructuredReader(filter, simd, ParseBandedLayers, kBandedBlocksPerQuery),
+        kernels_(GetBandedKernels(ClampSimdLevel(simd))) {}
 
   // One query of a filter's bytes with no reader built (OneShotQuery,
   // filter_policy.h): MayMatch's answer at the kernel the context resolved
@@ -212,45 +138,23 @@ class BandedFilterReader : public ReaderBase {
   static bool MayMatchOnce(std::string_view filter, std::string_view key,
                            const OnceContext& context);
 
-  bool MayMatch(std::string_view key) const { return HashMayMatch(KeyHash64(key)); }
-  bool HashMayMatch(uint64_t h) const;
-  // Answers as MayMatch does; out holds keys.size() entries. Hashes a chunk
-  // of keys and prefetches their blocks before probing any.
-  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const {
-    MayMatchEach(keys.size(), [keys](size_t i) { return keys[i]; }, out);
-  }
-  // The same for keys held some other way: key i is key_at(i), a
-  // std::string_view.
-  template <typename KeyAt>
-  void MayMatchEach(size_t n, KeyAt key_at, bool* out) const;
-
-  // What the body is (kBandedBody*), 0 when the filter is not understood.
-  unsigned char body() const { return body_; }
-  const BandedShape& shape() const { return layout_.shape; }  // Set for layers.
-
  private:
-  unsigned char body_ = 0;
-  BandedLayout layout_;
-  BandedKernels kernels_;
-  CacheLocalBloomReader bloom_;
-};
-
-
-template <typename KeyAt>
-void BandedFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
-  if (body_ != kBandedBodyLayers) {
-    if (body_ != 0) return bloom_.MayMatchEach(n, key_at, out);
-    return FillFixedAnswer(n, out);
-  }
+  friend StructuredReader;
+  bool BodyMayMatch(uint64_t h) const { return kernels_.may_match(layout_.layers, h); }
   // Groups of up to 32: hash them all, then the kernel locates and
   // prefetches every key's lines before it reads any.
-  uint64_t hashes[banded::kMaxGroup];
-  for (size_t base = 0; base < n; base += banded::kMaxGroup) {
-    const size_t group = std::min(banded::kMaxGroup, n - base);
-    for (size_t i = 0; i < group; ++i) hashes[i] = KeyHash64(key_at(base + i));
-    kernels_.may_match_hashes(layout_.layers, hashes, group, out + base);
+  template <typename KeyAt>
+  void BodyMayMatchEach(size_t n, KeyAt key_at, bool* out) const {
+    uint64_t hashes[banded::kMaxGroup];
+    for (size_t base = 0; base < n; base += banded::kMaxGroup) {
+      const size_t group = std::min(banded::kMaxGroup, n - base);
+      for (size_t i = 0; i < group; ++i) hashes[i] = KeyHash64(key_at(base + i));
+      kernels_.may_match_hashes(layout_.layers, hashes, group, out + base);
+    }
   }
-}
+
+  BandedKernels kernels_;
+};
 
 // Defined in banded/encoding.cc.
 extern const EncodingInfo kBandedEncodingInfo;

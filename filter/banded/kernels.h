@@ -1,8 +1,8 @@
 // Query kernels of the banded encoding, chosen at run time by CPU
 // (SimdLevel, filter/simd_level.h): banded/query.h's query instantiated
 // with each instruction set's probe of a located band. Every kernel gives
-// the answers of the scalar probe (ProbeLocated); the format is defined by
-// probes.h alone.
+// the answers of the scalar probe (ProbeLocated): the bytes are laid out
+// by format.h and their meaning is probes.h's alone.
 //
 // Out of cache, a query's time is its memory access, overlapped with other
 // queries' as far as the core holds the work waiting on them: the fewer

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "filter/banded/format.h"
 #include "filter/banded/solver.h"
 #include "filter/cache_local/math.h"
 #include "filter/cache_local/probes.h"

@@ -25,7 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "filter/banded/probes.h"
+#include "filter/banded/format.h"
 
 namespace sstfilter {
 

@@ -1,5 +1,6 @@
 // Probe math of the banded encoding (a bumped Ribbon filter with 64-slot
-// bands): pure, header-only, no allocation and no format parsing.
+// bands): pure, header-only, no allocation and no format parsing. Where
+// the bytes it reads are: banded/format.h.
 //
 // A layer is `blocks` blocks of 64 slots; each slot holds one solution bit
 // per fingerprint column. A key's equation in layer i comes from its 64-bit
@@ -20,12 +21,11 @@
 // same coefficients, a solution of all blocks at full width stays a
 // solution when a block's last column is dropped.
 //
-// Bytes of a block with c columns: c little-endian 64-bit words (word j:
-// column j of the block's 64 slots, bit k = slot k), then one byte, the
-// block's bump threshold code. A key whose start falls in block b at offset
-// o (s = 64 b + o) with o >= Threshold(code of b) was bumped: it is in a
-// later layer (or the fallback), not this one. A band reads block b and,
-// when o > 0, block b + 1: at most 2 (8 c + 1) adjacent bytes.
+// A block's last byte is its bump threshold code (format.h). A key whose
+// start falls in block b at offset o (s = 64 b + o) with o >= Threshold(code
+// of b) was bumped: it is in a later layer (or the fallback), not this one.
+// A band reads block b and, when o > 0, block b + 1: at most 2 (8 c + 1)
+// adjacent bytes.
 #ifndef SSTFILTER_FILTER_BANDED_PROBES_H_
 #define SSTFILTER_FILTER_BANDED_PROBES_H_
 
@@ -33,10 +33,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "filter/banded/format.h"
+
 namespace sstfilter::banded {
 
-inline constexpr uint32_t kSlotsPerBlock = 64;
-inline constexpr uint32_t kMaxColumns = 16;
 inline constexpr uint64_t kCoefficientMultiplier = 0xc28f82822b650bedULL;  // Odd.
 inline constexpr uint64_t kLayerStep = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden ratio.
 
@@ -45,8 +45,6 @@ inline constexpr uint64_t kLayerStep = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden 
 // next layer), never fewer. Codes past the table read as threshold 0.
 inline constexpr uint32_t kThresholds[] = {64, 56, 48, 40, 32, 16, 0};
 inline constexpr uint32_t kNumThresholdCodes = sizeof(kThresholds) / sizeof(kThresholds[0]);
-
-inline constexpr size_t BlockBytes(uint32_t columns) { return 8 * size_t{columns} + 1; }
 
 // splitmix64's finaliser: a bijection with well-mixed output.
 inline uint64_t Mix64(uint64_t x) {
@@ -86,28 +84,6 @@ inline uint64_t LoadWord(const uint8_t* p) {
   std::memcpy(&v, p, sizeof(v));
   return v;  // Little-endian hosts only (x86-64, as the other encodings).
 }
-
-// One layer's bytes: blocks [0, narrow_blocks) of columns - 1 columns, the
-// rest of `columns`.
-struct Layer {
-  const uint8_t* data = nullptr;
-  uint64_t blocks = 0;
-  uint64_t narrow_blocks = 0;
-  uint32_t columns = 0;  // 1..kMaxColumns.
-
-  uint32_t ColumnsOf(uint64_t block) const { return columns - (block < narrow_blocks ? 1 : 0); }
-  // Each narrow block before `block` is 8 bytes shorter.
-  const uint8_t* BlockAt(uint64_t block) const {
-    return data + block * BlockBytes(columns) - 8 * (block < narrow_blocks ? block : narrow_blocks);
-  }
-};
-
-// A filter's layers, in order (layer i at layers[i]).
-inline constexpr uint32_t kMaxLayers = 4;
-struct Layers {
-  Layer layers[kMaxLayers];
-  uint32_t num_layers = 0;
-};
 
 // What one layer says of a key: bumped (ask the next layer), or its answer.
 enum class LayerAnswer : uint8_t { kBumped, kMatch, kNoMatch };

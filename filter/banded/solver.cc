@@ -257,10 +257,6 @@ SolvedLayer SolveLayer(HashBlocks* hashes, uint32_t layer, uint64_t blocks, uint
   return solved;
 }
 
-uint64_t LayerBytes(uint64_t blocks, uint32_t columns, uint64_t narrow_blocks) {
-  return narrow_blocks * BlockBytes(columns - 1) + (blocks - narrow_blocks) * BlockBytes(columns);
-}
-
 void WriteLayer(const SolvedLayer& solved, uint32_t columns, uint64_t narrow_blocks,
                 uint8_t* out) {
   for (uint64_t b = 0; b < solved.blocks; ++b) {

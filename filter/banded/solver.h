@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "filter/banded/format.h"
 #include "filter/hash_blocks.h"
 
 namespace sstfilter::banded {
@@ -52,11 +53,7 @@ inline constexpr uint64_t kSectionBlocks = 512;
 SolvedLayer SolveLayer(HashBlocks* hashes, uint32_t layer, uint64_t blocks,
                        uint32_t columns, std::vector<uint64_t>* bumped, size_t* temp_bytes);
 
-// Bytes of a layer of `blocks` blocks written at `columns` columns with
-// `narrow_blocks` of them one column narrower.
-uint64_t LayerBytes(uint64_t blocks, uint32_t columns, uint64_t narrow_blocks);
-
-// Writes the solution as probes.h lays a layer out, at `columns` columns
+// Writes the solution as format.h lays a layer out, at `columns` columns
 // (<= solved.columns: the first ones) with the first `narrow_blocks` blocks
 // one narrower; LayerBytes(...) bytes. REQUIRES: 1 <= columns <=
 // solved.columns, narrow_blocks <= solved.blocks.

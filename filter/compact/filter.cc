@@ -1,34 +1,15 @@
 #include "filter/compact/filter.h"
 
 #include <algorithm>
-#include <cassert>
-#include <cstring>
-#include <memory>
 #include <new>
 #include <vector>
 
 #include "absl/base/attributes.h"
-#include "filter/bloom_math.h"
-#include "filter/key_hash64.h"
+#include "filter/structured/fixed32.h"
 
 namespace sstfilter {
 
 namespace cp = compact;
-
-namespace {
-
-void PutFixed32(char* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(v >> (8 * i));
-}
-uint32_t GetFixed32(const unsigned char* in) {
-  return uint32_t{in[0]} | uint32_t{in[1]} << 8 | uint32_t{in[2]} << 16 | uint32_t{in[3]} << 24;
-}
-
-size_t FuseSize(const FuseShape& shape) {
-  return static_cast<size_t>(shape.array_bytes()) + kCompactFuseTrailerBytes;
-}
-
-}  // namespace
 
 size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape) {
   const size_t blocks = (num_keys + HashBlocks::kBlockHashes - 1) / HashBlocks::kBlockHashes;
@@ -37,32 +18,28 @@ size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape) {
 }
 
 CompactFilterBuilder::CompactFilterBuilder(double bits_per_key, CompactBuildOptions options)
-    : BuilderBase(bits_per_key, kCompactArity), options_(options) {}
+    : StructuredBuilder(bits_per_key, kCompactArity), options_(options) {}
 
-void CompactFilterBuilder::Retune(double bits_per_key) {
-  SetSettings(bits_per_key, kCompactArity);
-  planned_ = false;
+std::optional<FuseShape> CompactFilterBuilder::PlanBody(size_t n) const {
+  if (n < kCompactMinFuseKeys || n > kCompactMaxFuseKeys) return std::nullopt;
+  return CompactFuseShape(n, bits_per_key_);
 }
 
-CompactFilterBuilder::Hash CompactFilterBuilder::HashKey(std::string_view key) {
-  return KeyHash64(key);
+size_t CompactFilterBuilder::BodyFilterSize(const FuseShape& shape) {
+  return static_cast<size_t>(shape.array_bytes()) + kCompactFuseTrailerBytes;
 }
 
-bool CompactFilterBuilder::UsesFuse(size_t n) const {
-  return n >= kCompactMinFuseKeys && n <= kCompactMaxFuseKeys &&
-         FuseSize(CompactFuseShape(n, bits_per_key_)) < TaggedBloomSize(n, bits_per_key_);
+// The widths on the built filter's cells that fill an array of
+// bytes - trailer: a fuse filter at other sizes (which RocksDB may ask
+// about, and optimize_filters_for_memory writes).
+std::optional<FuseShape> CompactFilterBuilder::FitBody(const FuseShape& built, size_t bytes) {
+  if (bytes <= kCompactFuseTrailerBytes) return std::nullopt;
+  return FitFingerprints(built, uint64_t{bytes - kCompactFuseTrailerBytes} * 8);
 }
 
-size_t CompactFilterBuilder::FilterSize(size_t n) const {
-  return UsesFuse(n) ? FuseSize(CompactFuseShape(n, bits_per_key_))
-                     : TaggedBloomSize(n, bits_per_key_);
-}
-
-size_t CompactFilterBuilder::MaxEntriesForSize(size_t bytes) const {
-  if (bytes < FilterSize(1)) return 0;
-  // FilterSize grows with n (the fuse shape's cells grow with n, and the
-  // Bloom size does), tested in compact_filter_test.
-  return LargestFittingEntries([&](size_t n) { return FilterSize(n) <= bytes; });
+bool CompactFilterBuilder::BuildBody() {
+  last_seeds_tried_ = 0;
+  return TryFuse(hashes_.size());
 }
 
 bool CompactFilterBuilder::TryFuse(size_t num_keys) {
@@ -78,7 +55,8 @@ bool CompactFilterBuilder::TryFuse(size_t num_keys) {
     } else {
       hashes_.ForEach([this](uint64_t h) { peeler_.Add(h); });
     }
-    last_temp_bytes_ = std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes());
+    last_temp_bytes_ =
+        std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes());
     if (peeler_.Peel(num_keys)) return true;
     // Duplicate hashes never peel: remove them once, and re-plan if they were.
     if (last_seeds_tried_ == 0 && RemoveDuplicates()) {
@@ -109,9 +87,9 @@ bool CompactFilterBuilder::RemoveDuplicates() {
         repeated.push_back(left[i]);
       }
     }
-    last_temp_bytes_ = std::max(last_temp_bytes_,
-                                hashes_.AllocatedBytes() + peeler_.AllocatedBytes() +
-                                    (left.capacity() + repeated.capacity()) * sizeof(uint64_t));
+    last_temp_bytes_ =
+        std::max(last_temp_bytes_, hashes_.AllocatedBytes() + peeler_.AllocatedBytes() +
+                                       (left.capacity() + repeated.capacity()) * sizeof(uint64_t));
     if (repeated.empty()) return false;
     KeepFirstOf(repeated);
     return true;
@@ -137,59 +115,8 @@ void CompactFilterBuilder::KeepFirstOf(const std::vector<uint64_t>& repeated) {
   hashes_.Truncate(out);
 }
 
-size_t CompactFilterBuilder::FinishSize() {
-  if (planned_) return size_;
-  last_seeds_tried_ = 0;
-  last_temp_bytes_ = hashes_.AllocatedBytes();
-  if (!UsesFuse(hashes_.size())) {
-    body_ = Body::kSmallBloom;
-  } else if (TryFuse(hashes_.size())) {
-    body_ = Body::kFuse;
-  } else {
-    // Duplicates removed may have made the filter small enough for Bloom.
-    body_ = UsesFuse(hashes_.size()) ? Body::kFallbackBloom : Body::kSmallBloom;
-    peeler_.Release();
-  }
-  size_ = body_ == Body::kFuse ? FuseSize(shape_)
-                               : TaggedBloomSize(hashes_.size(), bits_per_key_);
-  planned_ = true;
-  return size_;
-}
-
-size_t CompactFilterBuilder::FittingBuiltSize(size_t bytes) {
-  FinishSize();
-  if (body_ == Body::kFuse) {
-    const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
-    return widths ? FuseSize(*widths) : 0;
-  }
-  return FittingTaggedBloomSize(hashes_.size(), bits_per_key_, bytes);
-}
-
-double CompactFilterBuilder::BuiltFpRate(size_t bytes) {
-  FinishSize();
-  if (body_ == Body::kFuse) {
-    const std::optional<FuseShape> widths = FuseWidthsFor(bytes);
-    return widths ? widths->FpRate() : 1.0;
-  }
-  return TaggedBloomFpRate(hashes_.size(), bytes, bits_per_key_);
-}
-
-// The widths on the built filter's cells that fill an array of
-// bytes - trailer.
-std::optional<FuseShape> CompactFilterBuilder::FuseWidthsFor(size_t bytes) const {
-  if (bytes <= kCompactFuseTrailerBytes) return std::nullopt;
-  return FitFingerprints(shape_, uint64_t{bytes - kCompactFuseTrailerBytes} * 8);
-}
-
-void CompactFilterBuilder::WriteBloom(char* out, size_t bytes, unsigned char body) {
-  last_temp_bytes_ = std::max(last_temp_bytes_, 2 * hashes_.AllocatedBytes());
-  WriteTaggedBloom(hashes_, bits_per_key_, body, kCompactTag, out, bytes);
-}
-
-void CompactFilterBuilder::WriteFuse(char* out, size_t bytes) {
-  const FuseShape widths = *FuseWidthsFor(bytes);
+void CompactFilterBuilder::WriteBody(const FuseShape& widths, char* out) {
   const size_t array_bytes = static_cast<size_t>(widths.array_bytes());
-  assert(array_bytes + kCompactFuseTrailerBytes == bytes);
   peeler_.Assign(out, cp::FuseParams::Of(widths));
   char* t = out + array_bytes;
   PutFixed32(t, widths.segment_count);
@@ -199,51 +126,16 @@ void CompactFilterBuilder::WriteFuse(char* out, size_t bytes) {
   t[13] = static_cast<char>(widths.fingerprint_bits);
   t[14] = static_cast<char>(kCompactArity);
   t[15] = static_cast<char>(kCompactHashXxh3);
-  t[16] = static_cast<char>(kCompactBodyFuse);
-  t[17] = static_cast<char>(kCompactTag);
-}
-
-void CompactFilterBuilder::FinishInto(char* out, size_t bytes) {
-  FinishSize();
-  assert(bytes != 0 && FittingBuiltSize(bytes) == bytes);
-  switch (body_) {
-    case Body::kSmallBloom:
-      WriteBloom(out, bytes, kCompactBodySmallBloom);
-      break;
-    case Body::kFallbackBloom:
-      ++num_fallbacks_;
-      WriteBloom(out, bytes, kCompactBodyFallbackBloom);
-      break;
-    case Body::kFuse:
-      WriteFuse(out, bytes);
-      break;
-  }
-  Reset();
-}
-
-void CompactFilterBuilder::Reset() {
-  hashes_.Release();
-  peeler_.Release();
-  planned_ = false;
 }
 
 namespace {
 
-// CompactBloomBody and ParseCompactFuse, inlined where they are called in
-// this file: into MayMatchOnce they must be, so that a one-shot query
-// keeps the layout in registers and makes no call.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<std::string_view> BloomBody(
-    std::string_view filter) {
-  return TaggedBloomBody(filter, kCompactTag);
-}
-
+// ParseCompactFuse, inlined where it is called in this file: into
+// MayMatchOnce it must be, so that a one-shot query keeps the layout in
+// registers and makes no call.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<CompactFuseLayout> ParseFuse(
     std::string_view filter) {
-  if (!IsCompactFilter(filter) ||
-      static_cast<unsigned char>(filter[filter.size() - 2]) != kCompactBodyFuse ||
-      filter.size() < kCompactFuseTrailerBytes) {
-    return {};
-  }
+  if (!HasStructuredBody(filter, kCompactTag, kCompactFuseTrailerBytes)) return {};
   const size_t array_bytes = filter.size() - kCompactFuseTrailerBytes;
   const auto* t = reinterpret_cast<const unsigned char*>(filter.data() + array_bytes);
   FuseShape s;
@@ -265,52 +157,14 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline ParsedFilter<CompactFuseLayout> ParseFuse(
 
 }  // namespace
 
-std::optional<std::string_view> CompactBloomBody(std::string_view filter) {
-  return BloomBody(filter);
-}
-
 ParsedFilter<CompactFuseLayout> ParseCompactFuse(std::string_view filter) {
   return ParseFuse(filter);
 }
 
-CompactFilterReader::CompactFilterReader(std::string_view filter, SimdLevel simd)
-    : group_kernel_(GetCompactQueryKernel(ClampSimdLevel(simd))),
-      bloom_(CompactBloomBody(filter).value_or(std::string_view{}), simd) {
-  // state_ starts as kMatchEverything: a filter neither body takes fails open.
-  if (CompactBloomBody(filter)) {
-    body_ = static_cast<unsigned char>(filter[filter.size() - 2]);
-    state_ = bloom_.state();
-    num_probes_ = bloom_.num_probes();
-    return;
-  }
-  const ParsedFilter<CompactFuseLayout> fuse = ParseCompactFuse(filter);
-  if (fuse.state != FilterState::kProbe) return;
-  body_ = kCompactBodyFuse;
-  state_ = FilterState::kProbe;
-  num_probes_ = kCompactArity;
-  array_ = fuse.layout.array;
-  shape_ = fuse.layout.shape;
-  params_ = fuse.layout.params;
-  multiplier_ = fuse.layout.multiplier;
-}
-
-bool CompactFilterReader::HashMayMatch(uint64_t h) const {
-  if (body_ == kCompactBodyFuse) return FuseMayMatch(array_, h, multiplier_, params_);
-  if (body_ != 0) return bloom_.HashMayMatch(h);
-  return FixedAnswer();
-}
-
-bool CompactFilterReader::MayMatch(std::string_view key) const {
-  return HashMayMatch(KeyHash64(key));
-}
-
 bool CompactFilterReader::MayMatchOnce(std::string_view filter, std::string_view key,
                                        const OnceContext& context) {
-  if (const std::optional<std::string_view> bloom = BloomBody(filter)) {
-    return CacheLocalBloomReader::MayMatchOnce(*bloom, key, context.bloom);
-  }
-  return ParseFuse(filter).Answer([key](const CompactFuseLayout& l) {
-    return FuseMayMatch(l.array, KeyHash64(key), l.multiplier, l.params);
+  return OnceMayMatch<ParseFuse>(filter, key, context, [](const CompactFuseLayout& l, uint64_t h) {
+    return FuseMayMatch(l, h);
   });
 }
 

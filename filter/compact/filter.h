@@ -1,8 +1,8 @@
 // The compact encoding: a 4-wise binary fuse filter with fractional
 // fingerprints (compact/math.h), for the memory a Bloom filter wastes.
 //
-// Format. The final byte is kCompactTag (70, 'F'); the byte before it says
-// what the body is:
+// Format. A structured encoding's frame (structured/frame.h): the final
+// byte is kCompactTag (70, 'F'); the byte before it says what the body is:
 //   kCompactBodyFuse (1): the fuse filter, then an 18-byte trailer
 //     array_bytes   cells bit-packed (compact/probes.h): cell i holds r - 1
 //                   bits if i < narrow_cells, else r
@@ -17,12 +17,11 @@
 //                   other kind, 1 among them, is not read (matches all)
 //     1 byte        body kind, 1
 //     1 byte        tag
-//   kCompactBodySmallBloom (2) or kCompactBodyFallbackBloom (3): a whole
-//     cache-local Bloom filter (cache_local/bloom.h), then the body kind and
-//     the tag. Small: the builder planned it, because for few keys (or none)
-//     it is smaller than a fuse filter. Fallback: the fuse filter could not
-//     be built (every seed failed); the Bloom filter at the same bits/key is
-//     as accurate and larger.
+//   kSmallBloomBody (2) or kCompactBodyFallbackBloom (3): a whole
+//     cache-local Bloom filter (structured/tagged_bloom.h). Small: for few
+//     keys (or none) it is smaller than a fuse filter. Fallback: the fuse
+//     filter could not be built (every seed failed, or the temporary memory
+//     was over its limit or could not be allocated).
 //
 // Reader contract (fail open, never a false negative, never out of bounds):
 // any other final byte, body kind, hash kind, arity, r, lg, S = 0, a cell
@@ -38,43 +37,33 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/types/span.h"
-#include "filter/builder_base.h"
 #include "filter/cache_local/bloom.h"
+#include "filter/compact/fuse_peeler.h"
+#include "filter/compact/kernels.h"
 #include "filter/compact/math.h"
 #include "filter/compact/probes.h"
-#include "filter/compact/kernels.h"
 #include "filter/encoding_info.h"
-#include "filter/compact/fuse_peeler.h"
-#include "filter/hash_blocks.h"
+#include "filter/key_hash64.h"
 #include "filter/reader_base.h"
-#include "filter/tagged_bloom.h"
+#include "filter/structured/builder.h"
+#include "filter/structured/frame.h"
+#include "filter/structured/reader.h"
 
 namespace sstfilter {
 
 inline constexpr unsigned char kCompactTag = 'F';
-inline constexpr unsigned char kCompactBodyFuse = 1;
-inline constexpr unsigned char kCompactBodySmallBloom = kTaggedBloomSmall;
-inline constexpr unsigned char kCompactBodyFallbackBloom = kTaggedBloomFallback;
+inline constexpr unsigned char kCompactBodyFuse = kStructuredBody;
+inline constexpr unsigned char kCompactBodyFallbackBloom = kFallbackBloomBody;
 inline constexpr unsigned char kCompactHashXxh3 = 2;
 inline constexpr size_t kCompactFuseTrailerBytes = 18;
-inline constexpr size_t kCompactBloomTrailerBytes = kTaggedBloomTrailerBytes;
+inline constexpr size_t kCompactBloomTrailerBytes = kFrameBytes;
 
 // Whether filter carries this encoding's tag (its final byte) after a body
-// kind; the rest is checked by CompactBloomBody and ParseCompactFuse.
-inline bool IsCompactFilter(std::string_view filter) {
-  return filter.size() >= kCompactBloomTrailerBytes &&
-         static_cast<unsigned char>(filter.back()) == kCompactTag;
-}
-
-// The cache-local filter a compact filter's Bloom body is (the bytes before
-// its 2-byte trailer; its own reader contract applies), or nullopt when
-// filter is no compact filter with a Bloom body.
-std::optional<std::string_view> CompactBloomBody(std::string_view filter);
+// kind; the rest is checked by the reader's parses.
+inline bool IsCompactFilter(std::string_view filter) { return HasFrameTag(filter, kCompactTag); }
 
 // What a fuse body's probes need.
 struct CompactFuseLayout {
@@ -105,171 +94,98 @@ struct CompactBuildOptions {
 // hashes (HashBlocks) and the peeler's cells. The output is not counted.
 size_t CompactBuildTempBytes(size_t num_keys, const FuseShape& shape);
 
-// Collects key hashes, then writes one filter. Call order:
-//   (AddKey | AddHash)* (FinishSize? FinishInto | Finish)
-// Finish leaves the builder empty, ready for the next filter.
-class CompactFilterBuilder : public BuilderBase<CompactFilterBuilder> {
+// The structured frame's builder (structured/builder.h) with a fuse body:
+// FilterSize(n) is the smaller of the fuse filter (array + 18) and the
+// Bloom body; FittingBuiltSize refits the fuse filter's fingerprints on its
+// cells (FitFingerprints). Repeated hashes (other than adjacent ones) are
+// removed when the construction fails because of them.
+class CompactFilterBuilder
+    : public StructuredBuilder<CompactFilterBuilder, FuseShape, kCompactTag> {
  public:
   // REQUIRES: 0 < bits_per_key <= kMaxBitsPerKey.
   explicit CompactFilterBuilder(double bits_per_key, CompactBuildOptions options = {});
-  // The next filter is written at bits_per_key; entries added are kept.
-  void Retune(double bits_per_key);
 
-  using Hash = uint64_t;
-  static Hash HashKey(std::string_view key);
-
-  void AddKey(std::string_view key) { AddHash(HashKey(key)); }
-  // A hash equal to the previous one is dropped (HashBlocks::AddUnlessRepeat).
-  // Other duplicates are removed when construction fails because of them.
-  void AddHash(Hash h) {
-    if (hashes_.AddUnlessRepeat(h)) planned_ = false;
-  }
-  size_t NumEntries() const { return hashes_.size(); }
-  template <typename Visit>
-  void ForEachHash(Visit&& visit) const {
-    hashes_.ForEach(visit);
-  }
-
-  // Builds the filter (the expensive part) and returns its exact size:
-  // FilterSize(distinct entries), or a fallback Bloom filter's size.
-  size_t FinishSize();
-  using BuilderBase::FinishInto;  // FinishInto(out): the FinishSize() bytes.
-
-  // Other sizes for the filter FinishSize built, for
-  // optimize_filters_for_memory (filter/memory_sizing.h); FinishSize first.
-  // The largest size <= bytes FinishInto(out, size) writes, 0 if none: a
-  // fuse filter at other fingerprint widths on its cells (FitFingerprints),
-  // a Bloom body at another line count. FittingBuiltSize(FinishSize()) is
-  // FinishSize().
-  size_t FittingBuiltSize(size_t bytes);
-  // The model FP rate of the filter written at a size FittingBuiltSize gave.
-  double BuiltFpRate(size_t bytes);
-  // Writes the filter at such a size and resets the builder.
-  void FinishInto(char* out, size_t bytes);
-
-  // Bytes of the filter for n distinct entries: the smaller of the fuse
-  // filter (array + 18) and the cache-local Bloom filter (its size + 2).
-  size_t FilterSize(size_t num_entries) const;
-  // Largest n with FilterSize(n) <= bytes (0 if there is none).
-  size_t MaxEntriesForSize(size_t bytes) const;
   // Whether n distinct entries get a fuse filter (else a Bloom filter).
-  bool UsesFuse(size_t num_entries) const;
-
-  // Filters that fell back to Bloom since construction (every seed failed,
-  // or the temporary memory was over the limit or could not be allocated).
-  uint64_t num_fallbacks() const { return num_fallbacks_; }
-  // The seed index the last fuse filter was built with (0: the first seed
-  // peeled); max_seeds after a fallback, 0 for a planned Bloom filter.
+  bool UsesFuse(size_t num_entries) const { return PlannedShape(num_entries).has_value(); }
+  // The seed index the last fuse construction ended at (0: the first seed
+  // peeled); max_seeds after a fallback.
   int last_seeds_tried() const { return last_seeds_tried_; }
-  // Most bytes held besides the output while building the last filter:
-  // the hashes plus the peeler's cells.
-  size_t last_temp_bytes() const { return last_temp_bytes_; }
 
  private:
-  enum class Body { kFuse, kSmallBloom, kFallbackBloom };
+  friend StructuredBuilder;
+  // The frame's hooks (structured/builder.h).
+  std::optional<FuseShape> PlanBody(size_t num_entries) const;
+  static size_t BodyFilterSize(const FuseShape& shape);
+  static std::optional<FuseShape> FitBody(const FuseShape& built, size_t bytes);
+  bool BuildBody();
+  void WriteBody(const FuseShape& widths, char* out);
+  void ReleaseBody() { peeler_.Release(); }
+
   bool TryFuse(size_t num_keys);
   bool RemoveDuplicates();  // Whether any were removed.
   void KeepFirstOf(const std::vector<uint64_t>& repeated);
-  void WriteBloom(char* out, size_t bytes, unsigned char body);
-  void WriteFuse(char* out, size_t bytes);
-  std::optional<FuseShape> FuseWidthsFor(size_t bytes) const;
-  void Reset();
 
   CompactBuildOptions options_;
-  HashBlocks hashes_;
   FusePeeler peeler_;
-  // What FinishSize decided.
-  bool planned_ = false;
-  Body body_ = Body::kSmallBloom;
-  FuseShape shape_;
-  uint32_t seed_ = 0;
-  size_t size_ = 0;
-  uint64_t num_fallbacks_ = 0;
+  uint32_t seed_ = 0;  // Of the built fuse filter.
   int last_seeds_tried_ = 0;
-  size_t last_temp_bytes_ = 0;
 };
 
-// Queries one filter. Parses the trailer once; the filter bytes must outlive
-// the reader. Safe to use from several threads at once.
-class CompactFilterReader : public ReaderBase {
+// The structured frame's reader (structured/reader.h) with a fuse body.
+class CompactFilterReader
+    : public StructuredReader<CompactFilterReader, CompactFuseLayout, kCompactTag> {
  public:
   // `simd` picks the batched query kernel (compact/kernels.h) and the Bloom
   // body's kernels; every level gives the same answers.
-  explicit CompactFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel());
-
-  static bool Recognises(std::string_view filter) { return IsCompactFilter(filter); }
+  explicit CompactFilterReader(std::string_view filter, SimdLevel simd = BestSimdLevel())
+      : StructuredReader(filter, simd, ParseCompactFuse, kCompactArity),
+        group_kernel_(GetCompactQueryKernel(ClampSimdLevel(simd))) {}
 
   // One query of a filter's bytes with no reader built (OneShotQuery,
-  // filter_policy.h): MayMatch's answer; a Bloom body is asked through
-  // CacheLocalBloomReader::MayMatchOnce at the kernel level the context
-  // resolved once. No allocation.
-  struct OnceContext {
-    explicit OnceContext(SimdLevel simd = BestSimdLevel()) : bloom(simd) {}
-    CacheLocalBloomReader::OnceContext bloom;
-  };
+  // filter_policy.h): MayMatch's answer. A fuse body resolves nothing
+  // ahead: the context is the Bloom body's. No allocation.
+  using OnceContext = CacheLocalBloomReader::OnceContext;
   static bool MayMatchOnce(std::string_view filter, std::string_view key,
                            const OnceContext& context);
 
-  bool MayMatch(std::string_view key) const;
-  bool HashMayMatch(uint64_t h) const;
-  // Answers as MayMatch does; out holds keys.size() entries. Hashes a group
-  // of keys and prefetches their cells before probing any.
-  void MayMatchBatch(absl::Span<const std::string_view> keys, bool* out) const {
-    MayMatchEach(keys.size(), [keys](size_t i) { return keys[i]; }, out);
-  }
-  // The same for keys held some other way: key i is key_at(i), a
-  // std::string_view (RocksDB's MultiGet, read in place; see
-  // CacheLocalBloomReader::MayMatchEach).
-  template <typename KeyAt>
-  void MayMatchEach(size_t n, KeyAt key_at, bool* out) const;
-
-  // What the body is (kCompactBody*), 0 when the filter is not understood.
-  unsigned char body() const { return body_; }
-  const FuseShape& shape() const { return shape_; }  // Set for fuse bodies.
-
  private:
-  static bool FuseMayMatch(const char* array, uint64_t h, uint64_t multiplier,
-                           const compact::FuseParams& params) {
-    return compact::FuseMayMatch(array, h, compact::CellsOf(h, multiplier, params), params);
+  friend StructuredReader;
+  static bool FuseMayMatch(const CompactFuseLayout& l, uint64_t h) {
+    return compact::FuseMayMatch(l.array, h, compact::CellsOf(h, l.multiplier, l.params), l.params);
   }
+  bool BodyMayMatch(uint64_t h) const { return FuseMayMatch(layout_, h); }
+  template <typename KeyAt>
+  void BodyMayMatchEach(size_t n, KeyAt key_at, bool* out) const;
 
-  unsigned char body_ = 0;
-  FuseShape shape_;
-  compact::FuseParams params_;
-  uint64_t multiplier_ = 0;  // SeedMultiplier(seed).
   CompactQueryKernel group_kernel_ = nullptr;  // None: the scalar loop.
-  CacheLocalBloomReader bloom_;
 };
 
 template <typename KeyAt>
-void CompactFilterReader::MayMatchEach(size_t n, KeyAt key_at, bool* out) const {
-  if (body_ != kCompactBodyFuse) {
-    if (body_ != 0) return bloom_.MayMatchEach(n, key_at, out);
-    return FillFixedAnswer(n, out);
-  }
+void CompactFilterReader::BodyMayMatchEach(size_t n, KeyAt key_at, bool* out) const {
   // Groups of up to 32 keys. With a kernel and at least 16 keys, hash the
   // group and hand it over (compact/kernels.h). Otherwise chunks of 8: hash,
   // locate and prefetch key by key, then probe, so the cache misses of a big
   // filter overlap the next keys' hashing.
   constexpr size_t kChunk = 8;  // Chosen by measurement: docs/results.md#compact-tuning.
+  const CompactFuseLayout& l = layout_;
   uint64_t hashes[kCompactSimdMaxGroup];
   compact::Probe probes[kChunk];
   for (size_t group = 0; group < n; group += kCompactSimdMaxGroup) {
     const size_t group_size = std::min(kCompactSimdMaxGroup, n - group);
     if (group_kernel_ != nullptr && group_size >= kCompactSimdMinGroup) {
       for (size_t i = 0; i < group_size; ++i) hashes[i] = KeyHash64(key_at(group + i));
-      group_kernel_(hashes, group_size, array_, multiplier_, params_, out + group);
+      group_kernel_(hashes, group_size, l.array, l.multiplier, l.params, out + group);
       continue;
     }
     for (size_t base = group; base < group + group_size; base += kChunk) {
       const size_t chunk = std::min(kChunk, group + group_size - base);
       for (size_t i = 0; i < chunk; ++i) {
         hashes[i] = KeyHash64(key_at(base + i));
-        probes[i] = compact::ProbeOf(compact::CellsOf(hashes[i], multiplier_, params_), params_);
-        compact::PrefetchProbe(array_, probes[i]);
+        probes[i] = compact::ProbeOf(compact::CellsOf(hashes[i], l.multiplier, l.params), l.params);
+        compact::PrefetchProbe(l.array, probes[i]);
       }
       for (size_t i = 0; i < chunk; ++i) {
-        out[base + i] = compact::ProbeMayMatch(array_, hashes[i], probes[i]);
+        out[base + i] = compact::ProbeMayMatch(l.array, hashes[i], probes[i]);
       }
     }
   }
