@@ -188,8 +188,9 @@ size_t StructuredBuilder<Builder, Shape, kTag>::FittingBuiltSize(size_t bytes) {
 template <typename Builder, typename Shape, unsigned char kTag>
 double StructuredBuilder<Builder, Shape, kTag>::BuiltFpRate(size_t bytes) {
   FinishSize();
-  if (body_ != kStructuredBody)
+  if (body_ != kStructuredBody) {
     return TaggedBloomFpRate(hashes_.size(), bytes, this->bits_per_key_);
+  }
   return FittedFpRate(shape_, bytes);
 }
 
