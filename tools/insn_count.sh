@@ -48,7 +48,7 @@ counted_run() {
   count_log "$fifo" > "$work/counts" &
   counter=$!
   if ! QEMU_LOG=in_asm,exec,nochain QEMU_LOG_FILENAME="$fifo" "$program" "$@" > "$work/out"; then
-    : > "$fifo"  # Releases the counter if the program never opened the log.
+    : <> "$fifo"  # Releases a counter still waiting for the log; never blocks.
     wait "$counter" || true
     cat "$work/out" >&2
     echo "insn_count.sh: $program $* failed" >&2
