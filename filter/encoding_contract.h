@@ -4,7 +4,8 @@
 // (table/rocksdb/, table/leveldb/, tools, benchmarks) use every part of it
 // without asking whether it is there.
 //
-// An encoding E is Encoding<Builder, Reader, kInfo> (encoding_info.h):
+// An encoding E is Encoding<Builder, Reader, kInfo, kId> (encoding_info.h;
+// kId its EncodingId, checked in encodings.h):
 //
 //   E::Builder(double bits_per_key)          REQUIRES 0 < bits_per_key <= kMaxBitsPerKey
 //     Hash, static Hash HashKey(key)         the encoding's key hash
@@ -39,7 +40,7 @@
 //                                            MayMatch's answer with no reader
 //                                            built: E's one parse, no allocation
 //                                            (OneShotQuery, filter_policy.h)
-//   E::kInfo                                 name, title, recogniser, FP models,
+//   E::kInfo                                 name, title, tag, recogniser, FP models,
 //                                            description and plan of a filter
 #ifndef SSTFILTER_FILTER_ENCODING_CONTRACT_H_
 #define SSTFILTER_FILTER_ENCODING_CONTRACT_H_
