@@ -1,5 +1,5 @@
 // sstfilter_census_cost: what the level census listener (optimize_levels'
-// view of the tree, table/rocksdb/level_census.h) costs against the flushes
+// view of the tree, table/census/census_listener.h) costs against the flushes
 // and compactions it rides on, in a DB of many small tables.
 //
 //   sstfilter_census_cost --num=2500000 --target_file_size=16384
@@ -26,8 +26,8 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/census_listener.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
 ABSL_FLAG(int64_t, num, 2500000, "keys written before the measured phase");

@@ -1,6 +1,8 @@
 # `cmake --install <build> --prefix P` puts under P:
 #   include/sstfilter/{filter,table/rocksdb,table/leveldb}/*.h   (include root: include/sstfilter)
 #   lib/libsstfilter.a                    sstfilter::filter  (no RocksDB)
+#   lib/libsstfilter_allocation.a         sstfilter::allocation (the per-level model; no RocksDB)
+#   lib/libsstfilter_census.a             sstfilter::census (what watches a RocksDB database)
 #   lib/libsstfilter_rocksdb_policy.a     sstfilter::rocksdb (the RocksDB policy)
 #   lib/libsstfilter_rocksdb.so           the LD_PRELOAD plugin for stock tools
 #   lib/libsstfilter_leveldb_policy.a     sstfilter::leveldb (the LevelDB policy; CMake
@@ -20,7 +22,10 @@ set(SSTFILTER_INCLUDE_ROOT ${CMAKE_INSTALL_INCLUDEDIR}/sstfilter)
 set(SSTFILTER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/sstfilter)
 
 set_target_properties(sstfilter PROPERTIES EXPORT_NAME filter)
-install(TARGETS sstfilter sstfilter_rocksdb_glue sstfilter_leveldb EXPORT sstfilterTargets
+set_target_properties(sstfilter_allocation PROPERTIES EXPORT_NAME allocation)
+set_target_properties(sstfilter_census PROPERTIES EXPORT_NAME census)
+install(TARGETS sstfilter sstfilter_allocation sstfilter_census sstfilter_rocksdb_glue
+        sstfilter_leveldb EXPORT sstfilterTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS sstfilter_rocksdb LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY filter/ DESTINATION ${SSTFILTER_INCLUDE_ROOT}/filter

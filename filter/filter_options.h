@@ -78,20 +78,20 @@ struct FilterOptions {
   EncodingId encoding = kDefaultEncoding;
   // RocksDB only (its tables tell the policy their level): tables created at
   // this level or below, and bottommost ones, are written in kCompact;
-  // flushes and tables above it in `encoding` (table/rocksdb/level_encoding.h
+  // flushes and tables above it in `encoding` (filter/allocation/level_encoding.h
   // has the rule). Unset: `encoding` for every table. Must be in
   // [0, kMaxCompactFromLevel] and `encoding` must not be kCompact.
   std::optional<int> compact_from_level;
   // RocksDB only: bits_per_key is the average over the tree, and each
   // table's filter gets the accuracy that minimises the data blocks an
   // absent-key lookup reads: its sorted run's FP proportional to the run's
-  // keys (filter/level_allocation.h; the runs come from
-  // table/rocksdb/level_census.h). Not with fp_rate.
+  // keys (filter/allocation/run_allocation.h; the runs come from
+  // table/census/census_listener.h). Not with fp_rate.
   bool optimize_levels = false;
   // RocksDB only, with optimize_levels: each run's FP is weighed by the
   // lookups its tables saw (RocksDB's sampled reads), not by its keys' share
   // of the key space, and a table's by those of its key range
-  // (table/rocksdb/tree_traffic.h); until a DB has seen enough lookups
+  // (filter/allocation/tree_traffic.h); until a DB has seen enough lookups
   // (a new DB, a reopened one), as optimize_levels alone.
   bool access_aware = false;
   // RocksDB only, with optimize_levels: the most filter memory a column

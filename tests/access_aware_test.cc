@@ -1,7 +1,9 @@
-// Access-aware allocation (optimize_levels:access_aware): the lookups each
-// table saw, from RocksDB's sampled reads (read_samples.h), where a key
-// range's lookups go (tree_traffic.h), a level split by them
-// (traffic_parts.h), and the FP a table gets from them (level_accuracy.h).
+// Access-aware allocation (optimize_levels:access_aware) as the census
+// measures it: the lookups each table saw, from RocksDB's sampled reads
+// (table/census/read_samples.h), where a key range's lookups go
+// (table/census/live_traffic.h), and through RocksDB, a compaction sized by
+// them. The model's side (the FP a table gets from them) is in
+// table_fp_target_test.cc, the shares' estimate in share_of_gets_test.cc.
 // Expected values are worked out by hand from the contracts.
 #include <algorithm>
 #include <cmath>
@@ -11,20 +13,21 @@
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/allocation/table_fp_target.h"
+#include "filter/allocation/traffic_parts.h"
 #include "filter/fp_target.h"
 #include "gtest/gtest.h"
-#include "rocksdb/db.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/census_listener.h"
+#include "table/census/census_registry.h"
+#include "table/census/live_traffic.h"
+#include "table/census/open_db.h"
+#include "table/census/read_samples.h"
+#include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/level_accuracy.h"
-#include "table/rocksdb/read_samples.h"
-#include "table/rocksdb/traffic_file.h"
-#include "table/rocksdb/traffic_parts.h"
-#include "table/rocksdb/tree_traffic.h"
 
 namespace sstfilter {
 namespace {
@@ -39,37 +42,6 @@ rocksdb::LiveFileMetaData File(uint64_t number, int level, uint64_t sampled_gets
   f.num_reads_sampled = static_cast<uint64_t>(sampled_gets * kSampleEvery);
   f.smallestkey = smallest, f.largestkey = largest;
   return f;
-}
-
-TEST(ShareOfGetsTest, ShrinksTowardTheUniformShareWhileFewAreSeen) {
-  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{0, 0}, 0.25), 0.25);
-  // (samples + 2) / (exposure + 2 / uniform).
-  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{1000, 10000}, 0.5), 1002.0 / 10004.0);
-  EXPECT_DOUBLE_EQ(ShareOfGets(TableSamples{0, 1}, 0.5), 2.0 / 5.0);
-  EXPECT_NEAR(ShareOfGets(TableSamples{0, 1e6}, 0.5), 0, 1e-5);
-}
-
-TEST(FitSharePriorTest, HoldsTablesThatDifferBySamplingAloneToOneShare) {
-  // Eight tables of uniform share 1/8 over 800 sampled Gets: 100 expected
-  // each. Counts within Poisson noise (sd 10): no spread beyond sampling.
-  const std::vector<double> uniform(8, 1.0 / 8);
-  std::vector<TableSamples> even;
-  for (double s : {95.0, 108.0, 92.0, 104.0, 99.0, 111.0, 90.0, 101.0}) {
-    even.push_back(TableSamples{s, 800});
-  }
-  const SharePrior held = FitSharePrior(even, uniform);
-  EXPECT_NEAR(held.ratio, 800.0 / 800, 1e-12);
-  EXPECT_GT(held.samples, 1000) << "the spread is sampling noise";
-  // One hot table, the rest cold: each keeps what it saw.
-  std::vector<TableSamples> skewed(8, TableSamples{20, 800});
-  skewed[0].samples = 660;
-  const SharePrior free = FitSharePrior(skewed, uniform);
-  EXPECT_LT(free.samples, 2);
-  EXPECT_NEAR(ShareOfGets(skewed[0], 1.0 / 8, free), 660.0 / 800, 0.01);
-  EXPECT_NEAR(ShareOfGets(skewed[1], 1.0 / 8, free), 20.0 / 800, 0.01);
-  // Too few tables to fit: the default prior.
-  skewed.resize(kMinPriorTables - 1);
-  EXPECT_EQ(FitSharePrior(skewed, uniform).samples, SharePrior{}.samples);
 }
 
 TEST(ReadSamplesTest, CountsWhatEachTableGainedBetweenReadings) {
@@ -150,102 +122,6 @@ TEST(TreeTrafficTest, UnknownBelowTheLeastGets) {
   const TreeTraffic traffic =
       MeasureTraffic({File(1, 6, kMinTrafficGets / 2)}, samples, {{1, 10}}, {}).at("default");
   EXPECT_FALSE(traffic.known());
-}
-
-TEST(SplitByTrafficTest, OnePartPerBandOfLookupsPerEntry) {
-  RunModel run;
-  run.keys = 4000, run.fixed_keys = 2000, run.fixed_bits = 20000, run.reach = 1;
-  auto table = [](uint64_t keys, double share) {
-    return TableTraffic{0, KeyRange{"a", "b", keys}, share, 0, 0};
-  };
-  // Per entry 9e-4 and 1e-4: two bands; 5e-4 and 6e-4 (within sqrt 2): one.
-  const std::vector<RunModel> two = SplitByTraffic(run, {table(1000, 0.9), table(1000, 0.1)});
-  ASSERT_EQ(two.size(), 2u);
-  double keys = 0, fixed_keys = 0, fixed_bits = 0, reach = 0;
-  for (const RunModel& part : two) {
-    EXPECT_DOUBLE_EQ(part.keys, 2000);
-    keys += part.keys, fixed_keys += part.fixed_keys, fixed_bits += part.fixed_bits;
-    reach += part.reach;
-  }
-  EXPECT_DOUBLE_EQ(keys, 4000);
-  EXPECT_DOUBLE_EQ(fixed_keys, 2000);
-  EXPECT_DOUBLE_EQ(fixed_bits, 20000);
-  EXPECT_DOUBLE_EQ(reach, 2.0) << "lookups per entry kept at the run's 4000 keys";
-  EXPECT_DOUBLE_EQ(two[0].reach, 0.2);  // The cold band first.
-  const std::vector<RunModel> one = SplitByTraffic(run, {table(1000, 0.5), table(1000, 0.6)});
-  ASSERT_EQ(one.size(), 1u);
-  EXPECT_DOUBLE_EQ(one[0].reach, 2.2);
-  EXPECT_EQ(SplitByTraffic(run, {}).size(), 1u);
-  EXPECT_EQ(SplitByTraffic(run, {}).front().reach, 1);
-}
-
-// A bottom level of 16 tables of 100,000 keys ("a0".."a9" to "p0".."p9"),
-// the first reached by half the Gets, the others by 1/30 each; L5 above.
-TreeRuns SkewedTree(double gets) {
-  TreeRuns runs;
-  runs.levels.resize(7);
-  runs.levels[5] = RunCensus{160000, 2, 0, 0, 1};
-  runs.levels[6] = RunCensus{1600000, 16, 0, 0, 1};
-  auto traffic = std::make_shared<TreeTraffic>();
-  traffic->gets = gets;
-  traffic->levels.resize(7);
-  for (int i = 0; i < 16; ++i) {
-    const std::string c(1, static_cast<char>('a' + i));
-    traffic->levels[6].push_back(
-        TableTraffic{0, KeyRange{c + "0", c + "9", 100000}, i == 0 ? 0.5 : 0.5 / 15, 1.0 / 16,
-                     1e6});
-  }
-  runs.traffic = std::move(traffic);
-  return runs;
-}
-
-FilterKeys TableOf(int i) {
-  const std::string c(1, static_cast<char>('a' + i));
-  return FilterKeys{100000, true, c + "0", c + "9"};
-}
-
-TEST(AccessAwareTargetTest, HotTablesGetMoreBitsAndTheBudgetHolds) {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
-  const TablePlace bottom{6, EncodingId::kCacheLocal};
-  const TreeRuns runs = SkewedTree(1000);
-  const double uniform = TableFpTarget(options, runs, bottom, TableOf(0));
-  options.access_aware = true;
-  const double hot = TableFpTarget(options, runs, bottom, TableOf(0));
-  const double cold = TableFpTarget(options, runs, bottom, TableOf(5));
-  // p = mu * n / (c * share): the hot table's FP 15x below a cold one's.
-  EXPECT_NEAR(cold / hot, 15, 15 * 0.1);
-  EXPECT_LT(hot, uniform);
-  EXPECT_GT(cold, uniform);
-  // The sixteen tables, each sized for its own range, spend the bytes the
-  // uniform weighting does (within 2%), and read fewer blocks.
-  double bits = 0, static_bits = 0, reads = 0, static_reads = 0;
-  for (int i = 0; i < 16; ++i) {
-    const double share = i == 0 ? 0.5 : 0.5 / 15;
-    const double p = TableFpTarget(options, runs, bottom, TableOf(i));
-    bits += 100000 * BitsPerKeyForFp(EncodingId::kCacheLocal, 100000, p);
-    static_bits += 100000 * BitsPerKeyForFp(EncodingId::kCacheLocal, 100000, uniform);
-    reads += share * p, static_reads += share * uniform;
-  }
-  EXPECT_NEAR(bits / static_bits, 1.0, 0.02);
-  EXPECT_LT(reads, static_reads / 1.3);
-}
-
-TEST(AccessAwareTargetTest, StaticUntilTrafficIsKnownOrWithoutARange) {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
-  const TablePlace bottom{6, EncodingId::kCacheLocal};
-  const double uniform = TableFpTarget(options, SkewedTree(1000), bottom, TableOf(0));
-  options.access_aware = true;
-  EXPECT_EQ(TableFpTarget(options, SkewedTree(kMinTrafficGets / 2), bottom, TableOf(0)), uniform);
-  FilterKeys no_range = TableOf(0);
-  no_range.has_range = false;
-  EXPECT_EQ(TableFpTarget(options, SkewedTree(1000), bottom, no_range), uniform);
-  TreeRuns no_traffic = SkewedTree(1000);
-  no_traffic.traffic = nullptr;
-  EXPECT_EQ(TableFpTarget(options, no_traffic, bottom, TableOf(0)), uniform);
 }
 
 // Through RocksDB: the Gets it samples reach the census, and a compaction

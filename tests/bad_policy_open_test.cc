@@ -19,7 +19,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"
 

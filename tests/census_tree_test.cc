@@ -2,7 +2,7 @@
 // against the same tree read afresh: after any run of events, the counts
 // equal a rebuild's from the resulting table list; events naming unknown
 // tables say the tree is out of step.
-#include "table/rocksdb/census_tree.h"
+#include "table/census/census_tree.h"
 
 #include <chrono>
 #include <limits>
@@ -18,8 +18,10 @@
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/census_listener.h"
+#include "table/census/census_registry.h"
+#include "table/census/level_targets.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter {
@@ -216,7 +218,7 @@ TEST_P(CensusInDbTest, PublishedCountsMatchTheMetadata) {
   }
   ASSERT_GT(files.size(), 10u);
   EXPECT_EQ(census, metadata);
-  // With the levels' targets from the DB's options (steady_tree.h).
+  // With the levels' targets from the DB's options (filter/allocation/steady_tree.h).
   const LevelTargets& targets = published->targets;
   EXPECT_EQ(targets.leveled, GetParam() == rocksdb::kCompactionStyleLevel);
   if (targets.leveled) {
@@ -228,6 +230,28 @@ TEST_P(CensusInDbTest, PublishedCountsMatchTheMetadata) {
 
 // L1's target in entries, from the tables a rebuild reads: here the one at
 // the open of a DB that holds tables.
+TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
+  rocksdb::ColumnFamilyOptions options;
+  options.compaction_style = rocksdb::kCompactionStyleLevel;
+  options.level0_file_num_compaction_trigger = 4;
+  options.level_compaction_dynamic_level_bytes = false;
+  options.max_bytes_for_level_base = 8 << 20;
+  options.max_bytes_for_level_multiplier = 8;
+  LevelTargets t = LevelTargetsOf(options, /*bytes_per_entry=*/128);
+  EXPECT_TRUE(t.leveled);
+  EXPECT_EQ(t.l0_tables, 2);
+  EXPECT_FALSE(t.dynamic);
+  EXPECT_EQ(t.multiplier, 8);
+  EXPECT_EQ(t.base_entries, 65536);
+  options.level0_file_num_compaction_trigger = 5;
+  EXPECT_EQ(LevelTargetsOf(options, 128).l0_tables, 3);
+  options.level0_file_num_compaction_trigger = 1;
+  EXPECT_EQ(LevelTargetsOf(options, 128).l0_tables, 1);
+  EXPECT_EQ(LevelTargetsOf(options, 0).base_entries, 0);  // Entries unknown: no cap.
+  options.compaction_style = rocksdb::kCompactionStyleUniversal;
+  EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);
+}
+
 TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
   EnsureRocksDbFilterPoliciesRegistered();
   testing::TempDir dir;

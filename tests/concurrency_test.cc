@@ -27,7 +27,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter {

@@ -10,7 +10,7 @@
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
 #include "rocksdb/slice_transform.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 

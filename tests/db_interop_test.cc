@@ -14,8 +14,8 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/options_util.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/open_db.h"
 
 namespace sstfilter {
 namespace {

@@ -1,6 +1,6 @@
 // compact_from_level in a real RocksDB tree: every live table's filter, read
 // from the file by the SST inspector's parser, is in the encoding the level
-// rule (table/rocksdb/level_encoding.h) gives for how RocksDB created that
+// rule (filter/allocation/level_encoding.h) gives for how RocksDB created that
 // table, no key is lost through flushes, compactions and reopen, and the
 // filters keep absent keys away from data blocks. It runs over every fast
 // encoding of the list (all but compact) as the policy's format.
@@ -34,7 +34,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "sst_test_util.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"
 

@@ -22,8 +22,8 @@
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/table_properties.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/allocator_usable_size.h"
-#include "table/rocksdb/open_db.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter {

@@ -1,6 +1,6 @@
 // compact_from_level through the RocksDB policy, one table at a time: the
 // FilterBuildingContext RocksDB hands GetBuilderWithContext decides the
-// format of the filter it builds (the rule in table/rocksdb/level_encoding.h),
+// format of the filter it builds (the rule in filter/allocation/level_encoding.h),
 // read back from the built filter's bytes. Each test runs over every
 // encoding of the list (filter/encodings.h) as the policy's own.
 #include <memory>

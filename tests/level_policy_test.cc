@@ -12,6 +12,9 @@
 
 #include "absl/strings/str_format.h"
 #include "db_test_util.h"
+#include "filter/allocation/run_allocation.h"
+#include "filter/allocation/table_fp_target.h"
+#include "filter/allocation/tree_runs.h"
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -20,13 +23,11 @@
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
-#include "table/rocksdb/level_accuracy.h"
-#include "filter/level_allocation.h"
-#include "table/rocksdb/future_tree.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/census_listener.h"
+#include "table/census/census_registry.h"
+#include "table/census/open_db.h"
+#include "table/census/silent_logger.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/silent_logger.h"
 
 namespace sstfilter {
 namespace {
@@ -166,133 +167,6 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{"l0_heavy", rocksdb::kCompactionStyleLevel, true, 12},
                       Shape{"universal", rocksdb::kCompactionStyleUniversal, false}),
     [](const auto& info) { return info.param.name; });
-
-// Runs of these sizes, nothing fixed (every run free).
-std::vector<RunCensus> Runs(const std::vector<uint64_t>& keys) {
-  std::vector<RunCensus> runs;
-  for (uint64_t n : keys) runs.push_back(RunCensus{n, 0, 0, 0, 1});
-  return runs;
-}
-
-// A table's target from the census: its run's FP proportional to the run's
-// keys (a flush: the table itself; a level: all of it, with what is being
-// compacted into it).
-// A filter of n entries, its key range not tracked.
-FilterKeys Entries(size_t n) {
-  FilterKeys keys;
-  keys.entries = n;
-  return keys;
-}
-
-// Two L0 tables of 30,000 keys, L1-L3 of 100,000, 400,000 and 1.6M.
-TreeRuns FourRunTree() {
-  TreeRuns runs;
-  runs.l0_tables = Runs({30000, 30000});
-  runs.levels = Runs({0, 100000, 400000, 1600000});
-  return runs;
-}
-
-FilterOptions PerLevelCacheLocal() {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
-  return options;
-}
-
-TEST(TableFpTargetTest, FollowsTheRunsSizes) {
-  TreeRuns runs = FourRunTree();
-  const FilterOptions options = PerLevelCacheLocal();
-  auto target = [&](int level, size_t n) {
-    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(n));
-  };
-  const double flush = target(0, 30000), l1 = target(1, 20000), l3 = target(3, 20000);
-  EXPECT_NEAR(l3 / l1, 16.0, 16.0 * 0.1) << "FP in proportion to the runs' keys";
-  EXPECT_NEAR(l1 / flush, 100000.0 / 30000, 0.4);
-  EXPECT_LT(l3, 0.05);
-  // A level being created: the keys compacted into it are its size.
-  runs.levels.push_back(RunCensus{6400000, 0, 0, 0, 1});
-  EXPECT_NEAR(target(4, 20000) / target(3, 20000), 4.0, 0.4);
-}
-
-// A byte budget below what bits_per_key spends over the tree sets the
-// tables' FP; one above it leaves bits_per_key's.
-TEST(TableFpTargetTest, AByteBudgetCapsTheTreesMemory) {
-  const TreeRuns runs = FourRunTree();
-  FilterOptions options = PerLevelCacheLocal();
-  auto target = [&](int level) {
-    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(20000));
-  };
-  const double free = target(3);
-  // 2.16M keys at ~10 bits: ~2.6 MiB. Half of it: about 5 bits/key fewer.
-  options.budget_mb = 1.3;
-  const double capped = target(3);
-  EXPECT_GT(capped, 5 * free);
-  EXPECT_NEAR(target(1) / capped, 1.0 / 16, 0.01) << "the runs' proportions stay";
-  options.budget_mb = 100;
-  EXPECT_EQ(target(3), free);
-}
-
-// A level's tables not being rewritten hold what they were built with,
-// over or under the level's share: the table written into that level takes
-// the open allocation's FP all the same (the debt leaves with the tables
-// that hold it; the level's tables stay alike). A shallower level's debt
-// does not move it either.
-TEST(TableFpTargetTest, LeavesALevelsOwnDebtToItsTables) {
-  const FilterOptions options = PerLevelCacheLocal();
-  TreeRuns runs = FourRunTree();
-  const size_t n = 20000;
-  auto target = [&] {
-    return TableFpTarget(options, runs, TablePlace{3, EncodingId::kCacheLocal}, Entries(n));
-  };
-  const double open = target();
-  // 1.5M of the bottom's 1.6M keys are fixed.
-  RunCensus& bottom = runs.levels[3];
-  bottom.fixed_keys = 1500000;
-  for (const double bits_per_key : {6.0, 10.0, 14.0}) {
-    bottom.fixed_filter_bits = static_cast<uint64_t>(bits_per_key * 1500000);
-    EXPECT_NEAR(target() / open, 1.0, 0.001) << bits_per_key << " bits/key fixed";
-  }
-  bottom.fixed_keys = 0, bottom.fixed_filter_bits = 0;
-  runs.levels[2].fixed_keys = 400000;
-  runs.levels[2].fixed_filter_bits = 400000 * 2;
-  EXPECT_NEAR(target() / open, 1.0, 0.001);
-}
-
-// A bottom level no job is rewriting, sized for a tree without the L0
-// tables that came since, holds more than its share: the flushes above it
-// repay that (fewer bits, a higher FP), at most kMaxRepayFactor a job;
-// where it holds less, they get more.
-TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
-  TreeRuns runs;
-  runs.levels = Runs({0, 0, 0, 1600000});
-  const size_t n = 30000;
-  auto flush = [&] {
-    return TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, Entries(n));
-  };
-  const double open = flush();
-  RunCensus& bottom = runs.levels[3];
-  bottom.fixed_keys = bottom.keys;
-  // The bottom's share at the open allocation, and bits over or under it.
-  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1600000, 10);
-  const double neutral = 1600000 * model.bits_for_fp(AllocateRunFpRates(
-                                        {EncodingRunModel(EncodingId::kCacheLocal, n, 10, n),
-                                         model})[1]);
-  auto with_fixed_bits = [&](double bits) {
-    bottom.fixed_filter_bits = static_cast<uint64_t>(bits);
-    return flush();
-  };
-  EXPECT_NEAR(with_fixed_bits(neutral) / open, 1.0, 0.02);
-  // Over by 0.01 bits a key: the flush's 30,000 keys spend 0.53 fewer.
-  const double repaying = with_fixed_bits(neutral + 0.01 * 1600000);
-  EXPECT_GT(repaying, open * 1.2);
-  EXPECT_LT(repaying, open * kMaxRepayFactor / 1.05);
-  // By a bit a key: more than one job can repay; held at 2x either way.
-  EXPECT_NEAR(with_fixed_bits(neutral + 1600000) / kMaxRepayFactor / open, 1.0, 0.001);
-  EXPECT_NEAR(with_fixed_bits(neutral - 1600000) * kMaxRepayFactor / open, 1.0, 0.001);
-}
 
 // A small tree's options with the per-level policy and its listener.
 rocksdb::Options PerLevelOptions() {

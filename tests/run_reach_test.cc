@@ -1,6 +1,6 @@
-// The share of lookups that reach a run (filter/run_reach.h), on ranges
+// The share of lookups that reach a run (filter/allocation/run_reach.h), on ranges
 // whose overlaps are worked out by hand.
-#include "filter/run_reach.h"
+#include "filter/allocation/run_reach.h"
 
 #include <vector>
 

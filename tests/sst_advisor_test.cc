@@ -25,9 +25,9 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
+#include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
-#include "table/rocksdb/traffic_file.h"
 #include "tests/db_test_util.h"
 #include "tests/tool_runner.h"
 

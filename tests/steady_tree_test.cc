@@ -1,13 +1,11 @@
 // The levels above a table held to leveled compaction's targets
-// (steady_tree.h, level_targets.h), against values worked out by hand.
-#include "table/rocksdb/steady_tree.h"
+// (filter/allocation/steady_tree.h), against values worked out by hand.
+#include "filter/allocation/steady_tree.h"
 
 #include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "rocksdb/options.h"
-#include "table/rocksdb/level_targets.h"
 
 namespace sstfilter {
 namespace {
@@ -101,28 +99,6 @@ TEST(SteadyTreeTest, LeavesTheTablesOwnLevelAndDeeperAlone) {
   EXPECT_EQ(Keys(SteadyTree(runs, 2)), (std::vector<uint64_t>{0, 100, 5400, 100}));
   // Into a level past the runs: it is added, and receives what is above.
   EXPECT_EQ(Keys(SteadyTree(runs, 5)), (std::vector<uint64_t>{0, 100, 1000, 4500, 0, 0}));
-}
-
-TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
-  rocksdb::ColumnFamilyOptions options;
-  options.compaction_style = rocksdb::kCompactionStyleLevel;
-  options.level0_file_num_compaction_trigger = 4;
-  options.level_compaction_dynamic_level_bytes = false;
-  options.max_bytes_for_level_base = 8 << 20;
-  options.max_bytes_for_level_multiplier = 8;
-  LevelTargets t = LevelTargetsOf(options, /*bytes_per_entry=*/128);
-  EXPECT_TRUE(t.leveled);
-  EXPECT_EQ(t.l0_tables, 2);
-  EXPECT_FALSE(t.dynamic);
-  EXPECT_EQ(t.multiplier, 8);
-  EXPECT_EQ(t.base_entries, 65536);
-  options.level0_file_num_compaction_trigger = 5;
-  EXPECT_EQ(LevelTargetsOf(options, 128).l0_tables, 3);
-  options.level0_file_num_compaction_trigger = 1;
-  EXPECT_EQ(LevelTargetsOf(options, 128).l0_tables, 1);
-  EXPECT_EQ(LevelTargetsOf(options, 0).base_entries, 0);  // Entries unknown: no cap.
-  options.compaction_style = rocksdb::kCompactionStyleUniversal;
-  EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);
 }
 
 }  // namespace

@@ -1,15 +1,15 @@
-// The advisor's arithmetic (tools/tree_runs.h, tools/tree_projection.h):
+// The advisor's arithmetic (filter/allocation/filters_by_run.h, tree_projection.h):
 // tables grouped into the runs a lookup checks, each run's reach, and what
 // optimize_levels would give, against closed forms.
-#include "tools/tree_projection.h"
+#include "filter/allocation/tree_projection.h"
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "filter/allocation/filters_by_run.h"
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
-#include "tools/tree_runs.h"
 
 namespace sstfilter {
 namespace {

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/allocation/filters_by_run.h"
+#include "filter/allocation/run_allocation.h"
+#include "filter/allocation/tree_projection.h"
 #include "filter/encoding_id.h"
 #include "filter/fp_target.h"
-#include "filter/level_allocation.h"
 #include "table/rocksdb/registration.h"
 #include "tools/child_guard.h"
 #include "tools/live_tables.h"
 #include "tools/sst_tool.h"
 #include "tools/traffic_report.h"
-#include "tools/tree_projection.h"
-#include "tools/tree_runs.h"
 
 namespace sstfilter {
 

@@ -4,7 +4,7 @@
 // Its live tables are listed and read by tools/live_tables.h (their levels,
 // key ranges and filters, modelled). Per level it prints tables, keys,
 // filter bytes, the filters' kind, their modelled FP and reach, and the
-// data-block reads an absent-key Get costs; then tools/tree_projection.h's
+// data-block reads an absent-key Get costs; then filter/allocation/tree_projection.h's
 // projection for optimize_levels. A live table that cannot be read is named
 // with what is wrong with it, the totals say they leave it out, and the run
 // fails.

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "filter/allocation/filters_by_run.h"
 #include "tools/live_tables.h"
-#include "tools/tree_runs.h"
 
 namespace sstfilter {
 

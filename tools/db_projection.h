@@ -1,6 +1,6 @@
 // What sstfilter_sst --db projects for a RocksDB database, as a function:
 // its live tables read as the advisor reads them (live_tables.h), grouped
-// into sorted runs (tree_runs.h), and optimize_levels' allocation for that
+// into sorted runs (filter/allocation/filters_by_run.h), and optimize_levels' allocation for that
 // tree at today's filter bytes (tree_projection.h). Benchmarks compare what
 // a policy measured on its own tree with this optimum.
 #ifndef SSTFILTER_TOOLS_DB_PROJECTION_H_
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "tools/tree_projection.h"
-#include "tools/tree_runs.h"
+#include "filter/allocation/filters_by_run.h"
+#include "filter/allocation/tree_projection.h"
 
 namespace sstfilter {
 

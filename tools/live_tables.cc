@@ -20,8 +20,8 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
-#include "table/rocksdb/open_db.h"
-#include "table/rocksdb/silent_logger.h"
+#include "table/census/open_db.h"
+#include "table/census/silent_logger.h"
 #include "tools/builtin_filter.h"
 #include "tools/checked_table.h"
 

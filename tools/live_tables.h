@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/tree_runs.h"
+#include "filter/allocation/filters_by_run.h"
 
 namespace sstfilter {
 

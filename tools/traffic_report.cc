@@ -9,7 +9,8 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "tools/tree_projection.h"
+#include "filter/allocation/tree_projection.h"
+#include "filter/allocation/tree_traffic.h"
 
 namespace sstfilter {
 
@@ -32,8 +33,8 @@ TableShare SharesOf(const std::vector<TreeRun>& runs, const TableShares& shares)
   for (const TreeRun& run : runs) {
     for (const TableFilters& t : run.tables) {
       named = named || shares.count(t.file_number) != 0;
-      const auto keys = static_cast<double>(run.keys());
-      (*uniform)[t.file_number] = keys > 0 ? run.reach * static_cast<double>(t.keys) / keys : 0;
+      (*uniform)[t.file_number] = UniformShare(run.reach, static_cast<double>(t.keys),
+                                               static_cast<double>(run.keys()));
     }
   }
   if (!named) return nullptr;

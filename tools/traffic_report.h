@@ -1,7 +1,7 @@
 // The advisor's view of a DB's lookups (sstfilter_sst --db): the shares of
 // the Gets RocksDB sampled for each table, as the level census of the
 // process serving them left them in the DB's directory
-// (table/rocksdb/traffic_file.h), and what access-aware allocation would
+// (table/census/traffic_file.h), and what access-aware allocation would
 // read by that traffic at the same filter bytes.
 #ifndef SSTFILTER_TOOLS_TRAFFIC_REPORT_H_
 #define SSTFILTER_TOOLS_TRAFFIC_REPORT_H_
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "table/rocksdb/traffic_file.h"
-#include "tools/tree_runs.h"
+#include "filter/allocation/filters_by_run.h"
+#include "table/census/traffic_file.h"
 
 namespace sstfilter {
 

@@ -20,8 +20,8 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/census_listener.h"
+#include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter::db_bench {

@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "bench/db_bench/shape.h"
 #include "bench/db_bench/workload.h"
-#include "tools/tree_projection.h"
+#include "filter/allocation/tree_projection.h"
 
 namespace sstfilter::db_bench {
 

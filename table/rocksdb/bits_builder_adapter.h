@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/allocation/filter_keys.h"
 #include "filter/filter_options.h"
 #include "filter/memory_sizing.h"
 #include "table/rocksdb/allocator_usable_size.h"
-#include "table/rocksdb/filter_keys.h"
 #include "table/rocksdb/rocksdb_internal.h"
 
 namespace sstfilter {

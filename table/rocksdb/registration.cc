@@ -3,10 +3,10 @@
 #include <memory>
 #include <mutex>
 
+#include "filter/filter_options.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
-#include "filter/filter_options.h"
-#include "table/rocksdb/level_census.h"
+#include "table/census/census_listener.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 
 namespace sstfilter {

@@ -16,7 +16,7 @@ namespace sstfilter {
 // many it added: the filter policy's, which accepts every
 // sstfilter.bloom[:...] id (filter/filter_options.h) and rejects a bad one
 // with a message naming the value, and the level census listener's
-// (sstfilter.level_census, table/rocksdb/level_census.h).
+// (sstfilter.level_census, table/census/census_listener.h).
 int RegisterRocksDbFilterPolicies(rocksdb::ObjectLibrary& library,
                                   const std::string& arg);
 

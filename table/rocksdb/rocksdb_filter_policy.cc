@@ -13,13 +13,12 @@
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
 #include "rocksdb/utilities/options_type.h"
+#include "table/census/census_listener.h"
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
-#include "table/rocksdb/level_accuracy.h"
-#include "table/rocksdb/level_census.h"
-#include "table/rocksdb/level_encoding.h"
 #include "table/rocksdb/rocksdb_internal.h"
+#include "table/rocksdb/table_sizing.h"
 
 namespace sstfilter {
 
@@ -152,10 +151,10 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
-    const EncodingId encoding = EncodingForTable(options_, context);
+    TableChoice choice = ChooseForTable(options_, context);
+    const EncodingId encoding = choice.encoding;
     const Accuracy accuracy(options_);
-    LevelSetting level = LevelBitsForTable(options_, context, encoding);
-    FilterSetting setting = std::move(level.setting);
+    FilterSetting setting = std::move(choice.setting);
     if (!setting && accuracy.PerFilter()) {
       setting = [accuracy, encoding](const FilterKeys& keys) {
         return accuracy.BitsPerKey(encoding, keys.entries);
@@ -165,7 +164,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       using E = decltype(e);
       return new BitsBuilderAdapter<E>(typename E::Builder(accuracy.NominalBitsPerKey(encoding)),
                                        post_verify, memory_credit, std::move(setting),
-                                       level.reads_range);
+                                       choice.reads_range);
     });
   }
 

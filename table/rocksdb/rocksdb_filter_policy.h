@@ -10,7 +10,7 @@
 // Filters are written in the configured encoding (per table with
 // compact_from_level: "sstfilter.bloom:10:cache_local:compact_from_level:2",
 // "{id=sstfilter.bloom;format=cache_local;compact_from_level=2}", the rule in
-// level_encoding.h) and read in every encoding (the final byte says which,
+// filter/allocation/level_encoding.h) and read in every encoding (the final byte says which,
 // filter/encodings.h), under the compatibility name kBloomPolicyName:
 // RocksDB only hands us filter blocks written by us.
 #ifndef SSTFILTER_TABLE_ROCKSDB_BLOOM_POLICY_H_

@@ -10,7 +10,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-#include "table/rocksdb/level_census.h"
+#include "table/census/census_listener.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter::crash {

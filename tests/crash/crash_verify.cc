@@ -12,7 +12,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/statistics.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "tests/crash/crash_options.h"
 #include "tests/crash/key_scheme.h"
 #include "tests/crash/progress_file.h"

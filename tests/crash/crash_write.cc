@@ -10,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "rocksdb/db.h"
 #include "rocksdb/write_batch.h"
-#include "table/rocksdb/open_db.h"
+#include "table/census/open_db.h"
 #include "tests/crash/crash_options.h"
 #include "tests/crash/key_scheme.h"
 #include "tests/crash/progress_file.h"

@@ -1,0 +1,26 @@
+// The encodings' size and FP models at exact (encoding, n, setting) points,
+// remembered process-wide for the per-level allocation
+// (run_allocation.h). Sizing one table's filter there evaluates every
+// run's models a few thousand times, mostly at points seen before: the
+// searches for a setting visit the same midpoints for every target, and a
+// tree's runs barely change from one table to the next. The answers are the
+// models' own, bit for bit.
+#ifndef SSTFILTER_FILTER_ALLOCATION_ENCODING_MODEL_MEMO_H_
+#define SSTFILTER_FILTER_ALLOCATION_ENCODING_MODEL_MEMO_H_
+
+#include <cstddef>
+
+#include "filter/encoding_id.h"
+
+namespace sstfilter {
+
+// EncodingInfo::expected_fp_rate(num_keys, bits_per_key) of `encoding`.
+double MemoExpectedFpRate(EncodingId encoding, size_t num_keys, double bits_per_key);
+
+// The bytes of `encoding`'s filter of num_keys keys built at `setting`
+// (its Builder's FilterSize).
+size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_ENCODING_MODEL_MEMO_H_

@@ -1,0 +1,78 @@
+#include "filter/allocation/filters_by_run.h"
+
+#include <algorithm>
+#include <map>
+
+#include "filter/allocation/run_reach.h"
+
+namespace sstfilter {
+
+namespace {
+
+std::vector<KeyRange> RangesOf(const TreeRun& run) {
+  std::vector<KeyRange> ranges;
+  for (const TableFilters& t : run.tables) ranges.push_back({t.smallest, t.largest, t.keys});
+  return ranges;
+}
+
+}  // namespace
+
+uint64_t TreeRun::keys() const {
+  uint64_t n = 0;
+  for (const TableFilters& t : tables) n += t.keys;
+  return n;
+}
+
+uint64_t TreeRun::filter_bytes() const {
+  uint64_t n = 0;
+  for (const TableFilters& t : tables) n += t.filter_bytes;
+  return n;
+}
+
+double TreeRun::fp_rate() const {
+  double weighted = 0, keys = 0;
+  for (const TableFilters& t : tables) {
+    weighted += static_cast<double>(t.keys) * t.fp_rate;
+    keys += static_cast<double>(t.keys);
+  }
+  return keys > 0 ? weighted / keys : (tables.empty() ? 0 : tables.front().fp_rate);
+}
+
+EncodingId TreeRun::encoding() const {
+  std::map<EncodingId, uint64_t> keys;
+  for (const TableFilters& t : tables) keys[t.encoding] += t.keys;
+  const auto most = std::max_element(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    return a.second < b.second;
+  });
+  return most == keys.end() ? EncodingId::kCacheLocal : most->first;
+}
+
+std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewise) {
+  std::stable_sort(tables.begin(), tables.end(),
+                   [](const TableFilters& a, const TableFilters& b) { return a.level < b.level; });
+  std::vector<TreeRun> runs;
+  for (TableFilters& t : tables) {
+    if (runs.empty() || t.level == 0 || runs.back().level != t.level) {
+      runs.push_back({t.level, {}, 1});
+    }
+    runs.back().tables.push_back(std::move(t));
+  }
+  std::vector<std::vector<KeyRange>> ranges;
+  for (const TreeRun& run : runs) ranges.push_back(RangesOf(run));
+  const std::vector<double> reach = TreeReaches(ranges, bytewise);
+  for (size_t i = 0; i < runs.size(); ++i) runs[i].reach = reach[i];
+  return runs;
+}
+
+std::vector<TreeRun> TablesAsRuns(std::vector<TableFilters> tables, const TableShare& share) {
+  std::stable_sort(tables.begin(), tables.end(),
+                   [](const TableFilters& a, const TableFilters& b) { return a.level < b.level; });
+  std::vector<TreeRun> runs;
+  for (TableFilters& t : tables) {
+    const double reach = share(t);
+    runs.push_back({t.level, {std::move(t)}, reach});
+  }
+  return runs;
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,60 @@
+// A DB's live tables and their filters, grouped into the sorted runs an
+// absent-key Get checks, with each run's reach (TreeReaches, as the census
+// measures it): the advisor's view of a tree (tools/db_advisor.h).
+#ifndef SSTFILTER_FILTER_ALLOCATION_FILTERS_BY_RUN_H_
+#define SSTFILTER_FILTER_ALLOCATION_FILTERS_BY_RUN_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "filter/encoding_id.h"
+
+namespace sstfilter {
+
+// One live table and its filters.
+struct TableFilters {
+  uint64_t file_number = 0;
+  int level = 0;
+  std::string smallest, largest;  // User keys.
+  uint64_t keys = 0;              // Filter entries.
+  uint64_t filter_bytes = 0;
+  double fp_rate = 1;  // Modelled, per absent key checked (1: no filter).
+  std::string kind;    // "RocksDB FastLocalBloom k=6", "cache_local k=6", "none", ...
+  // What the per-level policy would write it in (ours: its own encoding;
+  // RocksDB's Bloom: cache_local; Ribbon: compact).
+  EncodingId encoding = EncodingId::kCacheLocal;
+};
+
+// One sorted run: an L0 table, or a level's tables.
+struct TreeRun {
+  int level = 0;
+  std::vector<TableFilters> tables;
+  double reach = 1;  // Share of absent keys that check one of its filters.
+
+  uint64_t keys() const;
+  uint64_t filter_bytes() const;
+  // Key-weighted over its tables: an absent key checks the one whose range
+  // holds it.
+  double fp_rate() const;
+  // The encoding of most of its keys.
+  EncodingId encoding() const;
+};
+
+// Each L0 table a run, each other level one, in level order, each run's
+// reach its TreeReaches (run_reach.h): 1 unless the keys are `bytewise`.
+std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewise);
+
+// The share of absent-key Gets that check a table's filter (measured
+// traffic, or a benchmark's known draw).
+using TableShare = std::function<double(const TableFilters&)>;
+
+// Each table a run of its own, reached by its `share` of the Gets: the tree
+// as access-aware allocation sees it (each table's FP weighed by its own
+// lookups), in level order.
+std::vector<TreeRun> TablesAsRuns(std::vector<TableFilters> tables, const TableShare& share);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_FILTERS_BY_RUN_H_

@@ -1,0 +1,178 @@
+#include "filter/allocation/run_allocation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <map>
+
+#include "filter/allocation/encoding_model_memo.h"
+#include "filter/encodings.h"
+#include "filter/fp_target.h"
+
+namespace sstfilter {
+
+namespace {
+
+// Below it a run's reach counts as this: a run no lookup reaches still has
+// a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
+constexpr double kMinReach = 1e-3;
+
+// The search for mu (in ln mu) stops at this width.
+constexpr double kMuPrecision = 1e-9;
+
+// What a bit per key buys the run, c in bits(p) = a - ln(p) / c: measured
+// over the decade 1% to 0.1%, where trees' filters live. ln(2)^2 (a
+// standard Bloom filter's) if the model is flat there.
+double FpSlope(const RunModel& run) {
+  const double bits = run.bits_for_fp(0.001) - run.bits_for_fp(0.01);
+  return bits > 0 ? std::log(10.0) / bits : std::log(2.0) * std::log(2.0);
+}
+
+// Each run's FP rate for the multiplier mu.
+std::vector<double> FpRatesAt(const std::vector<RunModel>& runs, const std::vector<double>& slopes,
+                              double mu) {
+  std::vector<double> fp;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    fp.push_back(std::min(
+        kMaxRunFpRate, mu * runs[i].keys / (slopes[i] * std::max(runs[i].reach, kMinReach))));
+  }
+  return fp;
+}
+
+// Bits the runs spend at FP rates `fp`.
+double MemoryAt(const std::vector<RunModel>& runs, const std::vector<double>& fp) {
+  double memory = 0;
+  for (size_t i = 0; i < runs.size(); ++i) memory += runs[i].keys * runs[i].bits_for_fp(fp[i]);
+  return memory;
+}
+
+// The ln mu in [lo, hi] whose memory (falling as mu grows) comes closest
+// to `budget` from below: lo if even lo's is within it, hi if even hi's is
+// over it. Memory is a step function of mu (filters grow in whole bytes, a
+// small one in whole cache lines), so within 0.1% may never come: the
+// search also stops when mu is known to a part in 1e9.
+template <typename Memory>
+double SolveLnMu(Memory memory, double budget, double lo, double hi) {
+  double at_hi = memory(hi);
+  if (at_hi > budget) return hi;
+  if (memory(lo) <= budget) return lo;
+  for (int i = 0; i < 200 && at_hi < 0.999 * budget && hi - lo > kMuPrecision; ++i) {
+    const double mid = (lo + hi) / 2;
+    const double m = memory(mid);
+    if (m > budget) {
+      lo = mid;
+    } else {
+      hi = mid, at_hi = m;
+    }
+  }
+  return hi;
+}
+
+std::vector<double> Slopes(const std::vector<RunModel>& runs) {
+  std::vector<double> slopes;
+  for (const RunModel& run : runs) slopes.push_back(FpSlope(run));
+  return slopes;
+}
+
+// The uniform setting's memory over the whole tree, at most max_bits.
+double Budget(const std::vector<RunModel>& runs, double max_bits) {
+  double budget = 0;
+  for (const RunModel& run : runs) budget += run.keys * run.uniform_bits;
+  return std::min(budget, max_bits);
+}
+
+// The open loop's ln mu: every run free, the whole budget.
+double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes,
+                double max_bits) {
+  auto memory = [&](double ln_mu) {
+    return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)));
+  };
+  return SolveLnMu(memory, Budget(runs, max_bits), std::log(1e-300), std::log(1e6));
+}
+
+// Runs that repay a debt together: the bits their fixed parts hold over
+// their share at the open allocation's FP rates, and their free keys.
+struct RepayGroup {
+  std::vector<size_t> members;
+  double debt = 0, free_keys = 0;
+
+  void Add(const RunModel& run, double fp, size_t index) {
+    members.push_back(index);
+    debt += run.fixed_bits - run.fixed_keys * run.bits_for_fp(fp);
+    free_keys += std::max(run.keys - run.fixed_keys, 0.0);
+  }
+};
+
+// Moves the members' FP rates by one factor, within kMaxRepayFactor, so
+// their free parts spend `debt` fewer bits than at `fp`.
+void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members, double debt,
+           std::vector<double>* fp) {
+  // A zero debt keeps the open allocation itself, not some point of the
+  // plateau of equal bits around it (filters grow in whole bytes).
+  if (debt == 0) return;
+  // The bits the free parts spend at factor e^ln_f, over what they may.
+  auto excess = [&](double ln_f) {
+    double bits = debt;
+    for (size_t i : members) {
+      const double n = std::max(runs[i].keys - runs[i].fixed_keys, 0.0);
+      if (n <= 0) continue;
+      const double moved = std::min((*fp)[i] * std::exp(ln_f), kMaxRunFpRate);
+      bits += n * (runs[i].bits_for_fp(moved) - runs[i].bits_for_fp((*fp)[i]));
+    }
+    return bits;
+  };
+  // The bits fall as f grows: bisect ln f.
+  double lo = -std::log(kMaxRepayFactor), hi = std::log(kMaxRepayFactor);
+  if (excess(lo) <= 0) {
+    hi = lo;
+  } else if (excess(hi) < 0) {
+    for (int step = 0; step < 60 && hi - lo > kMuPrecision; ++step) {
+      const double mid = (lo + hi) / 2;
+      (excess(mid) > 0 ? lo : hi) = mid;
+    }
+  }
+  for (size_t i : members) (*fp)[i] = std::min((*fp)[i] * std::exp(hi), kMaxRunFpRate);
+}
+
+}  // namespace
+
+std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
+  if (runs.empty()) return {};
+  const std::vector<double> slopes = Slopes(runs);
+  return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes, max_bits)));
+}
+
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
+  std::vector<double> fp = AllocateRunFpRates(runs, max_bits);
+  std::map<int, RepayGroup> levels;  // By depth.
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], fp[i], i);
+  }
+  for (auto it = levels.begin(); it != levels.end(); ++it) {
+    double debt = 0;  // Not its own: that leaves with the tables that hold it.
+    for (auto deeper = std::next(it); deeper != levels.end(); ++deeper) {
+      if (deeper->second.free_keys <= 0) debt += deeper->second.debt;
+    }
+    Repay(runs, it->second.members, debt, &fp);
+  }
+  return fp;
+}
+
+RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
+                          double filter_keys) {
+  const auto n = static_cast<size_t>(std::clamp(filter_keys > 0 ? filter_keys : keys, 1.0,
+                                                static_cast<double>(kNominalFilterKeys)));
+  auto spent = [encoding, n](double setting) {
+    return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
+  };
+  RunModel model;
+  model.keys = keys;
+  model.uniform_bits = spent(bits_per_key);
+  model.bits_for_fp = [encoding, n, spent](double fp_rate) {
+    return spent(BitsPerKeyForFpModel(
+        [&](double setting) { return MemoExpectedFpRate(encoding, n, setting); }, fp_rate));
+  };
+  return model;
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,45 @@
+// The model's answer for a table being built: the encoding of its filters
+// (level_encoding.h) and, under optimize_levels, the bits/key of each of
+// them, from the tree it is sized for (the census's,
+// table/census/table_tree.h) and where it sits (table_site.h).
+#ifndef SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
+#define SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
+
+#include <memory>
+
+#include "filter/allocation/filter_keys.h"
+#include "filter/allocation/table_site.h"
+#include "filter/allocation/tree_runs.h"
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
+
+namespace sstfilter {
+
+struct TableChoice {
+  EncodingId encoding = kDefaultEncoding;
+  // Each filter's setting; empty: the uniform setting applies.
+  FilterSetting setting;
+  // With access_aware, once the tree's traffic is known, each filter of a
+  // table below L0 (a partition, with partitioned filters) is sized for its
+  // own key range: reads_range says so, and only then does the builder
+  // track its keys' range.
+  bool reads_range = false;
+};
+
+// Whether a table at `site` is sized for its tree: optimize_levels on and
+// the table in the tree. Only then is a tree to be found for it.
+bool SizedByTree(const FilterOptions& options, const TableSite& site);
+
+// The choice for a table at `site` of `runs` (null: no tree known for it,
+// the uniform setting). Sized by the tree, each filter's bits/key meet
+// TableFpTarget (table_fp_target.h) by the encoding's own model at the
+// filter's size; the target is worked out at the first filter (a flush's
+// run is its own size) and kept for the table's later partitions;
+// access-aware, at each filter, for its own key range.
+// REQUIRES: options resolved.
+TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
+                          std::shared_ptr<const TreeRuns> runs);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_

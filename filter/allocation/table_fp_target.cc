@@ -1,0 +1,122 @@
+#include "filter/allocation/table_fp_target.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "filter/allocation/level_encoding.h"
+#include "filter/allocation/run_allocation.h"
+#include "filter/allocation/steady_tree.h"
+#include "filter/allocation/traffic_parts.h"
+
+namespace sstfilter {
+
+namespace {
+
+// The model of a run of the census in `encoding`, its filters as big as
+// its tables' mean (or filter_keys).
+RunModel ModelOf(const RunCensus& run, EncodingId encoding, double bits_per_key,
+                 double filter_keys = 0) {
+  if (filter_keys <= 0 && run.tables > 0) {
+    filter_keys = static_cast<double>(run.keys) / static_cast<double>(run.tables);
+  }
+  RunModel model =
+      EncodingRunModel(encoding, static_cast<double>(run.keys), bits_per_key, filter_keys);
+  model.reach = run.reach > 0 ? run.reach : 1.0;
+  model.fixed_keys = static_cast<double>(std::min(run.fixed_keys, run.keys));
+  model.fixed_bits = static_cast<double>(run.fixed_filter_bits);
+  return model;
+}
+
+double MeanL0Keys(const TreeRuns& runs) {
+  double keys = 0;
+  for (const RunCensus& run : runs.l0_tables) keys += static_cast<double>(run.keys);
+  return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
+}
+
+// The options' byte budget in bits; infinity if none.
+double BudgetBits(const FilterOptions& options) {
+  if (!options.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
+  return *options.budget_mb * 8.0 * 1024 * 1024;
+}
+
+// The level's model, split by its tables' lookups when `traffic` says
+// (less the range `without`: a table of its own being written there).
+void AddLevelModels(const RunModel& model, int level, const TreeTraffic* traffic,
+                    std::vector<RunModel>* models, const KeyRange* without = nullptr) {
+  const bool split = traffic != nullptr && static_cast<size_t>(level) < traffic->levels.size();
+  for (RunModel& part : split ? SplitByTraffic(model, traffic->levels[level], without)
+                              : std::vector<RunModel>{model}) {
+    part.group = level;
+    models->push_back(std::move(part));
+  }
+}
+
+}  // namespace
+
+const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs) {
+  if (!options.access_aware || runs.traffic == nullptr || !runs.traffic->known()) return nullptr;
+  return runs.traffic.get();
+}
+
+double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const TablePlace& place,
+                     const FilterKeys& keys) {
+  const TreeRuns runs = SteadyTree(live, place.level);
+  const double bits = options.bits_per_key;
+  const int deepest = std::max(DeepestLevel(runs), place.level);
+  const TreeTraffic* traffic = TrafficFor(options, runs);
+  // Tables at levels are in a tree with levels (leveled or universal).
+  auto encoding_at = [&](int level) { return EncodingForLevel(options, level, level == deepest); };
+  std::vector<RunModel> models;
+  for (const RunCensus& run : runs.l0_tables) {
+    if (run.keys > 0) models.push_back(ModelOf(run, encoding_at(0), bits));
+  }
+  const auto n = static_cast<uint64_t>(std::max<size_t>(keys.entries, 1));
+  size_t mine = 0;
+  if (place.level <= 0) {
+    // A run of its own, all of it being written.
+    RunCensus own;
+    own.keys = std::max(n, static_cast<uint64_t>(MeanL0Keys(runs)));
+    mine = models.size();
+    models.push_back(ModelOf(own, place.encoding, bits, static_cast<double>(n)));
+  }
+  for (RunModel& model : models) model.group = 0;  // L0.
+  const size_t levels = std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1);
+  for (size_t level = 1; level < levels; ++level) {
+    RunCensus run = level < runs.levels.size() ? runs.levels[level] : RunCensus{};
+    const bool is_mine = static_cast<int>(level) == place.level;
+    // The table is being written into its level: at least its entries are.
+    if (is_mine) run.keys = std::max(run.keys, std::min(run.fixed_keys, run.keys) + n);
+    if (run.keys == 0) continue;
+    const auto at = static_cast<int>(level);
+    if (!is_mine) {
+      AddLevelModels(ModelOf(run, encoding_at(at), bits), at, traffic, &models);
+      continue;
+    }
+    // Its filters as big as its tables', or as the table if it has none.
+    RunModel level_model =
+        ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n));
+    if (traffic == nullptr || !keys.has_range) {
+      mine = models.size();
+      models.push_back(std::move(level_model));
+      models.back().group = at;
+      continue;
+    }
+    // A run of its own, reached by its range's lookups (or, where no live
+    // table held the range, its keys' share of the level's); the rest of
+    // its level as the level's tables saw it.
+    RunModel own = level_model;
+    own.keys = static_cast<double>(n), own.fixed_keys = 0, own.fixed_bits = 0;
+    const double share = traffic->ShareOf(keys.smallest, keys.largest);
+    own.reach = share > 0 ? share : level_model.reach * own.keys / level_model.keys;
+    level_model.keys = std::max(level_model.keys - own.keys, level_model.fixed_keys);
+    const KeyRange range{keys.smallest, keys.largest, n};
+    if (level_model.keys > 0) AddLevelModels(level_model, at, traffic, &models, &range);
+    mine = models.size();
+    own.group = at;
+    models.push_back(std::move(own));
+  }
+  return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,47 @@
+// The per-level policy's FP target for one table (optimize_levels): the FP
+// of the sorted run the table joins, allocated over the tree's runs
+// (tree_runs.h) at the policy's budget (run_allocation.h).
+#ifndef SSTFILTER_FILTER_ALLOCATION_TABLE_FP_TARGET_H_
+#define SSTFILTER_FILTER_ALLOCATION_TABLE_FP_TARGET_H_
+
+#include "filter/allocation/filter_keys.h"
+#include "filter/allocation/tree_runs.h"
+#include "filter/allocation/tree_traffic.h"
+#include "filter/encoding_id.h"
+#include "filter/filter_options.h"
+
+namespace sstfilter {
+
+// A table's place in the tree, as the allocation needs it.
+struct TablePlace {
+  int level = 0;        // 0: a flush or an L0 table (a run of its own).
+  EncodingId encoding;  // What its filter is written in.
+};
+
+// The FP target of a table at `place` whose filter holds num_entries
+// entries, with the tree's other runs as `runs` describes them (the levels
+// above the table's held to their targets: steady_tree.h), at the
+// options' budget over that tree, less what the tables not being rewritten
+// hold (AllocateFreeRunFpRates). Runs are weighed by keys: an L0 table's
+// run is the table itself (num_entries, or the L0 tables' mean if larger:
+// partitioned filters finish a partition at a time); a level's run is its
+// entries once the running compactions are done, at least its fixed part
+// plus the table. Each run's reach (the census's) weighs its FP; the
+// table's own L0 run counts as reached by every lookup. L0's tables repay
+// their debt together, each level its own.
+//
+// With access_aware, once the tree's traffic is known (TrafficFor), a
+// table below L0 whose key range is known is a run of its own, reached by
+// the lookups of its range, and each level's other tables are split by
+// the lookups they saw (traffic_parts.h).
+// REQUIRES: options resolved.
+double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
+                     const FilterKeys& keys);
+
+// The traffic TableFpTarget weighs runs by: the tree's, when access_aware
+// and known; else nullptr.
+const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_TABLE_FP_TARGET_H_

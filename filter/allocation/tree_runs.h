@@ -1,0 +1,63 @@
+// A column family's sorted runs as the per-level allocation sizes a table
+// for: each run's entries, its tables, the part whose filters are already
+// built, and the share of lookups that reach it. The census
+// (table/census/) counts them from RocksDB's metadata as the running
+// compactions will leave them; the model (table_fp_target.h) allocates
+// over them. Plain data: no RocksDB type.
+#ifndef SSTFILTER_FILTER_ALLOCATION_TREE_RUNS_H_
+#define SSTFILTER_FILTER_ALLOCATION_TREE_RUNS_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sstfilter {
+
+// One sorted run.
+struct RunCensus {
+  uint64_t keys = 0;    // Its entries once the running compactions are done.
+  uint64_t tables = 0;  // The tables holding them now (inputs: at the output).
+  // Of those, the entries of its tables that no running compaction
+  // rewrites and whose filter bits are known, and those bits as built. The
+  // rest of the run is being written now (or its filters are unknown: a
+  // table from before the census, taken as sized by the allocation).
+  uint64_t fixed_keys = 0;
+  uint64_t fixed_filter_bits = 0;
+  // Share of absent-key lookups that reach it (run_reach.h; 1 where the
+  // keys are not in bytewise order).
+  double reach = 1;
+};
+
+// What leveled compaction holds each level to (steady_tree.h); the census
+// reads it from a column family's options.
+struct LevelTargets {
+  bool leveled = false;  // Leveled compaction; false: no targets.
+  // L0's tables at steady state (half level0_file_num_compaction_trigger);
+  // 0: no cap.
+  int l0_tables = 0;
+  // level_compaction_dynamic_level_bytes: each level's target is the
+  // deepest level's entries over multiplier^(its distance from it); else
+  // L1's is base_entries and each level's below multiplier times the last.
+  bool dynamic = false;
+  double multiplier = 10;
+  double base_entries = 0;  // max_bytes_for_level_base in entries; 0: no cap.
+};
+
+struct TreeTraffic;  // tree_traffic.h
+
+// One column family's runs.
+struct TreeRuns {
+  std::vector<RunCensus> l0_tables;  // Each L0 table, or L0 compaction output, a run.
+  std::vector<RunCensus> levels;     // One run per level (index = level; [0] unused).
+  LevelTargets targets;
+  // Where its lookups went, as of the census's last reading; nullptr if
+  // not read (or keys not in bytewise order).
+  std::shared_ptr<const TreeTraffic> traffic;
+};
+
+// The deepest level holding entries (0 if only L0 does).
+int DeepestLevel(const TreeRuns& runs);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_TREE_RUNS_H_

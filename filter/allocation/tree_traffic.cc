@@ -1,0 +1,50 @@
+#include "filter/allocation/tree_traffic.h"
+
+#include <algorithm>
+
+namespace sstfilter {
+
+namespace {
+
+// What `tables` (one level's, by smallest key; or L0's, in any order) saw
+// of [lo, hi], and the evidence it rests on.
+struct RangeSeen {
+  double share = 0, evidence = 0;
+};
+
+RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::string& lo,
+                       const std::string& hi, bool sorted) {
+  auto it = tables.begin();
+  if (sorted) {
+    // The first table that ends at or after lo.
+    it = std::partition_point(tables.begin(), tables.end(),
+                              [&](const TableTraffic& t) { return t.range.largest < lo; });
+  }
+  RangeSeen seen;
+  for (; it != tables.end(); ++it) {
+    if (sorted && hi < it->range.smallest) break;
+    const double part = RangeShare(it->range, lo, hi);
+    seen.share += it->share * part;
+    seen.evidence += it->evidence * part;
+  }
+  return seen;
+}
+
+}  // namespace
+
+double TreeTraffic::ShareOf(const std::string& lo, const std::string& hi) const {
+  RangeSeen best = LevelShareOf(l0, lo, hi, /*sorted=*/false);
+  for (const std::vector<TableTraffic>& level : levels) {
+    const RangeSeen seen = LevelShareOf(level, lo, hi, /*sorted=*/true);
+    if (seen.evidence > best.evidence || (best.evidence == 0 && seen.share > best.share)) {
+      best = seen;
+    }
+  }
+  return best.share;
+}
+
+double UniformShare(double run_reach, double table_keys, double run_keys) {
+  return run_keys > 0 ? run_reach * table_keys / run_keys : 0;
+}
+
+}  // namespace sstfilter

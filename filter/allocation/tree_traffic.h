@@ -1,0 +1,62 @@
+// Where a column family's lookups go, by table, for access-aware
+// allocation (optimize_levels:access_aware; table_fp_target.h): each live
+// table's share of the Gets, by the run it is in, and the share a new
+// table would see from its key range. The census measures it
+// (table/census/live_traffic.h); the advisor reads it from the traffic
+// file.
+//
+// A table being written has seen no lookups: it takes those of the key range
+// it holds, as the live tables there saw them (a compaction's output, its
+// inputs'; a flush's, the tree's). A range's share at one level is what that
+// level's tables saw of it (each table's share times the part of its range
+// inside, keys taken as spread evenly); the range's share is the one of the
+// level that has seen the most of it (the most lookups expected there were
+// they spread like the keys): a young level's tables, shares still close to
+// their uniform ones, would make a cold range look warm.
+#ifndef SSTFILTER_FILTER_ALLOCATION_TREE_TRAFFIC_H_
+#define SSTFILTER_FILTER_ALLOCATION_TREE_TRAFFIC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "filter/allocation/run_reach.h"
+
+namespace sstfilter {
+
+// One live table's lookups.
+struct TableTraffic {
+  uint64_t file_number = 0;
+  KeyRange range;      // Its user keys and entries.
+  double share = 0;    // Of the column family's Gets that consult it.
+  double uniform = 0;  // The same, were Gets spread like the keys.
+  // The sampled Gets it would have seen were they spread like the keys:
+  // how much its share rests on (exposure x uniform).
+  double evidence = 0;
+};
+
+// Below this many sampled Gets (about 64k Gets) a column family's traffic
+// is not known: access-aware allocation is then static allocation.
+inline constexpr double kMinTrafficGets = 64;
+
+struct TreeTraffic {
+  double gets = 0;  // The decayed sampled Gets behind the shares.
+  std::vector<TableTraffic> l0;                   // L0 tables.
+  std::vector<std::vector<TableTraffic>> levels;  // Index = level; by smallest key.
+
+  bool known() const { return gets >= kMinTrafficGets; }
+  // The share of Gets a table holding the keys [lo, hi] would see: what the
+  // level with the most evidence there saw of that range; 0 if no table
+  // holds any of it.
+  double ShareOf(const std::string& lo, const std::string& hi) const;
+};
+
+// A table's share of the Gets were they spread like the keys: its run's
+// reach times its part of the run's entries (an L0 table is a run of its
+// own); 0 if the run has none. The census and the advisor both weigh a
+// table by it where they have no lookups of its own.
+double UniformShare(double run_reach, double table_keys, double run_keys);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_TREE_TRAFFIC_H_

@@ -1,0 +1,293 @@
+#include "table/census/census_listener.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+#include <utility>
+
+#include "rocksdb/comparator.h"
+#include "rocksdb/db.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table_properties.h"
+#include "table/census/census_handoff.h"
+#include "table/census/census_registry.h"
+#include "table/census/level_targets.h"
+#include "table/census/recovery_tree.h"
+#include "table/census/traffic_file.h"
+
+namespace sstfilter {
+
+namespace {
+
+bool IsBytewise(rocksdb::DB* db) {
+  const rocksdb::Comparator* cmp = db->GetOptions().comparator;
+  return cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
+}
+
+// The number of a table file "<dir>/000123.sst"; 0 if the name is not one.
+uint64_t FileNumberOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  char* end = nullptr;
+  const unsigned long long number = std::strtoull(name.c_str(), &end, 10);
+  return end != name.c_str() && std::string(end) == ".sst" ? number : 0;
+}
+
+// For each table born since the last reading (at `last`), the share of the
+// time from then to `now` it has lived.
+std::map<uint64_t, double> BornShares(
+    const std::map<uint64_t, std::chrono::steady_clock::time_point>& born,
+    std::chrono::steady_clock::time_point last, std::chrono::steady_clock::time_point now) {
+  const double interval = std::chrono::duration<double>(now - last).count();
+  std::map<uint64_t, double> shares;
+  for (const auto& [number, when] : born) {
+    const double lived = std::chrono::duration<double>(now - when).count();
+    shares[number] = interval > 0 ? lived / interval : 1;
+  }
+  return shares;
+}
+
+}  // namespace
+
+LevelCensusListener::~LevelCensusListener() {
+  for (const void* db : published_) LevelCensus::Instance().Forget(db);
+}
+
+void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
+                                             const std::vector<rocksdb::LiveFileMetaData>& files) {
+  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  if (std::none_of(files.begin(), files.end(), [&](const rocksdb::LiveFileMetaData& f) {
+        return f.column_family_name == rocksdb::kDefaultColumnFamilyName &&
+               records.count(f.file_number) == 0;
+      })) {
+    return;
+  }
+  // Other column families' tables stay unseen: a listener has no handle to
+  // ask for theirs. Read on a thread of its own: RocksDB tags the reads of a
+  // flush or compaction thread as that job's (its debug builds assert the
+  // tag), and these are not the job's.
+  rocksdb::TablePropertiesCollection tables;
+  rocksdb::Status read;
+  std::thread([&] { read = db->GetPropertiesOfAllTables(&tables); }).join();
+  if (!read.ok()) return;
+  for (const auto& [path, props] : tables) {
+    const uint64_t number = FileNumberOf(path);
+    if (number != 0 && records.count(number) == 0) {
+      records[number] = TableRecord{props->num_entries, 8 * props->filter_size};
+    }
+  }
+}
+
+void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  // Tables from before the listener: seen at the first reading only, every
+  // later one is recorded when built.
+  if (!tree->built) RecordUnseenTables(db, files);
+  tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
+  tree->born.clear();
+  tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
+                     &tree->samples);
+  tree->targets = LevelTargetsOf(db->GetOptions(),
+                                 tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
+  tree->built = true;
+  WriteTrafficFile(db, tree);
+  tree->work_micros = 0;
+  tree->rebuilt = start;
+  tree->rebuild_micros =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
+  DbTree& tree = trees_[db->GetName()];
+  std::string session;
+  if (!db->GetDbSessionId(session).ok()) session.clear();
+  if (!tree.built || tree.session != session) {
+    if (tree.built) {  // The DB reopened: what the last instance ran is over.
+      LevelCensus::Instance().Forget(tree.census_key);
+      running_.erase(db->GetName());
+      for (auto job = jobs_.begin(); job != jobs_.end();) {
+        job = std::get<0>(job->first) == db->GetName() ? jobs_.erase(job) : std::next(job);
+      }
+    }
+    tree = DbTree{};
+    tree.session = std::move(session);
+    tree.census_key = CensusKeyOf(db);
+    Rebuild(db, &tree);
+  }
+  return tree;
+}
+
+void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
+  const auto now = std::chrono::steady_clock::now();
+  if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval) {
+    return;
+  }
+  const std::map<uint64_t, double> shares = tree->tree.KnownShares();
+  if (shares.empty()) return;
+  tree->traffic_written = now;
+  const std::string path = db->GetName() + "/" + kTrafficFileName;
+  const std::string text = FormatTrafficFile(shares);
+  // On a thread of its own, as RecordUnseenTables reads: not the job's I/O.
+  // A summary that cannot be written is left out (a filter never fails a
+  // flush or a compaction); the advisor then shows no traffic.
+  std::thread([&] {
+    rocksdb::Env* env = db->GetEnv();
+    if (rocksdb::WriteStringToFile(env, text, path + ".tmp", /*should_sync=*/false).ok()) {
+      env->RenameFile(path + ".tmp", path).PermitUncheckedError();
+    }
+  }).join();
+}
+
+bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
+  const double paced = work_per_rebuild_ * tree.rebuild_micros;
+  if (tree.work_micros >= paced) return true;
+  const auto since = std::chrono::steady_clock::now() - tree.rebuilt;
+  return since >= kTrafficRefresh &&
+         std::chrono::duration<double, std::micro>(since).count() >= paced;
+}
+
+std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
+    rocksdb::DB* db, bool in_step, double work_micros) {
+  DbTree& tree = TreeOf(db);
+  tree.work_micros += work_micros;
+  if (!in_step || RebuildDue(tree)) Rebuild(db, &tree);
+  const void* key = tree.census_key;
+  if (std::find(published_.begin(), published_.end(), key) == published_.end()) {
+    published_.push_back(key);
+  }
+  std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
+  // Only the default column family's options are known: the others keep
+  // no targets (their compaction style could be another).
+  if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {
+    it->second.targets = tree.targets;
+  }
+  return LevelCensus::Instance().Publish(key, std::move(runs));
+}
+
+void LevelCensusListener::StartJob(
+    rocksdb::DB* db, const std::string& column_family, int job_id,
+    const std::map<std::string, std::shared_ptr<const TreeRuns>>& published) {
+  const auto it = published.find(column_family);
+  jobs_[{db->GetName(), column_family, job_id}] =
+      JobTree{TreeOf(db).census_key, it == published.end() || it->second == nullptr
+                                   ? std::make_shared<const TreeRuns>()  // No table yet.
+                                   : it->second};
+}
+
+void LevelCensusListener::OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  TreeOf(db).flush_starts[info.job_id] = std::chrono::steady_clock::now();
+  StartJob(db, info.cf_name, info.job_id, Update(db, true, 0));
+}
+
+void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  jobs_.erase({db->GetName(), info.cf_name, info.job_id});
+  DbTree& tree = TreeOf(db);
+  double micros = 0;
+  if (const auto start = tree.flush_starts.find(info.job_id); start != tree.flush_starts.end()) {
+    micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
+                                                       start->second)
+                 .count();
+    tree.flush_starts.erase(start);
+  }
+  CensusTree::Table table{info.cf_name, 0, info.table_properties.num_entries, false, 0};
+  const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  if (const auto record = records.find(info.file_number); record != records.end()) {
+    table.bits_known = true, table.filter_bits = record->second.filter_bits;
+  }
+  tree.born[info.file_number] = std::chrono::steady_clock::now();
+  Update(db, tree.tree.AddTable(info.file_number, std::move(table)), micros);
+}
+
+void LevelCensusListener::OnCompactionBegin(rocksdb::DB* db,
+                                            const rocksdb::CompactionJobInfo& info) {
+  CensusTree::Compaction compaction{info.cf_name, info.output_level, {}};
+  for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
+    compaction.inputs.push_back(input.file_number);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  DbTree& tree = TreeOf(db);  // First: a new instance's tree forgets the last one's jobs.
+  running_[db->GetName()][info.job_id] = compaction;
+  const bool in_step = tree.tree.StartCompaction(info.job_id, std::move(compaction));
+  StartJob(db, info.cf_name, info.job_id, Update(db, in_step, 0));
+}
+
+void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
+                                                const rocksdb::CompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  running_[db->GetName()].erase(info.job_id);
+  jobs_.erase({db->GetName(), info.cf_name, info.job_id});
+  std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  std::vector<std::pair<uint64_t, CensusTree::Table>> outputs;
+  for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
+    CensusTree::Table table{info.cf_name, output.level, 0, false, 0};
+    if (const auto record = records.find(output.file_number); record != records.end()) {
+      table.entries = record->second.entries;
+      table.bits_known = true, table.filter_bits = record->second.filter_bits;
+    }
+    outputs.emplace_back(output.file_number, std::move(table));
+  }
+  DbTree& tree = TreeOf(db);
+  const bool in_step = tree.tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
+  if (info.status.ok()) {
+    for (const auto& output : outputs) {
+      const uint64_t number = output.first;
+      const auto is_it = [&](const rocksdb::CompactionFileInfo& in) {
+        return in.file_number == number;
+      };
+      if (std::none_of(info.input_file_infos.begin(), info.input_file_infos.end(), is_it)) {
+        tree.born[number] = std::chrono::steady_clock::now();
+      }
+    }
+  }
+  // The inputs are gone, but for a trivial move's: its outputs are its
+  // inputs, moved down with their filters.
+  if (info.status.ok()) {
+    for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
+      if (std::none_of(outputs.begin(), outputs.end(),
+                       [&](const auto& o) { return o.first == input.file_number; })) {
+        records.erase(input.file_number);
+      }
+    }
+  }
+  Update(db, in_step, static_cast<double>(info.stats.elapsed_micros));
+}
+
+void LevelCensusListener::OnExternalFileIngested(rocksdb::DB* db,
+                                                 const rocksdb::ExternalFileIngestionInfo&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Update(db, /*in_step=*/false, 0);  // Events do not say where a file went: read afresh.
+}
+
+void LevelCensusListener::OnTableFileCreationStarted(
+    const rocksdb::TableFileCreationBriefInfo& info) {
+  if (info.reason == rocksdb::TableFileCreationReason::kRecovery) {
+    HandOffTree(nullptr, info.cf_name, ReadRecoveryTree(info.db_name, info.cf_name));
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = jobs_.find({info.db_name, info.cf_name, info.job_id});
+  if (it == jobs_.end()) {
+    HandOffTree(nullptr, "", nullptr);  // Nothing for this table: the census then.
+  } else {
+    HandOffTree(it->second.census_key, info.cf_name, it->second.runs);
+  }
+}
+
+void LevelCensusListener::OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) {
+  const uint64_t number = FileNumberOf(info.file_path);
+  if (!info.status.ok() || number == 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  records_[info.db_name][number] =
+      TableRecord{info.table_properties.num_entries, 8 * info.table_properties.filter_size};
+}
+
+std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {
+  return std::make_shared<LevelCensusListener>();
+}
+
+}  // namespace sstfilter

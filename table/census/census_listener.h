@@ -1,0 +1,159 @@
+// The listener that counts the sorted runs of each column family of each
+// open DB, for the per-level policy (optimize_levels,
+// filter/allocation/run_allocation.h).
+//
+// RocksDB tells a filter policy a table's level (FilterBuildingContext) but
+// not the sizes of the levels, which the allocation needs. A policy could
+// assume them (a fixed growth per level), but real trees are not textbook
+// ones: a young tree under level_compaction_dynamic_level_bytes=false fills
+// L1 and L2 first, L0 swells after a write burst, universal compaction's
+// runs have any sizes. It could count the tables it builds, but it never
+// sees one deleted or moved down. So the sizes come from RocksDB's own
+// metadata (DB::GetLiveFilesMetaData: every live table's level and entry
+// count), read by an EventListener and kept in step with each flush and
+// compaction, before its tables are built (OnFlushBegin, OnCompactionBegin)
+// and after (OnFlushCompleted, OnCompactionCompleted), as the tree the
+// running compactions leave (census_tree.h, live_reach.h). Each event
+// changes the counts of the tables it names; the metadata is read afresh
+// only as often as its cost allows (kWorkPerRebuild) and after an ingestion.
+//
+// Each flush or compaction job's tables are sized for the tree of the job's
+// start, handed to the policy on the building thread (census_handoff.h);
+// the WAL recovery flush at DB::Open, which comes before any of those
+// events, reads the tree from the DB's files (recovery_tree.h). The listener
+// also records each table's filter bits as RocksDB reports them
+// (OnTableFileCreated), so the policy knows what the tables it is not
+// rewriting hold and can keep the live tree within its budget, and the
+// default column family's level targets from its options
+// (filter/allocation/steady_tree.h).
+//
+// The listener and the policy meet in the process-wide census
+// (census_registry.h), keyed by the DB's info_log and the column family's
+// name.
+#ifndef SSTFILTER_TABLE_CENSUS_CENSUS_LISTENER_H_
+#define SSTFILTER_TABLE_CENSUS_CENSUS_LISTENER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "filter/allocation/tree_runs.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/metadata.h"
+#include "table/census/census_tree.h"
+#include "table/census/read_samples.h"
+
+namespace sstfilter {
+
+// The listener that keeps the census. Its Name() is its id in RocksDB
+// option strings (listeners=sstfilter.level_census, once
+// EnsureRocksDbFilterPoliciesRegistered has run or the plugin is loaded).
+class LevelCensusListener final : public rocksdb::EventListener {
+ public:
+  static const char* kClassName() { return "sstfilter.level_census"; }
+  const char* Name() const override { return kClassName(); }
+  // work_per_rebuild: kWorkPerRebuild (below); infinity: reads the tree
+  // afresh only when an event finds it out of step (for tests).
+  explicit LevelCensusListener(double work_per_rebuild = kWorkPerRebuild)
+      : work_per_rebuild_(work_per_rebuild) {}
+  ~LevelCensusListener() override;
+
+  void OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) override;
+  void OnFlushCompleted(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) override;
+  void OnCompactionBegin(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) override;
+  void OnCompactionCompleted(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) override;
+  void OnExternalFileIngested(rocksdb::DB* db,
+                              const rocksdb::ExternalFileIngestionInfo& info) override;
+  void OnTableFileCreationStarted(const rocksdb::TableFileCreationBriefInfo& info) override;
+  void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
+
+  // Reads the tree afresh (CensusTree::Rebuild) after kWorkPerRebuild
+  // times the last reading's time of flush and compaction work: a reading
+  // then costs under 0.2% of the work the listener rides on, whatever the
+  // table count, and under 0.4% counting an event that waits for it (the
+  // events themselves cost the rest).
+  static constexpr double kWorkPerRebuild = 500;
+  // Also after this long, if kWorkPerRebuild times its time has passed:
+  // the tables' sampled reads (read_samples.h) are only read then, and a
+  // tree read but not written needs them too.
+  static constexpr std::chrono::seconds kTrafficRefresh{5};
+
+ private:
+  // A running job, by (DB path, column family, job id).
+  using JobKey = std::tuple<std::string, std::string, int>;
+  // The tree a job's tables are sized for, and the census key of its DB.
+  struct JobTree {
+    const void* census_key = nullptr;
+    std::shared_ptr<const TreeRuns> runs;
+  };
+  // One DB's tree and what paces its rebuilds.
+  struct DbTree {
+    CensusTree tree;
+    // The DB instance it is of (DB::GetDbSessionId: a reopened DB is a new
+    // one, with a new info_log), and its census key (CensusKeyOf, kept:
+    // the DB's options are copied to ask).
+    std::string session;
+    const void* census_key = nullptr;
+    bool built = false;
+    // The default column family's level targets, from its options as of
+    // the last rebuild (a listener is not told the other column families'
+    // options: their tables are sized for their levels as they are).
+    LevelTargets targets;
+    double rebuild_micros = 0;       // The last rebuild's time.
+    double work_micros = 0;          // Flush and compaction time since.
+    std::chrono::steady_clock::time_point rebuilt;  // When it was.
+    // Each table's sampled reads, and when the tables built since the
+    // last rebuild were born (by file number).
+    ReadSamples samples;
+    std::map<uint64_t, std::chrono::steady_clock::time_point> born;
+    // When the traffic summary was last written (traffic_file.h).
+    std::optional<std::chrono::steady_clock::time_point> traffic_written;
+    std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
+  };
+
+  // Under mu_: the DB's tree, rebuilt first if it has none yet or is of
+  // an earlier instance of the DB.
+  DbTree& TreeOf(rocksdb::DB* db);
+  // Under mu_: reads the DB's live tables into its tree afresh.
+  void Rebuild(rocksdb::DB* db, DbTree* tree);
+  // Under mu_: whether the tree is due a rebuild.
+  bool RebuildDue(const DbTree& tree) const;
+  // Under mu_: writes the tree's traffic summary into the DB's directory
+  // (traffic_file.h) if one is due and the traffic is known.
+  void WriteTrafficFile(rocksdb::DB* db, DbTree* tree);
+  // Under mu_: after an event that changed the tree (in_step false: it
+  // named a table the tree does not hold), rebuilds it if due, counts
+  // `work_micros` of job time, and publishes its runs.
+  std::map<std::string, std::shared_ptr<const TreeRuns>> Update(rocksdb::DB* db, bool in_step,
+                                                                 double work_micros);
+  // Records the filter bits of the default column family's live tables the
+  // census has not seen built (a DB opened by this process: its tables
+  // from before), from their table properties, once each.
+  void RecordUnseenTables(rocksdb::DB* db, const std::vector<rocksdb::LiveFileMetaData>& files);
+  // Under mu_: keeps the column family's tree for the job's tables.
+  void StartJob(rocksdb::DB* db, const std::string& column_family, int job_id,
+                const std::map<std::string, std::shared_ptr<const TreeRuns>>& published);
+
+  const double work_per_rebuild_;
+  std::mutex mu_;
+  std::map<std::string, DbTree> trees_;  // By DB path.
+  std::map<std::string, std::map<int, CensusTree::Compaction>> running_;  // DB path -> jobs.
+  std::map<std::string, std::map<uint64_t, TableRecord>> records_;  // DB path -> tables.
+  std::map<JobKey, JobTree> jobs_;
+  std::vector<const void*> published_;  // DBs to Forget when destroyed.
+};
+
+// A listener to add to DBOptions::listeners beside a policy with
+// optimize_levels.
+std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener();
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_CENSUS_CENSUS_LISTENER_H_

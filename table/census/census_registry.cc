@@ -1,0 +1,36 @@
+#include "table/census/census_registry.h"
+
+namespace sstfilter {
+
+LevelCensus& LevelCensus::Instance() {
+  static auto* census = new LevelCensus();
+  return *census;
+}
+
+std::shared_ptr<const TreeRuns> LevelCensus::Find(const void* db,
+                                                  const std::string& column_family) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = runs_.find({db, column_family});
+  return it == runs_.end() ? nullptr : it->second;
+}
+
+std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensus::Publish(
+    const void* db, std::map<std::string, TreeRuns> by_column_family) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = runs_.begin(); it != runs_.end();) {
+    it = it->first.first == db ? runs_.erase(it) : std::next(it);
+  }
+  std::map<std::string, std::shared_ptr<const TreeRuns>> published;
+  for (auto& [column_family, runs] : by_column_family) {
+    auto shared = std::make_shared<const TreeRuns>(std::move(runs));
+    runs_[{db, column_family}] = shared;
+    published[column_family] = std::move(shared);
+  }
+  return published;
+}
+
+void LevelCensus::Forget(const void* db) { Publish(db, {}); }
+
+const void* CensusKeyOf(rocksdb::DB* db) { return db->GetDBOptions().info_log.get(); }
+
+}  // namespace sstfilter

@@ -1,0 +1,63 @@
+// The lookups each live table has seen lately, from RocksDB's sampled reads
+// (SstFileMetaData::num_reads_sampled): a Get picked by RocksDB's sampling
+// (one in kSampleEvery) adds kSampleEvery to the count of every table whose
+// key range it consults, before the table's filter is checked, in RocksDB
+// 7.8 to 11.x. The counts live in memory only (a reopened DB starts them at
+// zero) and only ever grow while the table lives.
+//
+// Each reading of the counts adds what each table gained since the last one
+// ("samples", in sampled Gets) and the sampled Gets the whole column family
+// saw meanwhile ("exposure": what the table could have seen), both decayed
+// by the column family's Gets since (kDecayGets), so that the shares follow
+// traffic that moves. A table's share of Gets is then samples / exposure,
+// shrunk toward its share under uniform traffic while it has seen few
+// (ShareOfGets, filter/allocation/share_of_gets.h). No clock: decay is counted in Gets, so a DB read slowly
+// keeps a long memory and a busy one a short one.
+#ifndef SSTFILTER_TABLE_CENSUS_READ_SAMPLES_H_
+#define SSTFILTER_TABLE_CENSUS_READ_SAMPLES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "filter/allocation/share_of_gets.h"
+#include "rocksdb/metadata.h"
+
+namespace sstfilter {
+
+// RocksDB's sampling rate of file reads (monitoring/file_read_sample.h).
+inline constexpr double kSampleEvery = 1024;
+
+// A column family's counts decay by e over this many sampled Gets (about
+// two million Gets).
+inline constexpr double kDecayGets = 2048;
+
+class ReadSamples {
+ public:
+  // Adds a reading of the live tables' counts. `born_share` gives, for a
+  // table born since the last reading (by file number), the share of the
+  // time between the readings it lived (its exposure is that share of the
+  // column family's Gets); a table neither in the last reading nor there is
+  // only counted from now (its counts so far have no known window: a table
+  // of a reopened DB, or ingested). A column family's Gets between two
+  // readings are the most its tables of one level (or one L0 table) gained:
+  // a Get consults at most one table per level, and an absent key's Get
+  // every level whose range holds it.
+  void Update(const std::vector<rocksdb::LiveFileMetaData>& files,
+              const std::map<uint64_t, double>& born_share);
+
+  // The counts of the live tables at the last reading, by file number.
+  const std::map<uint64_t, TableSamples>& tables() const { return tables_; }
+  // The column family's decayed sampled Gets (0 if none seen).
+  double Gets(const std::string& column_family) const;
+
+ private:
+  std::map<uint64_t, TableSamples> tables_;
+  std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
+  std::map<std::string, double> gets_;       // By column family, decayed.
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_CENSUS_READ_SAMPLES_H_

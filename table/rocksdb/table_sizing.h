@@ -1,0 +1,30 @@
+// What the RocksDB policy writes for a table, from the
+// FilterBuildingContext RocksDB describes it with (the same fields from 7.8
+// to 11.x): the adapter reads where the table sits from the context, the
+// census gives the tree it is sized for (table/census/table_tree.h), and the
+// model gives the answer (filter/allocation/table_choice.h).
+//
+// How the context maps onto TableSite (filter/allocation/table_site.h): a
+// flush is reason kFlush or kRecovery (the memtable rebuilt from the WAL
+// after a restart); the level is level_at_creation (-1: SstFileWriter,
+// outside the tree); bottommost is is_bottommost; a tree has levels under
+// leveled and universal compaction, none under FIFO or
+// kCompactionStyleNone.
+#ifndef SSTFILTER_TABLE_ROCKSDB_TABLE_SIZING_H_
+#define SSTFILTER_TABLE_ROCKSDB_TABLE_SIZING_H_
+
+#include "filter/allocation/table_choice.h"
+#include "filter/filter_options.h"
+#include "rocksdb/filter_policy.h"
+
+namespace sstfilter {
+
+// The encoding and setting of the filters of the table `context` describes;
+// under optimize_levels, sized for the tree the census has for its job (or
+// its latest). REQUIRES: options resolved.
+TableChoice ChooseForTable(const FilterOptions& options,
+                           const rocksdb::FilterBuildingContext& context);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_ROCKSDB_TABLE_SIZING_H_
