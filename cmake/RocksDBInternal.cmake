@@ -37,9 +37,13 @@ target_compile_definitions(sstfilter_rocksdb_internal INTERFACE
   SSTFILTER_ROCKSDB_SOURCE_MAJOR=${ROCKSDB_SOURCE_VERSION_MAJOR}
   SSTFILTER_ROCKSDB_SOURCE_MINOR=${ROCKSDB_SOURCE_VERSION_MINOR}
   SSTFILTER_ROCKSDB_SOURCE_PATCH=${ROCKSDB_SOURCE_VERSION_PATCH})
-target_link_libraries(sstfilter_rocksdb_internal INTERFACE RocksDB::rocksdb-shared)
-# RocksDB 10.0 and later default operator== in their public headers: C++20
-# for everything that includes them.
+target_link_libraries(sstfilter_rocksdb_internal INTERFACE sstfilter_rocksdb_public)
+
+# RocksDB's public headers, for code that includes no internal one (the
+# census, table/census/). RocksDB 10.0 and later default operator== in
+# them: C++20 for everything that includes them.
+add_library(sstfilter_rocksdb_public INTERFACE)
+target_link_libraries(sstfilter_rocksdb_public INTERFACE RocksDB::rocksdb-shared)
 if(ROCKSDB_SOURCE_VERSION VERSION_GREATER_EQUAL 10.0)
-  target_compile_features(sstfilter_rocksdb_internal INTERFACE cxx_std_20)
+  target_compile_features(sstfilter_rocksdb_public INTERFACE cxx_std_20)
 endif()

@@ -228,8 +228,6 @@ TEST_P(CensusInDbTest, PublishedCountsMatchTheMetadata) {
   }
 }
 
-// L1's target in entries, from the tables a rebuild reads: here the one at
-// the open of a DB that holds tables.
 TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
   rocksdb::ColumnFamilyOptions options;
   options.compaction_style = rocksdb::kCompactionStyleLevel;
@@ -252,6 +250,8 @@ TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
   EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);
 }
 
+// L1's target in entries, from the tables a rebuild reads: here the one at
+// the open of a DB that holds tables.
 TEST(CensusTargetsTest, BaseLevelInEntriesFromTheLiveTables) {
   EnsureRocksDbFilterPoliciesRegistered();
   testing::TempDir dir;

@@ -1,7 +1,7 @@
 // What sstfilter_sst --db projects for a RocksDB database, as a function:
 // its live tables read as the advisor reads them (live_tables.h), grouped
 // into sorted runs (filter/allocation/filters_by_run.h), and optimize_levels' allocation for that
-// tree at today's filter bytes (tree_projection.h). Benchmarks compare what
+// tree at today's filter bytes (filter/allocation/tree_projection.h). Benchmarks compare what
 // a policy measured on its own tree with this optimum.
 #ifndef SSTFILTER_TOOLS_DB_PROJECTION_H_
 #define SSTFILTER_TOOLS_DB_PROJECTION_H_

@@ -94,7 +94,7 @@ std::vector<double> AllocateFreeRunFpRates(
 // is bits_per_key: bits spent as its builder spends them on a filter of
 // filter_keys entries (its tables' mean; 0: min(keys, kNominalFilterKeys)),
 // at the setting that meets each FP rate by the encoding's own model
-// (fp_target.h). Small filters spend more per key than big ones (whole
+// (filter/fp_target.h). Small filters spend more per key than big ones (whole
 // cache lines, few-key fallbacks): the budget and the bits tables already
 // hold compare only at the tables' own size.
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
