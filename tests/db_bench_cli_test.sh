@@ -197,10 +197,41 @@ check "frontier: plot drawn" test -s "$work/frontier/frontier.png"
 expect_error "--frontier: 'x' is not a setting" --frontier=8,x
 expect_error "--frontier builds its own DBs" --frontier=8,10 --compare=bloomfilter:10
 expect_error "expected one field 'N'" --frontier=8,10 --frontier_families=bloomfilter:10
-expect_error "--scenario=ssd: expected memory, disk or budget" --scenario=ssd --num=10
+expect_error "--scenario=ssd: expected memory, disk, budget or cached" --scenario=ssd --num=10
 expect_error "they need --engine=rocksdb (and --scenario=memory)" --engine=leveldb --scenario=disk
 expect_error "--max_bytes_for_level_multiplier=1: expected a number in (1, 1000]" \
   --max_bytes_for_level_multiplier=1 --num=10
+# The cache sweep, at a small size: filters in a block cache an eighth of
+# what bloomfilter:10's need, then twice that; the bottom level without
+# filters (optimize_filters_for_hits) as a row of its own.
+out="$("$bench" --scenario=cached --num=40000 --reads=2000 --warm_reads=2000 \
+       --write_buffer_size=262144 --target_file_size_base=262144 --cache_sweep=0.125,2 \
+       --compare='bloomfilter:10,bloomfilter:10+optimize_filters_for_hits' \
+       --sweep_gets=absent,mixed --out_dir="$work/sweep" 2>/dev/null)"
+echo "$out"
+csv="$work/sweep/cache_sweep.csv"
+check "sweep: csv of 2 rows x 2 caches x 2 kinds" test "$(wc -l < "$csv")" = 9
+field() {  # field <policy> <fraction> <kind> <column>
+  awk -F, -v p="\"$1\"" -v f="$2" -v k="$3" -v c="$4" \
+    '$1 == p && $3 == f && $4 == k {print $c}' "$csv"
+}
+small="$(field bloomfilter:10 0.125 absent 6)"; big="$(field bloomfilter:10 2 absent 6)"
+check "sweep: filters that do not fit are read from the device ($small at 0.125x, $big at 2x)" \
+  awk -v a="$small" -v b="$big" 'BEGIN { exit !(a != "" && b != "" && a > 0.5 && a > 4 * b) }'
+plain="$(field bloomfilter:10 2 absent 11)"
+hits="$(field bloomfilter:10+optimize_filters_for_hits 2 absent 11)"
+check "sweep: no bottom-level filters, fewer filter bytes ($hits of $plain)" \
+  awk -v a="$hits" -v b="$plain" 'BEGIN { exit !(a != "" && b != "" && a < b / 2) }'
+found="$(field bloomfilter:10 2 mixed 5)"
+check "sweep: mixed Gets find their key half the time ($found)" \
+  awk -v a="$found" 'BEGIN { exit !(a > 0.4 && a < 0.6) }'
+check "sweep: a table for each kind and cache" \
+  test "$(grep -cE '^(absent|mixed) Gets, block cache ' <<<"$out")" = 4
+expect_error "--cache_sweep: 'x' is not a fraction" --scenario=cached --cache_sweep=0.5,x
+expect_error "--sweep_gets: 'hot' is not a kind of Gets" --scenario=cached --cache_sweep=1 \
+  --sweep_gets=hot
+expect_error "--cache_sweep needs --engine=rocksdb and filters in the block cache" \
+  --scenario=disk --cache_sweep=1
 
 help="$("$bench" --help 2>&1)"
 check "--help lists the db_bench flags" grep -qF -- "--partition_index_and_filters (" <<<"$help"

@@ -185,6 +185,38 @@ TEST_F(BenchDbFaultTest, FailedMultiGetFailsTheRead) {
                     HasSubstr("injected fault")));
 }
 
+// Partitioned filters and indexes in a block cache that holds none of them
+// (capacity 0; the top level stays pinned): every Get reads a filter
+// partition from the file for each table it checks, and a Get whose
+// filter says "may match" reads an index partition too. Each kind is
+// counted apart from data blocks.
+TEST(RocksDbBenchDb, CountsFilterAndIndexPartitionReadsApart) {
+  sstfilter::testing::TempDir dir;
+  WorkloadConfig config;
+  config.num = 20000;
+  config.reads = 2000;
+  config.cache_size = 0;
+  config.partition_index_and_filters = true;
+  config.cache_index_and_filter_blocks = true;
+  config.compact_after_fill = true;  // One table: one filter check per Get.
+  absl::StatusOr<std::unique_ptr<BenchDb>> db =
+      BenchDb::Open("sstfilter.bloom:10:cache_local", dir.path(), config);
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_TRUE((*db)->Run("fillrandom").ok());
+  absl::StatusOr<BenchmarkResult> present = (*db)->Run("readrandom");
+  ASSERT_TRUE(present.ok()) << present.status();
+  EXPECT_EQ(present->found, config.reads);
+  EXPECT_NEAR(present->filter_block_reads_per_op(), 1.0, 0.01);
+  EXPECT_NEAR(present->index_block_reads_per_op(), 1.0, 0.01);
+  EXPECT_NEAR(present->data_block_reads_per_op(), 1.0, 0.01);
+  absl::StatusOr<BenchmarkResult> absent = (*db)->Run("readmissing");
+  ASSERT_TRUE(absent.ok()) << absent.status();
+  EXPECT_NEAR(absent->filter_block_reads_per_op(), 1.0, 0.01);
+  // Only the false positives go on to the index and the data.
+  EXPECT_LT(absent->index_block_reads_per_op(), 0.05);
+  EXPECT_DOUBLE_EQ(absent->index_block_reads_per_op(), absent->data_block_reads_per_op());
+}
+
 // The same workload on LevelDB: every written key found, absent keys
 // skipped by the filter (no block cache: every data block needed is read),
 // and multireadrandom refused (LevelDB has no MultiGet).

@@ -24,6 +24,7 @@ EngineCounters EngineCounters::Since(const EngineCounters& before) const {
   }
   d.data_block_reads = data_block_reads - before.data_block_reads;
   d.filter_block_reads = filter_block_reads - before.filter_block_reads;
+  d.index_block_reads = index_block_reads - before.index_block_reads;
   return d;
 }
 

@@ -6,9 +6,11 @@
 // Counter meanings (what the report's columns show): FilterChecks below;
 //   data_block_reads     data blocks read from table files by Gets (block
 //                        cache misses), on the reader threads only;
-//   filter_block_reads   filter blocks read from table files by Gets (with
-//                        cache_index_and_filter_blocks, when the block cache
-//                        had lost them).
+//   filter_block_reads   filter blocks (or filter partitions) read from
+//                        table files by Gets (with cache_index_and_filter_blocks,
+//                        when the block cache had lost them);
+//   index_block_reads    index blocks (or index partitions) read the same way.
+// With direct reads each of these is a device read.
 #ifndef SSTFILTER_BENCH_DB_BENCH_ENGINE_H_
 #define SSTFILTER_BENCH_DB_BENCH_ENGINE_H_
 
@@ -89,6 +91,8 @@ struct EngineOptions {
   // block cache, competing with data blocks (cache_index_and_filter_blocks).
   bool use_direct_reads = false;
   bool cache_index_and_filter_blocks = false;
+  // RocksDB's optimize_filters_for_hits: no filters for the bottom level.
+  bool optimize_filters_for_hits = false;
 };
 
 // Filter checks made by lookups (RocksDB's BLOOM_FILTER_* counters).
@@ -121,6 +125,7 @@ struct EngineCounters {
   std::vector<FilterChecks> filter_by_level;
   uint64_t data_block_reads = 0;
   uint64_t filter_block_reads = 0;
+  uint64_t index_block_reads = 0;
 
   // This minus an earlier reading of the same engine.
   EngineCounters Since(const EngineCounters& before) const;

@@ -6,6 +6,7 @@
 //   sstfilter_db_bench --compare='sstfilter.bloom:10:*,bloomfilter:10'  (* : each encoding)
 //   sstfilter_db_bench --engine=leveldb --compare=leveldb:10,sstfilter.bloom:10,none
 //   sstfilter_db_bench --shapes=all   (the tree shapes, shape.h)
+//   sstfilter_db_bench --scenario=cached --cache_sweep=0.125,0.5,1,2  (cache_sweep.h)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "bench/db_bench/cache_sweep.h"
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/frontier.h"
 #include "bench/db_bench/frontier_plot.h"
@@ -66,8 +68,9 @@ ABSL_FLAG(int32_t, key_size, 16, "key bytes (>= 8; db_bench's big-endian number 
 ABSL_FLAG(int32_t, value_size, 100, "value bytes");
 ABSL_FLAG(int32_t, batch_size, 32, "keys per MultiGet in multireadrandom");
 ABSL_FLAG(int32_t, threads, 1, "reader threads (fills are single-threaded)");
-ABSL_FLAG(bool, partition_index_and_filters, false,
-          "partitioned filters with a two-level index (one filter per partition)");
+ABSL_FLAG(std::optional<bool>, partition_index_and_filters, std::nullopt,
+          "partitioned filters with a two-level index (one filter per partition; default "
+          "false; cached: true)");
 ABSL_FLAG(std::optional<int64_t>, cache_size, std::nullopt,
           "block cache bytes (default 8 MiB; budget: 32 MiB)");
 ABSL_FLAG(bool, statistics, false, "print RocksDB's statistics after each filter's run");
@@ -101,7 +104,9 @@ ABSL_FLAG(std::string, scenario, "memory",
           "from the page cache), disk (a tree of levels in steady state, direct reads, "
           "uncompressed, 4 MB memtables and files, levels sized from the bottom growing 10x "
           "over a 16 MB base), budget (disk "
-          "with filters and indexes in a 32 MB block cache); bench/db_bench/scenario.h");
+          "with filters and indexes in a 32 MB block cache), cached (8M keys, partitioned "
+          "filters and indexes in an 8 MB block cache, direct reads, 8 MB memtables and "
+          "files); bench/db_bench/scenario.h");
 ABSL_FLAG(std::string, db, "",
           "DB directory (default: a temporary directory, removed after); with --compare, "
           "the i-th filter's DB is <db>.<i> (the first's <db>). Destroyed first unless "
@@ -129,6 +134,20 @@ ABSL_FLAG(std::string, shapes, "",
               "the tree, and present-key Gets (instead of --benchmarks). Defaults: 1500000 "
               "keys, 2 MB memtables and files, 8 MB base level, uncompressed, direct reads, "
               "--reads=200000 absent-key Gets per point");
+ABSL_FLAG(std::string, cache_sweep, "",
+          "fractions of what bloomfilter:10's filters need at --num keys (10 bits a key), "
+          "e.g. 0.125,0.25,0.5,1,2: build a DB for each policy of --compare (default " +
+              std::string(sstfilter::db_bench::kDefaultCacheRows) +
+              "; a policy ending in +optimize_filters_for_hits sets that option), reopen it "
+              "with a block cache of each size and print device reads per Get (filter "
+              "partitions + index + data), us per Get and filter bytes for --sweep_gets, "
+              "--warm_reads then --reads Gets per point, and <out_dir>/cache_sweep.csv. Needs "
+              "filters in the block cache (--scenario=cached)");
+ABSL_FLAG(std::string, sweep_gets, "absent,present,mixed",
+          "--cache_sweep: the kinds of Gets at each point: absent (none finds its key), "
+          "present, mixed (half do)");
+ABSL_FLAG(int64_t, warm_reads, 100000,
+          "--cache_sweep: Gets before each point's measured ones (other keys, same draw)");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
 ABSL_FLAG(int64_t, round_reads, 1000000,
           "--shapes, the skewed-traffic shapes (--shapes=skewed): absent-key Gets drawn by the "
@@ -244,7 +263,8 @@ absl::StatusOr<WorkloadConfig> ConfigFromFlags(const Scenario& scenario) {
   c.value_size = absl::GetFlag(FLAGS_value_size);
   c.batch_size = absl::GetFlag(FLAGS_batch_size);
   c.threads = absl::GetFlag(FLAGS_threads);
-  c.partition_index_and_filters = absl::GetFlag(FLAGS_partition_index_and_filters);
+  c.partition_index_and_filters =
+      Pick(FLAGS_partition_index_and_filters, scenario.partition_index_and_filters, false);
   c.cache_size = Pick(FLAGS_cache_size, scenario.cache_size, int64_t{8} << 20);
   c.compact_after_fill = Pick(FLAGS_final_compaction, scenario.final_compaction, true);
   c.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
@@ -353,6 +373,73 @@ int RunFrontier(const WorkloadConfig& config, const Scenario& scenario) {
   return 0;
 }
 
+absl::StatusOr<std::vector<GetKind>> ParseSweepGets(const std::string& list) {
+  std::vector<GetKind> kinds;
+  for (const std::string& name : std::vector<std::string>(absl::StrSplit(list, ','))) {
+    const GetKind all[] = {GetKind::kAbsent, GetKind::kPresent, GetKind::kMixed};
+    const auto* kind = std::find_if(std::begin(all), std::end(all),
+                                    [&](GetKind k) { return name == GetKindName(k); });
+    if (kind == std::end(all)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--sweep_gets: '%s' is not a kind of Gets; expected absent, present or mixed", name));
+    }
+    kinds.push_back(*kind);
+  }
+  return kinds;
+}
+
+// --cache_sweep: each policy's DB read at each block-cache size.
+int RunCacheSweepMode(const WorkloadConfig& workload) {
+  if (workload.engine != EngineKind::kRocksDb || !workload.cache_index_and_filter_blocks ||
+      workload.use_existing_db || !absl::GetFlag(FLAGS_frontier).empty()) {
+    return Fail("--cache_sweep needs --engine=rocksdb and filters in the block cache "
+                "(--scenario=cached, or --cache_index_and_filter_blocks), and builds its own "
+                "DBs: no --use_existing_db or --frontier");
+  }
+  if (absl::Status s = CheckFlags(workload, {"fillrandom", "readrandom"}); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  CacheSweepConfig config;
+  config.workload = workload;
+  config.reads = workload.reads >= 0 ? workload.reads : workload.num;
+  config.warm_reads = absl::GetFlag(FLAGS_warm_reads);
+  config.db = absl::GetFlag(FLAGS_db);
+  if (config.reads < 1 || config.warm_reads < 0) {
+    return Fail("--cache_sweep: --reads must be at least 1 and --warm_reads at least 0");
+  }
+  absl::StatusOr<std::vector<double>> fractions =
+      ParseCacheFractions(absl::GetFlag(FLAGS_cache_sweep));
+  absl::StatusOr<std::vector<GetKind>> kinds = ParseSweepGets(absl::GetFlag(FLAGS_sweep_gets));
+  const std::string compare = absl::GetFlag(FLAGS_compare);
+  absl::StatusOr<std::vector<CacheRow>> rows =
+      ParseCacheRows(compare.empty() ? kDefaultCacheRows : compare);
+  for (const absl::Status& s : {fractions.status(), kinds.status(), rows.status()}) {
+    if (!s.ok()) return Fail(std::string(s.message()));
+  }
+  config.fractions = *fractions, config.kinds = *kinds, config.rows = *rows;
+  absl::PrintF("cache sweep: %d keys of %d + %d bytes, partitioned filters %s; block caches of "
+               "%s x %s MiB (bloomfilter:10's filters at 10 bits a key); %d + %d Gets a point\n",
+               workload.num, workload.key_size, workload.value_size,
+               workload.partition_index_and_filters ? "on" : "off",
+               absl::GetFlag(FLAGS_cache_sweep),
+               absl::StrFormat("%.2f", BloomTenFilterBytes(workload.num) / 1048576.0),
+               config.warm_reads, config.reads);
+  std::vector<CachePoint> all;
+  absl::Status s = RunCacheSweep(config, [&](const std::vector<CachePoint>& points) {
+    all.insert(all.end(), points.begin(), points.end());
+  });
+  if (!s.ok()) return Fail(std::string(s.message()));
+  std::printf("%s", CacheSweepTable(all).c_str());
+  const std::string path = absl::GetFlag(FLAGS_out_dir) + "/cache_sweep.csv";
+  std::error_code ignored;
+  std::filesystem::create_directories(absl::GetFlag(FLAGS_out_dir), ignored);
+  std::ofstream csv(path);
+  csv << CacheSweepCsv(all);
+  if (!csv) return Fail(absl::StrFormat("--out_dir: cannot write %s", path));
+  std::printf("\nwrote %s\n", path.c_str());
+  return 0;
+}
+
 // --shapes: each shape for each policy; the table shape by shape, JSON.
 int RunShapesMode() {
   if (absl::GetFlag(FLAGS_scenario) != "memory" || !absl::GetFlag(FLAGS_frontier).empty() ||
@@ -433,6 +520,7 @@ int Main(int argc, char** argv) {
     return Fail("--use_existing_db needs --db=<directory of the existing DB>");
   }
   std::printf("%s\n", MachineLine().c_str());
+  if (!absl::GetFlag(FLAGS_cache_sweep).empty()) return RunCacheSweepMode(*config);
   if (!absl::GetFlag(FLAGS_frontier).empty()) return RunFrontier(*config, *scenario);
   const std::vector<std::string> benchmarks =
       BenchmarksFor(config->engine, scenario->benchmarks);

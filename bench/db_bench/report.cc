@@ -61,10 +61,14 @@ std::string FpByLevelText(const BenchmarkResult& r) {
 
 std::string FilterLine(const BenchmarkResult& r) {
   if (!r.is_read) return absl::StrFormat("%-12s : %s", "", FilterBytesText(r));
-  const std::string filter_reads =
-      r.counters.filter_block_reads > 0
-          ? absl::StrFormat(", %.4f filter-block reads/op", r.filter_block_reads_per_op())
-          : "";
+  std::string filter_reads;
+  if (r.counters.filter_block_reads > 0) {
+    filter_reads = absl::StrFormat(", %.4f filter-block reads/op", r.filter_block_reads_per_op());
+  }
+  if (r.counters.index_block_reads > 0) {
+    absl::StrAppendFormat(&filter_reads, ", %.4f index-block reads/op",
+                          r.index_block_reads_per_op());
+  }
   return absl::StrFormat(
       "%-12s : filter fp %s (%d absent-key checks), %.4f data-block reads/op%s, %s%s", "",
       FpText(r.counters.filter), r.absent_checks(), r.data_block_reads_per_op(), filter_reads,
@@ -207,6 +211,7 @@ nlohmann::json ResultJson(const BenchmarkResult& r) {
           {"fp_rate", r.is_read ? r.fp_rate() : 0.0},
           {"data_block_reads_per_op", r.data_block_reads_per_op()},
           {"filter_block_reads_per_op", r.filter_block_reads_per_op()},
+          {"index_block_reads_per_op", r.index_block_reads_per_op()},
           {"filter_checks_by_level", std::move(by_level)},
           {"filter_bytes_per_key", r.filter_bytes_per_key()},
           {"filter_bytes", r.filter_bytes()},

@@ -111,6 +111,7 @@ class ReaderCounts {
     counts_.data_block_reads +=
         perf.block_read_count - perf.index_block_read_count - perf.filter_block_read_count;
     counts_.filter_block_reads += perf.filter_block_read_count;
+    counts_.index_block_reads += perf.index_block_read_count;
     if (perf.level_to_perf_context == nullptr) return;
     for (const auto& [level, by_level] : *perf.level_to_perf_context) {
       if (counts_.filter_by_level.size() <= level) counts_.filter_by_level.resize(level + 1);
@@ -193,6 +194,7 @@ class RocksDbEngine final : public Engine {
     }
     table.cache_index_and_filter_blocks = options.cache_index_and_filter_blocks;
     options_.use_direct_reads = options.use_direct_reads;
+    options_.optimize_filters_for_hits = options.optimize_filters_for_hits;
     options_.create_if_missing = !options.use_existing_db;
     if (env != nullptr) options_.env = env;
     options_.statistics = rocksdb::CreateDBStatistics();

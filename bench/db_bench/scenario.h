@@ -8,6 +8,10 @@
 //           so each false positive costs one
 //   budget  disk, with filter and index blocks in a block cache smaller than
 //           the working set: filter bytes compete with data blocks
+//   cached  8M keys, partitioned filters and indexes in an 8 MB block cache
+//           (high priority, top level pinned), direct reads: where filters
+//           do not fit in the memory they share (cache_sweep.h sweeps the
+//           cache size)
 #ifndef SSTFILTER_BENCH_DB_BENCH_SCENARIO_H_
 #define SSTFILTER_BENCH_DB_BENCH_SCENARIO_H_
 
@@ -31,6 +35,7 @@ struct Scenario {
   std::optional<bool> final_compaction;
   std::optional<bool> use_direct_reads;
   std::optional<bool> cache_index_and_filter_blocks;
+  std::optional<bool> partition_index_and_filters;
   std::optional<std::string> benchmarks;
   LsmShape shape;
 };
@@ -43,7 +48,7 @@ Scenario ShapesScenario();
 
 // The scenario called `name`, or InvalidArgument listing the names.
 absl::StatusOr<Scenario> FindScenario(std::string_view name);
-// "memory, disk or budget".
+// "memory, disk, budget or cached".
 std::string ScenarioNames();
 
 }  // namespace sstfilter::db_bench

@@ -117,6 +117,7 @@ absl::StatusOr<std::unique_ptr<BenchDb>> BenchDb::Open(const std::string& filter
   options.shape = config.shape;
   options.use_direct_reads = config.use_direct_reads;
   options.cache_index_and_filter_blocks = config.cache_index_and_filter_blocks;
+  options.optimize_filters_for_hits = config.optimize_filters_for_hits;
   absl::StatusOr<std::unique_ptr<Engine>> engine =
       config.engine == EngineKind::kLevelDb ? OpenLevelDbEngine(options)
                                             : OpenRocksDbEngine(options, env);
@@ -213,7 +214,6 @@ struct BenchDb::ReadTotals {
 void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, const ReadKeys& keys,
                          int64_t reads, ReadTotals* totals) {
   const std::string name(spec.name);
-  const int key_size = config_.key_size + (spec.missing ? 1 : 0);
   const size_t batch = spec.multi ? static_cast<size_t>(std::max(1, config_.batch_size)) : 1;
   // Found or not is an ordinary answer; an error fails the benchmark.
   int64_t my_found = 0;
@@ -228,15 +228,22 @@ void BenchDb::ReadThread(const BenchmarkSpec& spec, int t, int threads, const Re
   // Each benchmark draws its own keys: one reading the keys the previous
   // one read would find their blocks in the block cache.
   const uint64_t benchmark_index = static_cast<uint64_t>(&spec - kBenchmarks);
-  std::mt19937_64 rng((config_.seed * 7919 + static_cast<uint64_t>(t)) * 31 + benchmark_index);
+  std::mt19937_64 rng((config_.seed * 7919 + static_cast<uint64_t>(t)) * 31 + benchmark_index +
+                     keys.draw * 1000003);
   const KeyDraw pick(keys.traffic, keys.count);
+  // Missing keys are present ones read one byte longer.
+  std::bernoulli_distribution missing(std::clamp(keys.missing_share, 0.0, 1.0));
+  auto key_size = [&] {
+    const bool is_missing = keys.missing_share < 0 ? spec.missing : missing(rng);
+    return config_.key_size + (is_missing ? 1 : 0);
+  };
   const auto step = static_cast<uint64_t>(keys.step);
   const int64_t my_reads = reads / threads + (t < reads % threads ? 1 : 0);
   std::vector<std::string> batch_keys(batch);
   std::vector<absl::StatusOr<bool>> answers(batch);
   for (int64_t done = 0; done < my_reads && !totals->error.failed();) {
     const size_t n = std::min<int64_t>(static_cast<int64_t>(batch), my_reads - done);
-    for (size_t i = 0; i < n; ++i) batch_keys[i] = MakeKey(step * pick(rng), key_size);
+    for (size_t i = 0; i < n; ++i) batch_keys[i] = MakeKey(step * pick(rng), key_size());
     if (spec.multi) {
       reader->MultiGet(batch_keys, n, answers.data());
       for (size_t i = 0; i < n; ++i) count(answers[i], "MultiGet");

@@ -73,6 +73,7 @@ struct WorkloadConfig {
   LsmShape shape;  // RocksDB only.
   bool use_direct_reads = false;               // RocksDB only (EngineOptions).
   bool cache_index_and_filter_blocks = false;  // RocksDB only.
+  bool optimize_filters_for_hits = false;      // RocksDB only.
   // Open the DB as it is (fills are then skipped by the tool, as by
   // db_bench); otherwise it is destroyed first.
   bool use_existing_db = false;
@@ -101,6 +102,7 @@ struct BenchmarkResult {
   double fp_rate() const { return counters.filter.fp_rate(); }
   double data_block_reads_per_op() const { return PerOp(counters.data_block_reads); }
   double filter_block_reads_per_op() const { return PerOp(counters.filter_block_reads); }
+  double index_block_reads_per_op() const { return PerOp(counters.index_block_reads); }
   double filter_bytes_per_key() const { return tables.BytesPerKey(); }
   uint64_t filter_bytes() const { return tables.bytes; }
   double PerOp(uint64_t count) const {
@@ -116,6 +118,14 @@ struct ReadKeys {
   int64_t count = 0;
   int64_t step = 1;
   LookupTraffic traffic = {};
+  // Which draw of keys: a read with another draw asks other keys (a
+  // warm-up, then a measurement that does not find the warm-up's blocks
+  // cached for its own keys).
+  uint64_t draw = 0;
+  // Below 0: the keys the benchmark says (readmissing's all missing, the
+  // others' all present). Else each key read is a missing one with this
+  // probability (0.5: a mix, half the Gets finding their key).
+  double missing_share = -1;
 };
 
 // A DB of config.engine opened for one filter policy ("none" = no filter).

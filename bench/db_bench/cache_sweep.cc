@@ -1,0 +1,210 @@
+#include "bench/db_bench/cache_sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "bench/db_bench/compare_list.h"
+#include "bench/db_bench/progress.h"
+#include "bench/db_bench/run_dir.h"
+
+namespace sstfilter::db_bench {
+
+namespace {
+
+double MissingShare(GetKind kind) {
+  switch (kind) {
+    case GetKind::kAbsent:
+      return 1;
+    case GetKind::kPresent:
+      return 0;
+    case GetKind::kMixed:
+      return 0.5;
+  }
+  return 1;
+}
+
+absl::Status InRow(const CacheRow& row, const std::string& step, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrFormat("%s: %s: %s", row.label, step, s.message()));
+}
+
+// Builds the row's DB at `path`: every key written in random order, the
+// tree left as the fill's flushes and compactions leave it.
+absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const std::string& path) {
+  WorkloadConfig build = config.workload;
+  build.use_existing_db = false;
+  build.optimize_filters_for_hits = row.hits;
+  absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(row.filter, path, build);
+  if (!db.ok()) return InRow(row, "opening", db.status());
+  absl::StatusOr<BenchmarkResult> fill = (*db)->Run("fillrandom");
+  return fill.ok() ? absl::OkStatus() : InRow(row, "fillrandom", fill.status());
+}
+
+// One cache size: the DB reopened with that cache (and its compactions
+// finished), then each kind of Gets, warmed up and measured.
+absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
+                         const std::string& path, double fraction,
+                         std::vector<CachePoint>* points) {
+  WorkloadConfig read = config.workload;
+  read.use_existing_db = true;
+  read.optimize_filters_for_hits = row.hits;
+  read.cache_size = std::max<int64_t>(
+      1, std::llround(fraction * static_cast<double>(BloomTenFilterBytes(read.num))));
+  absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(row.filter, path, read);
+  if (!db.ok()) return InRow(row, "reopening", db.status());
+  if (absl::Status s = (*db)->engine().WaitForCompactions(); !s.ok()) {
+    return InRow(row, "waiting for compactions", s);
+  }
+  for (size_t k = 0; k < config.kinds.size(); ++k) {
+    const GetKind kind = config.kinds[k];
+    ProgressLine(absl::StrFormat("%s: cache %.3gx, %s Gets", row.label, fraction,
+                                 GetKindName(kind)));
+    ReadKeys keys;
+    keys.count = read.num;
+    keys.missing_share = MissingShare(kind);
+    keys.draw = 1 + 2 * k;
+    if (config.warm_reads > 0) {
+      absl::StatusOr<BenchmarkResult> warm = (*db)->RunRead("readrandom", keys, config.warm_reads);
+      if (!warm.ok()) return InRow(row, "warming up", warm.status());
+    }
+    keys.draw = 2 + 2 * k;
+    absl::StatusOr<BenchmarkResult> r = (*db)->RunRead("readrandom", keys, config.reads);
+    if (!r.ok()) return InRow(row, "reading", r.status());
+    CachePoint p;
+    p.row = row.label;
+    p.cache_bytes = read.cache_size;
+    p.fraction = fraction;
+    p.kind = kind;
+    p.found = r->ops ? static_cast<double>(r->found) / static_cast<double>(r->ops) : 0;
+    p.filter_reads = r->filter_block_reads_per_op();
+    p.index_reads = r->index_block_reads_per_op();
+    p.data_reads = r->data_block_reads_per_op();
+    p.micros = r->micros_per_op();
+    p.filter_bytes = r->filter_bytes();
+    points->push_back(p);
+  }
+  return absl::OkStatus();
+}
+
+std::string Mib(double bytes) { return absl::StrFormat("%.2f", bytes / (1 << 20)); }
+
+}  // namespace
+
+const char* GetKindName(GetKind kind) {
+  switch (kind) {
+    case GetKind::kAbsent:
+      return "absent";
+    case GetKind::kPresent:
+      return "present";
+    case GetKind::kMixed:
+      return "mixed";
+  }
+  return "?";
+}
+
+absl::StatusOr<std::vector<CacheRow>> ParseCacheRows(const std::string& list) {
+  std::vector<CacheRow> rows;
+  for (const std::string& given : SplitTopLevel(list)) {
+    absl::string_view entry = given;
+    const bool hits = absl::ConsumeSuffix(&entry, kHitsSuffix);
+    absl::StatusOr<std::vector<std::string>> filters = ExpandCompareList(std::string(entry));
+    if (!filters.ok()) return filters.status();
+    for (const std::string& filter : *filters) {
+      rows.push_back({hits ? absl::StrCat(filter, kHitsSuffix) : filter, filter, hits});
+    }
+  }
+  if (rows.empty()) return absl::InvalidArgumentError("--compare: no policy to sweep");
+  return rows;
+}
+
+absl::StatusOr<std::vector<double>> ParseCacheFractions(const std::string& list) {
+  std::vector<double> fractions;
+  for (const std::string& field : std::vector<std::string>(absl::StrSplit(list, ','))) {
+    double f = 0;
+    if (!absl::SimpleAtod(field, &f) || !(f > 0 && f <= 64)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--cache_sweep: '%s' is not a fraction in (0, 64] of bloomfilter:10's filter bytes",
+          field));
+    }
+    if (!fractions.empty() && f <= fractions.back()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--cache_sweep=%s: expected increasing fractions, as in 0.125,0.5,2", list));
+    }
+    fractions.push_back(f);
+  }
+  return fractions;
+}
+
+int64_t BloomTenFilterBytes(int64_t keys) { return keys * 10 / 8; }
+
+absl::Status RunCacheSweep(const CacheSweepConfig& config,
+                           const std::function<void(const std::vector<CachePoint>&)>& row_done) {
+  for (size_t i = 0; i < config.rows.size(); ++i) {
+    const CacheRow& row = config.rows[i];
+    absl::StatusOr<RunDir> dir = RunDir::Make(config.db, i == 0 ? "" : absl::StrCat(i));
+    if (!dir.ok()) return dir.status();
+    ProgressLine(absl::StrFormat("%s (policy %d of %d): building its DB", row.label, i + 1,
+                                 config.rows.size()));
+    if (absl::Status s = Build(config, row, dir->path()); !s.ok()) return s;
+    std::vector<CachePoint> points;
+    for (double fraction : config.fractions) {
+      if (absl::Status s = ReadAtCache(config, row, dir->path(), fraction, &points); !s.ok()) {
+        return s;
+      }
+    }
+    row_done(points);
+  }
+  return absl::OkStatus();
+}
+
+std::string CacheSweepTable(const std::vector<CachePoint>& points) {
+  // Rows in the order they came, by kind and cache.
+  std::map<std::pair<int, int64_t>, std::vector<const CachePoint*>> groups;
+  size_t width = 6;
+  for (const CachePoint& p : points) {
+    groups[{static_cast<int>(p.kind), p.cache_bytes}].push_back(&p);
+    width = std::max(width, p.row.size());
+  }
+  std::string out;
+  for (const auto& [key, group] : groups) {
+    const CachePoint& first = *group.front();
+    absl::StrAppendFormat(&out,
+                          "\n%s Gets, block cache %s MiB (%.3gx bloomfilter:10's filters):\n",
+                          GetKindName(first.kind), Mib(static_cast<double>(first.cache_bytes)),
+                          first.fraction);
+    absl::StrAppendFormat(&out, "  %-*s  %10s  %-38s  %9s  %6s\n", static_cast<int>(width),
+                          "policy", "filter MiB", "filter + index + data = device reads/Get",
+                          "us/Get", "found");
+    for (const CachePoint* p : group) {
+      absl::StrAppendFormat(&out, "  %-*s  %10s  %.3f + %.3f + %.3f = %-14.3f  %9.1f  %5.1f%%\n",
+                            static_cast<int>(width), p->row,
+                            Mib(static_cast<double>(p->filter_bytes)), p->filter_reads,
+                            p->index_reads, p->data_reads, p->reads(), p->micros,
+                            100 * p->found);
+    }
+  }
+  return out;
+}
+
+std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
+  std::string out =
+      "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
+      "device_reads,micros,filter_bytes\n";
+  for (const CachePoint& p : points) {
+    absl::StrAppendFormat(&out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d\n",
+                          absl::StrReplaceAll(p.row, {{"\"", "\"\""}}),
+                          p.cache_bytes, p.fraction, GetKindName(p.kind), p.found, p.filter_reads,
+                          p.index_reads, p.data_reads, p.reads(), p.micros, p.filter_bytes);
+  }
+  return out;
+}
+
+}  // namespace sstfilter::db_bench

@@ -1,0 +1,98 @@
+// Filters that live in the block cache (--cache_sweep, --scenario=cached):
+// partitioned filters and indexes cached with high priority, the top level
+// pinned, data read with direct I/O, so every block the cache does not hold
+// is a device read. Each policy builds its DB once; the DB is then reopened
+// at each block-cache size and read with absent, present and mixed Gets,
+// a warm-up first and then the measured Gets (other keys of the same
+// draw), so the cache is in its steady state for that size and traffic.
+// Per point: device reads per Get split into filter partitions, index
+// blocks and data blocks, the Get's latency and the live filter bytes.
+//
+// The caches are fractions of what bloomfilter:10's filters need at --num
+// keys (10 bits a key): the regime where filters do not fit starts below 1.
+#ifndef SSTFILTER_BENCH_DB_BENCH_CACHE_SWEEP_H_
+#define SSTFILTER_BENCH_DB_BENCH_CACHE_SWEEP_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bench/db_bench/workload.h"
+
+namespace sstfilter::db_bench {
+
+// The rows of the sweep by default: RocksDB's Bloom and Ribbon filters,
+// RocksDB's Bloom without bottom-level filters (kHitsSuffix), ours uniform
+// and per level.
+inline constexpr char kHitsSuffix[] = "+optimize_filters_for_hits";
+inline constexpr char kDefaultCacheRows[] =
+    "bloomfilter:10,ribbonfilter:10,bloomfilter:10+optimize_filters_for_hits,"
+    "sstfilter.bloom:10:cache_local,sstfilter.bloom:10:cache_local:optimize_levels,"
+    "sstfilter.bloom:10:banded:optimize_levels";
+
+// One row: a filter policy, and whether the column family sets
+// optimize_filters_for_hits (the row's filter string ends in kHitsSuffix).
+struct CacheRow {
+  std::string label;   // As given.
+  std::string filter;  // Without the suffix.
+  bool hits = false;
+};
+
+// The rows of a --compare list (compare_list.h syntax, "*" expanded), each
+// entry possibly ending in kHitsSuffix.
+absl::StatusOr<std::vector<CacheRow>> ParseCacheRows(const std::string& list);
+
+// "0.125,0.5,2" -> fractions, each in (0, 64], at least one, no repeats,
+// in increasing order.
+absl::StatusOr<std::vector<double>> ParseCacheFractions(const std::string& list);
+
+// What bloomfilter:10's filters take for `keys` keys: 10 bits a key.
+int64_t BloomTenFilterBytes(int64_t keys);
+
+// The Gets of one point: absent (none finds its key), present (all do) or
+// mixed (each finds its key with probability 1/2).
+enum class GetKind { kAbsent, kPresent, kMixed };
+const char* GetKindName(GetKind kind);
+
+struct CacheSweepConfig {
+  WorkloadConfig workload;  // The tree, the storage; its cache_size is each point's.
+  std::vector<CacheRow> rows;
+  std::vector<double> fractions;  // Of BloomTenFilterBytes(workload.num).
+  std::vector<GetKind> kinds = {GetKind::kAbsent, GetKind::kPresent, GetKind::kMixed};
+  int64_t warm_reads = 100000;  // Per point, before the measured ones.
+  int64_t reads = 100000;       // Measured per point.
+  std::string db;               // --db: where the DBs are kept (empty: temporary).
+};
+
+struct CachePoint {
+  std::string row;
+  int64_t cache_bytes = 0;
+  double fraction = 0;  // cache_bytes / BloomTenFilterBytes.
+  GetKind kind = GetKind::kAbsent;
+  double found = 0;  // Share of the measured Gets that found their key.
+  double filter_reads = 0, index_reads = 0, data_reads = 0;  // Per Get.
+  double micros = 0;                                          // Per Get.
+  uint64_t filter_bytes = 0;                                  // Live tables'.
+  double reads() const { return filter_reads + index_reads + data_reads; }
+};
+
+// Runs the sweep; `row_done` gets each row's points as soon as they are
+// measured (rows in order; within one, caches then kinds). An error names
+// the row and the step that failed.
+absl::Status RunCacheSweep(const CacheSweepConfig& config,
+                           const std::function<void(const std::vector<CachePoint>&)>& row_done);
+
+// The points as a table: for each kind and cache, one line per row with
+// filter + index + data = device reads per Get, microseconds per Get and
+// filter bytes; `header` once before the first rows.
+std::string CacheSweepTable(const std::vector<CachePoint>& points);
+
+// The points as CSV, one line per point.
+std::string CacheSweepCsv(const std::vector<CachePoint>& points);
+
+}  // namespace sstfilter::db_bench
+
+#endif  // SSTFILTER_BENCH_DB_BENCH_CACHE_SWEEP_H_

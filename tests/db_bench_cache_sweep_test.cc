@@ -1,0 +1,82 @@
+// The cache sweep's parts without a DB (bench/db_bench/cache_sweep.h): its
+// rows and fractions as parsed from flags, and its table and CSV. The sweep
+// itself runs in db_bench_cli_test.sh.
+#include "bench/db_bench/cache_sweep.h"
+
+#include <string>
+#include <vector>
+
+#include "filter/encodings.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter::db_bench {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(CacheSweepTest, RowsTakeTheHitsSuffixAndExpandEachEncoding) {
+  absl::StatusOr<std::vector<CacheRow>> rows =
+      ParseCacheRows("bloomfilter:10+optimize_filters_for_hits,sstfilter.bloom:10:*");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 1 + AllEncodingIds().size());
+  EXPECT_EQ((*rows)[0].filter, "bloomfilter:10");
+  EXPECT_EQ((*rows)[0].label, "bloomfilter:10+optimize_filters_for_hits");
+  EXPECT_TRUE((*rows)[0].hits);
+  EXPECT_EQ((*rows)[1].filter, "sstfilter.bloom:10");
+  EXPECT_FALSE((*rows)[1].hits);
+  EXPECT_EQ((*rows)[1].label, (*rows)[1].filter);
+  EXPECT_TRUE(ParseCacheRows(kDefaultCacheRows).ok());
+  EXPECT_FALSE(ParseCacheRows("").ok());
+}
+
+TEST(CacheSweepTest, FractionsArePositiveAndIncreasing) {
+  absl::StatusOr<std::vector<double>> f = ParseCacheFractions("0.125,0.5,2");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(*f, (std::vector<double>{0.125, 0.5, 2}));
+  EXPECT_THAT(std::string(ParseCacheFractions("0.5,x").status().message()),
+              HasSubstr("'x' is not a fraction in (0, 64]"));
+  EXPECT_FALSE(ParseCacheFractions("0").ok());
+  EXPECT_FALSE(ParseCacheFractions("100").ok());
+  EXPECT_THAT(std::string(ParseCacheFractions("1,0.5").status().message()),
+              HasSubstr("expected increasing fractions"));
+  EXPECT_EQ(BloomTenFilterBytes(8000000), 10000000);
+}
+
+CachePoint Point(const std::string& row, GetKind kind, int64_t cache, double filter) {
+  CachePoint p;
+  p.row = row, p.kind = kind, p.cache_bytes = cache, p.fraction = cache / 1e6;
+  p.filter_reads = filter, p.index_reads = 0.02, p.data_reads = 0.03;
+  p.micros = 70, p.filter_bytes = 10 << 20, p.found = kind == GetKind::kMixed ? 0.5 : 0;
+  return p;
+}
+
+TEST(CacheSweepTest, TableGroupsByKindThenCacheInRowOrder) {
+  const std::vector<CachePoint> points = {
+      Point("b", GetKind::kAbsent, 1000000, 0.9), Point("b", GetKind::kMixed, 1000000, 0.5),
+      Point("b", GetKind::kAbsent, 2000000, 0.1), Point("a", GetKind::kAbsent, 1000000, 0.8)};
+  const std::string table = CacheSweepTable(points);
+  const size_t small = table.find("absent Gets, block cache 0.95 MiB (1x");
+  const size_t big = table.find("absent Gets, block cache 1.91 MiB (2x");
+  const size_t mixed = table.find("mixed Gets, block cache 0.95 MiB");
+  ASSERT_NE(small, std::string::npos) << table;
+  ASSERT_NE(big, std::string::npos) << table;
+  ASSERT_NE(mixed, std::string::npos) << table;
+  EXPECT_LT(small, big);
+  EXPECT_LT(big, mixed);
+  // The rows of a group in the order they came: b before a.
+  const size_t b = table.find("b  ", small), a = table.find("a  ", small);
+  EXPECT_LT(b, a);
+  EXPECT_LT(a, big);
+  EXPECT_THAT(table, HasSubstr("0.900 + 0.020 + 0.030 = 0.950"));
+}
+
+TEST(CacheSweepTest, CsvQuotesThePolicy) {
+  const std::string csv =
+      CacheSweepCsv({Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25)});
+  EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
+                             "0.03000,0.30000,70.00,10485760\n"));
+}
+
+}  // namespace
+}  // namespace sstfilter::db_bench
