@@ -1,6 +1,7 @@
 #include "bench/db_bench/cache_sweep.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -108,6 +109,21 @@ const char* GetKindName(GetKind kind) {
       return "mixed";
   }
   return "?";
+}
+
+absl::StatusOr<std::vector<GetKind>> ParseSweepGets(const std::string& list) {
+  std::vector<GetKind> kinds;
+  for (const std::string& name : std::vector<std::string>(absl::StrSplit(list, ','))) {
+    const GetKind all[] = {GetKind::kAbsent, GetKind::kPresent, GetKind::kMixed};
+    const auto* kind = std::find_if(std::begin(all), std::end(all),
+                                    [&](GetKind k) { return name == GetKindName(k); });
+    if (kind == std::end(all)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--sweep_gets: '%s' is not a kind of Gets; expected absent, present or mixed", name));
+    }
+    kinds.push_back(*kind);
+  }
+  return kinds;
 }
 
 absl::StatusOr<std::vector<CacheRow>> ParseCacheRows(const std::string& list) {

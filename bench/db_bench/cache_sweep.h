@@ -56,6 +56,8 @@ int64_t BloomTenFilterBytes(int64_t keys);
 // mixed (each finds its key with probability 1/2).
 enum class GetKind { kAbsent, kPresent, kMixed };
 const char* GetKindName(GetKind kind);
+// "absent,mixed" -> kinds (--sweep_gets); an error names a kind it does not know.
+absl::StatusOr<std::vector<GetKind>> ParseSweepGets(const std::string& list);
 
 struct CacheSweepConfig {
   WorkloadConfig workload;  // The tree, the storage; its cache_size is each point's.

@@ -373,21 +373,6 @@ int RunFrontier(const WorkloadConfig& config, const Scenario& scenario) {
   return 0;
 }
 
-absl::StatusOr<std::vector<GetKind>> ParseSweepGets(const std::string& list) {
-  std::vector<GetKind> kinds;
-  for (const std::string& name : std::vector<std::string>(absl::StrSplit(list, ','))) {
-    const GetKind all[] = {GetKind::kAbsent, GetKind::kPresent, GetKind::kMixed};
-    const auto* kind = std::find_if(std::begin(all), std::end(all),
-                                    [&](GetKind k) { return name == GetKindName(k); });
-    if (kind == std::end(all)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "--sweep_gets: '%s' is not a kind of Gets; expected absent, present or mixed", name));
-    }
-    kinds.push_back(*kind);
-  }
-  return kinds;
-}
-
 // --cache_sweep: each policy's DB read at each block-cache size.
 int RunCacheSweepMode(const WorkloadConfig& workload) {
   if (workload.engine != EngineKind::kRocksDb || !workload.cache_index_and_filter_blocks ||
