@@ -66,6 +66,15 @@ TableFilters FiltersOf(const rocksdb::TableProperties& props, const SstFilter& f
   TableFilters t;
   t.keys = props.num_filter_entries > 0 ? props.num_filter_entries : props.num_entries;
   t.filter_bytes = filter.FilterBytes();
+  t.filter_blocks = filter.partitions.size();
+  // A partitioned index: its partitions (the top level is pinned).
+  const bool partitioned = props.index_partitions > 0;
+  t.index_bytes = partitioned && props.index_size > props.top_level_index_size
+                      ? props.index_size - props.top_level_index_size
+                      : props.index_size;
+  t.index_blocks = partitioned ? props.index_partitions : 1;
+  t.data_bytes = props.data_size;
+  t.data_blocks = props.num_data_blocks;
   if (filter.partitions.empty()) {
     t.kind = filter.layout == SstFilterLayout::kBlockBased ? "obsolete block-based" : "none";
     return t;

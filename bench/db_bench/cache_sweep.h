@@ -6,7 +6,8 @@
 // a warm-up first and then the measured Gets (other keys of the same
 // draw), so the cache is in its steady state for that size and traffic.
 // Per point: device reads per Get split into filter partitions, index
-// blocks and data blocks, the Get's latency and the live filter bytes.
+// blocks and data blocks, the Get's latency and the live filter bytes, and
+// the cache model's prediction from the DB's live tables beside them.
 //
 // The caches are fractions of what bloomfilter:10's filters need at --num
 // keys (10 bits a key): the regime where filters do not fit starts below 1.
@@ -21,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "bench/db_bench/workload.h"
+#include "filter/allocation/cache_reads.h"
 
 namespace sstfilter::db_bench {
 
@@ -78,6 +80,9 @@ struct CachePoint {
   double filter_reads = 0, index_reads = 0, data_reads = 0;  // Per Get.
   double micros = 0;                                          // Per Get.
   uint64_t filter_bytes = 0;                                  // Live tables'.
+  // What the cache model (filter/allocation/cache_reads.h) predicts from
+  // the DB's live tables at this cache and found share.
+  GetReads model;
   double reads() const { return filter_reads + index_reads + data_reads; }
 };
 

@@ -17,6 +17,43 @@ std::vector<KeyRange> RangesOf(const TreeRun& run) {
 
 }  // namespace
 
+RunBlocks BlocksOf(const TreeRun& run) {
+  RunBlocks blocks;
+  blocks.keys = static_cast<double>(run.keys());
+  for (const TableFilters& t : run.tables) {
+    blocks.filter_bytes += static_cast<double>(t.filter_bytes);
+    blocks.filter_blocks += static_cast<double>(t.filter_blocks);
+    blocks.index_bytes += static_cast<double>(t.index_bytes);
+    blocks.index_blocks += static_cast<double>(t.index_blocks);
+    blocks.data_bytes += static_cast<double>(t.data_bytes);
+    blocks.data_blocks += static_cast<double>(t.data_blocks);
+  }
+  blocks.fp_rate = run.fp_rate();
+  blocks.reach = run.reach;
+  return blocks;
+}
+
+TreeRuns CensusOf(const std::vector<TreeRun>& runs) {
+  TreeRuns tree;
+  for (const TreeRun& run : runs) {
+    RunCensus census;
+    census.keys = run.keys();
+    census.tables = run.tables.size();
+    census.reach = run.reach;
+    if (run.level <= 0) {
+      tree.l0_tables.push_back(census);
+    } else {
+      if (tree.levels.size() <= static_cast<size_t>(run.level)) tree.levels.resize(run.level + 1);
+      tree.levels[run.level] = census;
+    }
+    const RunBlocks blocks = BlocksOf(run);
+    tree.blocks.entries += blocks.keys;
+    tree.blocks.data_bytes += blocks.data_bytes, tree.blocks.data_blocks += blocks.data_blocks;
+    tree.blocks.index_bytes += blocks.index_bytes, tree.blocks.index_blocks += blocks.index_blocks;
+  }
+  return tree;
+}
+
 uint64_t TreeRun::keys() const {
   uint64_t n = 0;
   for (const TableFilters& t : tables) n += t.keys;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "filter/allocation/cache_reads.h"
+#include "filter/allocation/tree_runs.h"
 #include "filter/encoding_id.h"
 
 namespace sstfilter {
@@ -25,6 +27,12 @@ struct TableFilters {
   // What the per-level policy would write it in (ours: its own encoding;
   // RocksDB's Bloom: cache_local; Ribbon: compact).
   EncodingId encoding = EncodingId::kCacheLocal;
+  // The blocks a Get may read from it (cache_reads.h): its filter's blocks
+  // (partitions, or the one full filter; 0: none), its index's (partitions,
+  // or the whole index; the pinned top level left out) and its data blocks.
+  uint64_t filter_blocks = 0;
+  uint64_t index_bytes = 0, index_blocks = 0;
+  uint64_t data_bytes = 0, data_blocks = 0;
 };
 
 // One sorted run: an L0 table, or a level's tables.
@@ -41,6 +49,14 @@ struct TreeRun {
   // The encoding of most of its keys.
   EncodingId encoding() const;
 };
+
+// The run's blocks as the cache model sees them (cache_reads.h).
+RunBlocks BlocksOf(const TreeRun& run);
+
+// The runs as the census would count them (each L0 run its own, each
+// level one; their index and data blocks as its block shape), for the
+// cache-aware plan (cache_budget.h).
+TreeRuns CensusOf(const std::vector<TreeRun>& runs);
 
 // Each L0 table a run, each other level one, in level order, each run's
 // reach its TreeReaches (run_reach.h): 1 unless the keys are `bytewise`.

@@ -43,6 +43,16 @@ struct LevelTargets {
   double base_entries = 0;  // max_bytes_for_level_base in entries; 0: no cap.
 };
 
+// What a column family's tables hold per entry besides their filters: the
+// blocks a Get reads after a filter passes it (cache_reads.h). The census
+// sums them over its live tables' properties.
+struct BlockShape {
+  double entries = 0;  // The entries the sums cover; 0: not known.
+  double data_bytes = 0, data_blocks = 0;
+  double index_bytes = 0, index_blocks = 0;  // Partitions (or whole indexes).
+  bool known() const { return entries > 0; }
+};
+
 struct TreeTraffic;  // tree_traffic.h
 
 // One column family's runs.
@@ -53,6 +63,9 @@ struct TreeRuns {
   // Where its lookups went, as of the census's last reading; nullptr if
   // not read (or keys not in bytewise order).
   std::shared_ptr<const TreeTraffic> traffic;
+  // Its tables' index and data blocks per entry, as of the census's last
+  // reading.
+  BlockShape blocks;
 };
 
 // The deepest level holding entries (0 if only L0 does).

@@ -1,0 +1,104 @@
+#include "filter/allocation/cache_reads.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace sstfilter {
+
+namespace {
+
+// Blocks alike: `count` of `bytes` each, each requested `rate` times per Get.
+struct BlockClass {
+  double count = 0;
+  double bytes = 0;
+  double rate = 0;
+  bool high = false;        // In the high-priority pool (index and filter blocks).
+  double* reads = nullptr;  // Where its misses count.
+};
+
+// The t at which `occupancy` (increasing, 0 at 0) reaches `bytes`:
+// infinity if it never does.
+double TimeToFill(const std::function<double(double)>& occupancy, double bytes) {
+  if (occupancy(INFINITY) <= bytes) return INFINITY;
+  double low = 0, high = 1;
+  while (occupancy(high) < bytes) high *= 2;
+  for (int i = 0; i < 100 && high - low > 1e-9 * high; ++i) {
+    const double mid = (low + high) / 2;
+    (occupancy(mid) < bytes ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+// The bytes of `c` requested within t Gets of the last request.
+double Held(const BlockClass& c, double t) { return c.count * c.bytes * -std::expm1(-c.rate * t); }
+
+void AddClass(double count, double bytes, double requests, bool high, double* reads,
+              std::vector<BlockClass>* classes) {
+  if (count <= 0 || requests <= 0) return;
+  classes->push_back({count, bytes / count, requests / count, high, reads});
+}
+
+// Each class's blocks, and what each run's Gets request of them.
+std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs, double hit,
+                                  GetReads* reads) {
+  double keys = 0;
+  for (const RunBlocks& run : runs) keys += run.keys;
+  std::vector<BlockClass> classes;
+  if (keys <= 0) return classes;
+  // Share of present Gets whose key is in a later (deeper) run.
+  double deeper = 1;
+  for (const RunBlocks& run : runs) {
+    const double here = run.keys / keys;
+    deeper = std::max(deeper - here, 0.0);
+    const bool filtered = run.filter_blocks > 0;
+    const double fp = filtered ? run.fp_rate : 1.0;
+    // Filter checks, then index and data reads, per Get.
+    const double checks = (1 - hit) * run.reach + hit * (here + deeper);
+    const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
+    if (filtered) {
+      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, &classes);
+    }
+    AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, &classes);
+    AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, &classes);
+  }
+  return classes;
+}
+
+}  // namespace
+
+GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& workload) {
+  GetReads reads;
+  const std::vector<BlockClass> classes = ClassesOf(runs, workload.hit_share, &reads);
+  const double capacity = workload.capacity_bytes;
+  const double pool = capacity * std::clamp(workload.high_pri_ratio, 0.0, 1.0);
+  // T_high: the high-priority blocks filling their pool.
+  const double t_high = TimeToFill(
+      [&](double t) {
+        double bytes = 0;
+        for (const BlockClass& c : classes) bytes += c.high ? Held(c, t) : 0;
+        return bytes;
+      },
+      pool);
+  // T_low: the rest of the cache, filled by what fell out of the pool
+  // (requested within t_high + t, not within t_high) and the data blocks.
+  // A pool its blocks leave part empty lends the rest to the data.
+  double high_bytes = 0;
+  for (const BlockClass& c : classes) high_bytes += c.high ? Held(c, t_high) : 0;
+  const double t_low = TimeToFill(
+      [&](double t) {
+        double bytes = 0;
+        for (const BlockClass& c : classes) {
+          bytes += c.high ? Held(c, t_high + t) - Held(c, t_high) : Held(c, t);
+        }
+        return bytes;
+      },
+      capacity - high_bytes);
+  for (const BlockClass& c : classes) {
+    const double t = c.high ? t_high + t_low : t_low;
+    if (!std::isinf(t)) *c.reads += c.count * c.rate * std::exp(-c.rate * t);
+  }
+  return reads;
+}
+
+}  // namespace sstfilter

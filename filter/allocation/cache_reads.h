@@ -1,0 +1,81 @@
+// Device reads per Get where the filters share a block cache with the index
+// and data blocks (partitioned filters and indexes, cache_index_and_filter_
+// blocks): the model the cache-aware allocation minimises and the advisor
+// reports.
+//
+// Each block a Get may read is an item of an LRU cache, requested at a
+// steady rate per Get; the cache's hit rate for each follows Che's
+// approximation (Che, Tung, Wang, IEEE JSAC 2002; Fricker, Robert, Roberts,
+// ITC 2012): there is one characteristic time T, in Gets, such that the
+// blocks requested within T of each other stay, with
+//   sum over blocks of size * (1 - exp(-rate * T)) = capacity,
+// and a block of rate r hits with probability 1 - exp(-r T). RocksDB's LRU
+// cache keeps a high-priority pool (high_pri_pool_ratio of it, 0.5 by
+// default) at the head of its list for index and filter blocks; data blocks
+// enter below it. So the model has two times: T_high, in which the index
+// and filter blocks requested fill that pool, and T_low, in which what
+// falls out of it and the data blocks fill the rest; an index or filter
+// block hits if requested again within T_high + T_low, a data block within
+// T_low. A pool that its blocks do not fill leaves the rest to the data. A
+// Get
+// checks one filter partition per sorted run it reaches, newest first; a
+// false positive, or the run holding its key, reads an index partition and
+// a data block there. Blocks of one kind in one run are alike (uniform
+// keys); a Get that finds its key finds it in a run with that run's share
+// of the keys. The top level of partitioned filters and indexes is pinned
+// and not counted; the cache's shards, a data block's promotion once hit
+// and Gets that end in a memtable are not modelled.
+//
+// Pure arithmetic: the advisor fills the runs from a DB's tables, the
+// census from the tree it counts.
+#ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
+#define SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
+
+#include <vector>
+
+namespace sstfilter {
+
+// One sorted run's blocks, as the block cache sees them.
+struct RunBlocks {
+  double keys = 0;
+  // Its filters: total bytes and blocks (a full filter is one block; a
+  // partitioned one, its partitions). 0 blocks: no filter (fp_rate 1).
+  double filter_bytes = 0;
+  double filter_blocks = 0;
+  double fp_rate = 1;  // Per absent key checked.
+  // Its index (partitions, or each table's whole index) and data blocks.
+  double index_bytes = 0;
+  double index_blocks = 0;
+  double data_bytes = 0;
+  double data_blocks = 0;
+  // Share of absent-key Gets that check it (run_reach.h).
+  double reach = 1;
+};
+
+// Reads per Get from the device, by the kind of block read.
+struct GetReads {
+  double filter = 0;
+  double index = 0;
+  double data = 0;
+  double total() const { return filter + index + data; }
+};
+
+// A workload: the cache bytes the runs' blocks share, and the share of
+// Gets that find their key (in [0, 1]).
+struct CacheWorkload {
+  double capacity_bytes = 0;
+  double hit_share = 0;
+  // The share of the cache kept for index and filter blocks (RocksDB's
+  // high_pri_pool_ratio with cache_index_and_filter_blocks_with_high_priority;
+  // 0: one LRU list for every block).
+  double high_pri_ratio = kDefaultHighPriRatio;
+  static constexpr double kDefaultHighPriRatio = 0.5;  // RocksDB's LRU cache's.
+};
+
+// The expected device reads per Get of `runs` (newest first) under
+// `workload`. Runs without blocks are skipped.
+GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& workload);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_

@@ -1,0 +1,105 @@
+// The cache model (filter/allocation/cache_reads.h) on hand-worked trees.
+#include "filter/allocation/cache_reads.h"
+
+#include <cmath>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+RunBlocks Blocks(double keys, double filter_blocks, double fp, double index_blocks,
+              double data_blocks) {
+  RunBlocks run;
+  run.keys = keys;
+  run.filter_blocks = filter_blocks, run.filter_bytes = filter_blocks;  // 1 byte a block.
+  run.fp_rate = fp;
+  run.index_blocks = index_blocks, run.index_bytes = index_blocks;
+  run.data_blocks = data_blocks, run.data_bytes = data_blocks;
+  return run;
+}
+
+TEST(CacheReadsTest, NothingIsReadWhenEveryBlockFits) {
+  const std::vector<RunBlocks> runs = {Blocks(100, 10, 0.01, 5, 50), Blocks(900, 90, 0.01, 45, 450)};
+  const GetReads reads = PredictReads(runs, {650, 0.5});
+  EXPECT_EQ(reads.total(), 0);
+}
+
+// No cache: every check reads its filter partition, every false positive
+// (or the key's own run) an index partition and a data block.
+TEST(CacheReadsTest, WithoutACacheEveryRequestIsARead) {
+  std::vector<RunBlocks> runs = {Blocks(250, 10, 0.1, 5, 50), Blocks(750, 30, 0.1, 15, 150)};
+  runs[0].reach = 1, runs[1].reach = 0.5;
+  GetReads absent = PredictReads(runs, {0, 0});
+  EXPECT_NEAR(absent.filter, 1.5, 1e-9);
+  EXPECT_NEAR(absent.index, 0.1 + 0.05, 1e-9);
+  EXPECT_NEAR(absent.data, 0.15, 1e-9);
+  // Present: a quarter in the first run, the rest checks both filters.
+  const GetReads present = PredictReads(runs, {0, 1});
+  EXPECT_NEAR(present.filter, 1 + 0.75, 1e-9);
+  EXPECT_NEAR(present.index, (0.75 * 0.1 + 0.25) + 0.75, 1e-9);
+  EXPECT_NEAR(present.data, present.index, 1e-9);
+  // A run without a filter passes every Get on to its index and data.
+  runs[0].filter_blocks = 0;
+  absent = PredictReads(runs, {0, 0});
+  EXPECT_NEAR(absent.filter, 0.5, 1e-9);
+  EXPECT_NEAR(absent.index, 1 + 0.05, 1e-9);
+}
+
+// Uniform requests to N blocks in an LRU of C blocks hit C/N of the time.
+TEST(CacheReadsTest, UniformBlocksHitInProportionToTheCache) {
+  const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0, 0, 0)};
+  for (double capacity : {10.0, 50.0, 90.0}) {
+    EXPECT_NEAR(PredictReads(runs, {capacity, 0}).filter, 1 - capacity / 100, 1e-9) << capacity;
+  }
+}
+
+// Hot index blocks stay, cold data blocks share what is left: with
+// T = 1000 ln 2 Gets, a data block (1/1000 per Get) is cached half the
+// time (500 of 1000 bytes) and the 10 index blocks (0.1 per Get) all of
+// it: capacity 510.
+TEST(CacheReadsTest, HotBlocksStayAndColdOnesShareTheRest) {
+  const std::vector<RunBlocks> runs = {Blocks(1000, 0, 1, 10, 1000)};
+  const GetReads reads = PredictReads(runs, {510, 1});
+  EXPECT_NEAR(reads.data, 0.5, 1e-6);
+  EXPECT_LT(reads.index, 1e-20);
+  EXPECT_EQ(reads.filter, 0);
+}
+
+// The high-priority pool keeps index and filter blocks from the data
+// blocks that pass through: with all of the cache as the pool, 100 bytes of
+// filters stay whatever the data; with none, they share an LRU list.
+TEST(CacheReadsTest, TheHighPriorityPoolKeepsFiltersFromData) {
+  const std::vector<RunBlocks> runs = {Blocks(1000, 100, 1, 0, 10000)};
+  CacheWorkload workload{100, 0, 1.0};
+  GetReads reads = PredictReads(runs, workload);
+  EXPECT_EQ(reads.filter, 0);
+  EXPECT_NEAR(reads.data, 1, 1e-9);
+  workload.high_pri_ratio = 0;
+  reads = PredictReads(runs, workload);
+  EXPECT_GT(reads.filter, 0.1);
+  EXPECT_LT(reads.data, 1);
+  // Half the cache: the filters fill their half and get some of the rest.
+  workload.high_pri_ratio = 0.5;
+  const GetReads half = PredictReads(runs, workload);
+  EXPECT_LT(half.filter, reads.filter);
+  EXPECT_LT(half.filter, 0.5);
+}
+
+// Smaller filters cost their false positives and buy their own hits.
+TEST(CacheReadsTest, SmallerFiltersStayCachedWhereBigOnesMiss) {
+  const RunBlocks big = Blocks(1000, 100, 0.01, 50, 5000);
+  RunBlocks small = big;
+  small.filter_blocks = small.filter_bytes = 40;
+  small.fp_rate = 0.1;
+  const CacheWorkload workload{60, 0};
+  const GetReads big_reads = PredictReads({big}, workload);
+  const GetReads small_reads = PredictReads({small}, workload);
+  EXPECT_GT(big_reads.filter, 0.3);
+  EXPECT_LT(small_reads.filter, big_reads.filter / 5);
+  EXPECT_LT(small_reads.total(), big_reads.total());
+}
+
+}  // namespace
+}  // namespace sstfilter
