@@ -142,6 +142,42 @@ absl::Status BudgetOutOfRange(std::string_view shown) {
                   absl::StrFormat("is out of range; expected MiB in (0, %.0f]", kMaxBudgetMb));
 }
 
+absl::Status ShareOutOfRange(std::string_view name, std::string_view shown,
+                             bool zero_allowed) {
+  return BadValue(name, shown,
+                  absl::StrFormat("is out of range; expected a share in %s0, 1]",
+                                  zero_allowed ? "[" : "("));
+}
+
+bool CacheShareInRange(double share) { return share > 0 && share <= 1; }
+bool HitShareInRange(double share) { return share >= 0 && share <= 1; }
+
+// cache_aware refines optimize_levels; the shares refine cache_aware.
+absl::Status CheckCacheOptions(const FilterOptions& options) {
+  if (options.cache_share.has_value() && !CacheShareInRange(*options.cache_share)) {
+    return ShareOutOfRange(kCacheShareName, FormatShare(options.cache_share), false);
+  }
+  if (options.hit_share.has_value() && !HitShareInRange(*options.hit_share)) {
+    return ShareOutOfRange(kHitShareName, FormatShare(options.hit_share), true);
+  }
+  const char* lacking = !options.cache_aware && options.cache_share.has_value() ? kCacheShareName
+                        : !options.cache_aware && options.hit_share.has_value() ? kHitShareName
+                                                                                : nullptr;
+  if (lacking != nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s without %s: the share describes the block cache the filters are sized for; "
+        "add %s (sstfilter.bloom:10:%s:%s:%s:0.5)",
+        kBloomPolicyName, lacking, kCacheAwareName, kCacheAwareName, kOptimizeLevelsName,
+        kCacheAwareName, lacking));
+  }
+  if (!options.cache_aware || options.optimize_levels) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: %s without %s: the cache's budget is spent by the per-level allocation; add %s "
+      "(sstfilter.bloom:10:%s:%s)",
+      kBloomPolicyName, kCacheAwareName, kOptimizeLevelsName, kOptimizeLevelsName,
+      kOptimizeLevelsName, kCacheAwareName));
+}
+
 // access_aware and budget_mb refine optimize_levels.
 absl::Status CheckPerLevelOptions(const FilterOptions& options) {
   if (options.budget_mb.has_value()) {
@@ -155,20 +191,24 @@ absl::Status CheckPerLevelOptions(const FilterOptions& options) {
           kOptimizeLevelsName, kBudgetName, FormatBudget(mb)));
     }
   }
-  if (!options.access_aware || options.optimize_levels) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "%s: %s without %s: access-aware allocation weighs the per-level allocation by "
-      "traffic; add %s (sstfilter.bloom:10:%s:%s)",
-      kBloomPolicyName, kAccessAwareName, kOptimizeLevelsName, kOptimizeLevelsName,
-      kOptimizeLevelsName, kAccessAwareName));
+  if (options.access_aware && !options.optimize_levels) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s without %s: access-aware allocation weighs the per-level allocation by "
+        "traffic; add %s (sstfilter.bloom:10:%s:%s)",
+        kBloomPolicyName, kAccessAwareName, kOptimizeLevelsName, kOptimizeLevelsName,
+        kOptimizeLevelsName, kAccessAwareName));
+  }
+  return CheckCacheOptions(options);
 }
 
 absl::Status BadId(std::string_view id, std::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat(
       "'%s' is not a %s id%s; expected "
-      "%s[:<bits_per_key>|:%s:<p>][:<encoding>][:%s:<level>][:%s[:%s][:%s:<MiB>]]",
+      "%s[:<bits_per_key>|:%s:<p>][:<encoding>][:%s:<level>][:%s[:%s][:%s:<MiB>]"
+      "[:%s[:%s:<F>][:%s:<F>]]]",
       id, kBloomPolicyName, problem, kBloomPolicyName, kFpRateName, kCompactFromLevelName,
-      kOptimizeLevelsName, kAccessAwareName, kBudgetName));
+      kOptimizeLevelsName, kAccessAwareName, kBudgetName, kCacheAwareName, kCacheShareName,
+      kHitShareName));
 }
 
 }  // namespace
@@ -246,6 +286,40 @@ absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value) {
   return mb;
 }
 
+absl::StatusOr<bool> ParseCacheAwareValue(std::string_view value) {
+  return ParseFlagValue(kCacheAwareName, value);
+}
+
+namespace {
+
+absl::StatusOr<std::optional<double>> ParseShare(std::string_view name, std::string_view value,
+                                                 bool zero_allowed) {
+  if (value == kShareUnset) return std::nullopt;
+  double share = 0;
+  if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &share)) {
+    return BadValue(name, value,
+                    absl::StrFormat("is not a number; expected a share in %s0, 1] or %s",
+                                    zero_allowed ? "[" : "(", kShareUnset));
+  }
+  const bool in_range = zero_allowed ? HitShareInRange(share) : CacheShareInRange(share);
+  if (!in_range) return ShareOutOfRange(name, value, zero_allowed);
+  return share;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<double>> ParseCacheShareValue(std::string_view value) {
+  return ParseShare(kCacheShareName, value, false);
+}
+
+absl::StatusOr<std::optional<double>> ParseHitShareValue(std::string_view value) {
+  return ParseShare(kHitShareName, value, true);
+}
+
+std::string FormatShare(const std::optional<double>& share) {
+  return share.has_value() ? FormatBitsPerKey(*share) : kShareUnset;
+}
+
 std::string FormatBudget(const std::optional<double>& budget_mb) {
   return budget_mb.has_value() ? FormatBitsPerKey(*budget_mb) : kBudgetUnset;
 }
@@ -310,12 +384,17 @@ absl::Status ReadAccuracy(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
+// A field that only follows optimize_levels.
+bool IsLevelRefinement(absl::string_view part) {
+  return part == kAccessAwareName || part == kBudgetName || part == kCacheAwareName ||
+         part == kCacheShareName || part == kHitShareName;
+}
+
 // [<encoding>] at parts[*i]; advances *i past it.
 absl::Status ReadEncoding(std::string_view id, const IdParts& parts, size_t* i,
                         FilterOptions* options) {
   if (*i == parts.size() || parts[*i] == kCompactFromLevelName ||
-      parts[*i] == kOptimizeLevelsName || parts[*i] == kAccessAwareName ||
-      parts[*i] == kBudgetName) {
+      parts[*i] == kOptimizeLevelsName || IsLevelRefinement(parts[*i])) {
     return absl::OkStatus();
   }
   if (parts[*i] == kFpRateName) {
@@ -330,7 +409,24 @@ absl::Status ReadEncoding(std::string_view id, const IdParts& parts, size_t* i,
   return absl::OkStatus();
 }
 
-// optimize_levels (access_aware)? (budget_mb:<MiB>)? from parts[i] to the
+// (<name>:<F>)? at parts[*i], a share named `name`; advances *i past it.
+absl::Status ReadShare(std::string_view id, const IdParts& parts, std::string_view name,
+                       size_t* i, std::optional<double>* share) {
+  if (*i == parts.size() || StdView(parts[*i]) != name) return absl::OkStatus();
+  absl::StatusOr<std::string_view> value = NamedValue(id, parts, *i, "<F>");
+  if (!value.ok()) return value.status();
+  const bool hit = name == kHitShareName;
+  absl::StatusOr<std::optional<double>> parsed =
+      hit ? ParseHitShareValue(*value) : ParseCacheShareValue(*value);
+  if (!parsed.ok()) return parsed.status();
+  if (!parsed->has_value()) return ShareOutOfRange(name, *value, hit);
+  *share = *parsed;
+  *i += 2;
+  return absl::OkStatus();
+}
+
+// optimize_levels (access_aware)? (budget_mb:<MiB>)?
+// (cache_aware (cache_share:<F>)? (hit_share:<F>)?)? from parts[i] to the
 // end.
 absl::Status ReadLevelFlags(std::string_view id, const IdParts& parts, size_t i,
                             FilterOptions* options) {
@@ -349,10 +445,18 @@ absl::Status ReadLevelFlags(std::string_view id, const IdParts& parts, size_t i,
     options->budget_mb = *mb;
     i += 2;
   }
+  if (i < parts.size() && parts[i] == kCacheAwareName) {
+    options->cache_aware = true;
+    ++i;
+    absl::Status s = ReadShare(id, parts, kCacheShareName, &i, &options->cache_share);
+    if (s.ok()) s = ReadShare(id, parts, kHitShareName, &i, &options->hit_share);
+    if (!s.ok()) return s;
+  }
   if (i == parts.size()) return absl::OkStatus();
-  return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s and "
-                                   "%s:<MiB> after it, in that order)",
-                                   kOptimizeLevelsName, kAccessAwareName, kBudgetName));
+  return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s, "
+                                   "%s:<MiB> and %s[:%s:<F>][:%s:<F>] after it, in that order)",
+                                   kOptimizeLevelsName, kAccessAwareName, kBudgetName,
+                                   kCacheAwareName, kCacheShareName, kHitShareName));
 }
 
 // (compact_from_level:<level>)? (optimize_levels (access_aware)?)? from
@@ -362,7 +466,7 @@ absl::Status ReadNamedFields(std::string_view id, const IdParts& parts, size_t i
   bool level_given = false;
   for (; i < parts.size(); i += 2) {
     if (parts[i] == kOptimizeLevelsName) return ReadLevelFlags(id, parts, i, options);
-    if (parts[i] == kAccessAwareName || parts[i] == kBudgetName) {
+    if (IsLevelRefinement(parts[i])) {
       return BadId(id, absl::StrFormat(": %s comes last, after %s", StdView(parts[i]),
                                        kOptimizeLevelsName));
     }
@@ -436,6 +540,13 @@ std::string FormatPolicyId(const FilterOptions& options) {
   if (options.access_aware) absl::StrAppend(&id, ":", kAccessAwareName);
   if (options.budget_mb.has_value()) {
     absl::StrAppend(&id, ":", kBudgetName, ":", FormatBudget(options.budget_mb));
+  }
+  if (options.cache_aware) absl::StrAppend(&id, ":", kCacheAwareName);
+  if (options.cache_share.has_value()) {
+    absl::StrAppend(&id, ":", kCacheShareName, ":", FormatShare(options.cache_share));
+  }
+  if (options.hit_share.has_value()) {
+    absl::StrAppend(&id, ":", kHitShareName, ":", FormatShare(options.hit_share));
   }
   return id;
 }

@@ -12,7 +12,7 @@
 //   sstfilter.bloom:fp_rate:<p>[:<encoding>][:compact_from_level:<level>]
 //   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
 //   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
-//       [:access_aware][:budget_mb:<MiB>]
+//       [:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -63,6 +63,13 @@ inline constexpr char kAccessAwareName[] = "access_aware";
 inline constexpr char kBudgetName[] = "budget_mb";
 inline constexpr char kBudgetUnset[] = "none";
 inline constexpr double kMaxBudgetMb = 1024.0 * 1024 * 1024;
+// The cache-aware option's name, as optimize_levels'; its two shares',
+// in ids (cache_share:<F>) and option maps, and their spelling for "not
+// set" where every option is written out.
+inline constexpr char kCacheAwareName[] = "cache_aware";
+inline constexpr char kCacheShareName[] = "cache_share";
+inline constexpr char kHitShareName[] = "hit_share";
+inline constexpr char kShareUnset[] = "none";
 
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
@@ -101,11 +108,28 @@ struct FilterOptions {
   // accuracy of one smaller than the budget (and sizes tables built before
   // the census knows the tree). In (0, kMaxBudgetMb].
   std::optional<double> budget_mb = std::nullopt;
+  // RocksDB only, with optimize_levels: the filters are sized for the block
+  // cache they live in (cache_index_and_filter_blocks): the budget is the
+  // filter bytes that stay cached beside the index and data blocks Gets
+  // read (filter/allocation/cache_budget.h), the lesser of it and budget_mb
+  // when both are set. Without a block cache holding the filters, as
+  // optimize_levels alone (the DB's log says so when it opens).
+  bool cache_aware = false;
+  // With cache_aware: the share of the block cache's capacity that this
+  // column family's blocks hold, where one cache serves several column
+  // families or DBs. In (0, 1]; unset: the whole cache.
+  std::optional<double> cache_share = std::nullopt;
+  // With cache_aware: the share of Gets that find their key, which decides
+  // how many index and data blocks compete with the filters. In [0, 1];
+  // unset: kAssumedHitShare (cache_budget.h).
+  std::optional<double> hit_share = std::nullopt;
 
   bool operator==(const FilterOptions& o) const {
     return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
            compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
-           access_aware == o.access_aware && budget_mb == o.budget_mb;
+           access_aware == o.access_aware && budget_mb == o.budget_mb &&
+           cache_aware == o.cache_aware && cache_share == o.cache_share &&
+           hit_share == o.hit_share;
   }
 };
 
@@ -128,6 +152,12 @@ std::string FormatFpRate(const std::optional<double>& fp_rate);
 // "true" or "false".
 absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
 absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value);
+absl::StatusOr<bool> ParseCacheAwareValue(std::string_view value);
+// A share in (0, 1], or kShareUnset (nullopt).
+absl::StatusOr<std::optional<double>> ParseCacheShareValue(std::string_view value);
+// A share in [0, 1], or kShareUnset (nullopt).
+absl::StatusOr<std::optional<double>> ParseHitShareValue(std::string_view value);
+std::string FormatShare(const std::optional<double>& share);
 // MiB in (0, kMaxBudgetMb], or kBudgetUnset (nullopt).
 absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value);
 std::string FormatBudget(const std::optional<double>& budget_mb);

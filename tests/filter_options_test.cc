@@ -130,8 +130,8 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
       {"sstfilter.bloom:10:access_aware", "access_aware comes last, after optimize_levels"},
       {"sstfilter.bloom:10:access_aware:optimize_levels", "access_aware comes last"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:access_aware",
-       "optimize_levels comes last and takes no value (but for access_aware and budget_mb:<MiB> "
-       "after it, in that order)"},
+       "optimize_levels comes last and takes no value (but for access_aware, budget_mb:<MiB> "
+       "and cache_aware[:cache_share:<F>][:hit_share:<F>] after it, in that order)"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
   };
   ExpectIdsRejected(kCases);
@@ -181,6 +181,78 @@ TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
   resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("budget_mb=0 is out of range"));
+}
+
+TEST(CacheAwareTest, IdsParseAndRoundTrip) {
+  for (const char* id :
+       {"sstfilter.bloom:10:optimize_levels:cache_aware",
+        "sstfilter.bloom:10:banded:optimize_levels:cache_aware:cache_share:0.25",
+        "sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0",
+        "sstfilter.bloom:12:cache_local:optimize_levels:access_aware:budget_mb:8:cache_aware:"
+        "cache_share:1:hit_share:0.9"}) {
+    absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
+    ASSERT_TRUE(options.ok()) << id << ": " << options.status();
+    EXPECT_TRUE(options->cache_aware) << id;
+    EXPECT_EQ(FormatPolicyId(*options), id);
+  }
+  const absl::StatusOr<FilterOptions> both =
+      ParsePolicyId("sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0.5:hit_share:0.2");
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(both->cache_share, 0.5);
+  EXPECT_EQ(both->hit_share, 0.2);
+  const absl::StatusOr<FilterOptions> plain = ParsePolicyId("sstfilter.bloom:10:optimize_levels");
+  EXPECT_FALSE(plain->cache_aware);
+  EXPECT_FALSE(plain->cache_share.has_value());
+  EXPECT_FALSE(plain->hit_share.has_value());
+}
+
+TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"sstfilter.bloom:10:cache_aware", "cache_aware comes last, after optimize_levels"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share",
+       "cache_share needs a value (cache_share:<F>)"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0",
+       "cache_share=0 is out of range; expected a share in (0, 1]"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:-0.5",
+       "cache_share=-0.5 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:1.5",
+       "cache_share=1.5 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:half",
+       "cache_share=half is not a number"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:none",
+       "cache_share=none is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:-1",
+       "hit_share=-1 is out of range; expected a share in [0, 1]"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:nan",
+       "hit_share=nan is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0.5:cache_share:0.5",
+       "in that order"},
+      {"sstfilter.bloom:10:optimize_levels:cache_share:0.5", "in that order"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:budget_mb:8", "in that order"},
+  };
+  ExpectIdsRejected(kCases);
+  FilterOptions options;
+  options.cache_aware = true;
+  absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()),
+              HasSubstr("cache_aware without optimize_levels"));
+  options = FilterOptions();
+  options.optimize_levels = true;
+  options.hit_share = 0.5;
+  resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("hit_share without cache_aware"));
+  options.cache_aware = true;
+  options.cache_share = 0;
+  resolved = ResolveFilterOptions(options);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(std::string(resolved.status().message()),
+              HasSubstr("cache_share=0 is out of range"));
+  EXPECT_EQ(ParseCacheShareValue("none").value(), std::nullopt);
+  EXPECT_EQ(ParseHitShareValue("0").value(), 0.0);
+  EXPECT_EQ(ParseCacheAwareValue("yes").status().message(),
+            "sstfilter.bloom: cache_aware=yes is not a boolean; expected true or false");
 }
 
 // The LevelDB-shaped policy is never told a table's level or the tree.
@@ -453,20 +525,20 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
       {"sstfilter.bloom:10:cache_local:compact_from_level",
        "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
        "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
        "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
        "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
        "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
       {"sstfilter.bloom:10:compact_from_level:2:cache_local",
        "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
        "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
        "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
        "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>]]"},
+       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_projection.h"
 #include "filter/encoding_id.h"
 #include "filter/fp_target.h"
 #include "table/rocksdb/registration.h"
+#include "tools/cache_advice.h"
 #include "tools/child_guard.h"
 #include "tools/live_tables.h"
 #include "tools/sst_tool.h"
@@ -144,8 +146,20 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
   }
 }
 
+// The cache the report assumes: --cache_mb, else the DB's LOG's; nullopt:
+// neither (the section says how to give it).
+std::optional<AdvisedCache> CacheOf(const std::string& dir, const CacheQuestion& question) {
+  if (question.cache_mb.has_value()) {
+    return AdvisedCache{*question.cache_mb * 1024 * 1024, 0.5,
+                        "--cache_mb; RocksDB's default high-priority pool"};
+  }
+  return CacheFromLog(dir);
+}
+
 // Every column family's report; the exit status.
-int Report(const std::string& dir, std::vector<FamilyTables> families) {
+int Report(const std::string& dir, std::vector<FamilyTables> families,
+           const CacheQuestion& question) {
+  const std::optional<AdvisedCache> cache = CacheOf(dir, question);
   // The lookups the serving process sampled, if its census left them.
   const absl::StatusOr<std::optional<TableShares>> shares = ReadTrafficSummary(dir);
   if (!shares.ok()) absl::PrintF("lookups: not shown: %s\n", shares.status().message());
@@ -157,8 +171,16 @@ int Report(const std::string& dir, std::vector<FamilyTables> families) {
       absl::PrintF("column family '%s': no tables\n", family.name);
       continue;
     }
-    PrintRuns(family.name, GroupIntoRuns(std::move(family.read), family.bytewise),
-              family.bytewise, family.unreadable, known);
+    const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
+    PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
+    if (cache.has_value()) {
+      PrintCacheAdvice(runs, *cache, question.hit_share.value_or(kAssumedHitShare),
+                       question.hit_share.has_value());
+    } else {
+      absl::PrintF(
+          "\nblock cache: not known (the DB's LOG does not record one); --cache_mb=N shows "
+          "the device reads per Get its filters cost in a block cache of N MiB\n");
+    }
     if (OutputClosed()) break;  // Nobody reads the rest.
   }
   if (unread == 0) return 0;
@@ -170,7 +192,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families) {
 
 }  // namespace
 
-int AdviseDb(const std::string& dir, bool verify_checksums) {
+int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache) {
   EnsureRocksDbFilterPoliciesRegistered();
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(dir, error);
@@ -183,7 +205,7 @@ int AdviseDb(const std::string& dir, bool verify_checksums) {
   }
   absl::StatusOr<std::vector<FamilyTables>> families = ReadLiveTables(dir, verify_checksums);
   if (!families.ok()) return Fail(kExitBadFile, std::string(families.status().message()));
-  return Report(dir, *std::move(families));
+  return Report(dir, *std::move(families), cache);
 }
 
 }  // namespace sstfilter

@@ -5,18 +5,28 @@
 // key ranges and filters, modelled). Per level it prints tables, keys,
 // filter bytes, the filters' kind, their modelled FP and reach, and the
 // data-block reads an absent-key Get costs; then filter/allocation/tree_projection.h's
-// projection for optimize_levels. A live table that cannot be read is named
+// projection for optimize_levels; then, at a block cache (given, or the
+// DB's last open's), the device reads per Get the filters cost there and
+// what cache_aware would read (cache_advice.h). A live table that cannot be read is named
 // with what is wrong with it, the totals say they leave it out, and the run
 // fails.
 #ifndef SSTFILTER_TOOLS_DB_ADVISOR_H_
 #define SSTFILTER_TOOLS_DB_ADVISOR_H_
 
+#include <optional>
 #include <string>
 
 namespace sstfilter {
 
+// The block cache the report's cache section assumes (cache_advice.h):
+// cache_mb, or else the DB's LOG's; hit_share, or else kAssumedHitShare.
+struct CacheQuestion {
+  std::optional<double> cache_mb;
+  std::optional<double> hit_share;
+};
+
 // Prints the report; returns the exit status (sst_tool.h's codes).
-int AdviseDb(const std::string& dir, bool verify_checksums);
+int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache = {});
 
 }  // namespace sstfilter
 

@@ -16,6 +16,9 @@
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/progress.h"
 #include "bench/db_bench/run_dir.h"
+#include "filter/allocation/filters_by_run.h"
+#include "filter/filter_options.h"
+#include "tools/live_tables.h"
 
 namespace sstfilter::db_bench {
 
@@ -37,16 +40,42 @@ absl::Status InRow(const CacheRow& row, const std::string& step, const absl::Sta
   return absl::Status(s.code(), absl::StrFormat("%s: %s: %s", row.label, step, s.message()));
 }
 
-// Builds the row's DB at `path`: every key written in random order, the
-// tree left as the fill's flushes and compactions leave it.
-absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const std::string& path) {
+// Whether the row's filters depend on the block cache it is built with.
+bool SizedForCache(const CacheRow& row) { return absl::StrContains(row.filter, kCacheAwareName); }
+
+int64_t CacheBytes(const WorkloadConfig& workload, double fraction) {
+  return std::max<int64_t>(
+      1, std::llround(fraction * static_cast<double>(BloomTenFilterBytes(workload.num))));
+}
+
+// Builds the row's DB at `path`, with the block cache of `fraction`: every
+// key written in random order, the tree left as the fill's flushes and
+// compactions leave it.
+absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const std::string& path,
+                   double fraction) {
   WorkloadConfig build = config.workload;
+  build.cache_size = CacheBytes(build, fraction);
   build.use_existing_db = false;
   build.optimize_filters_for_hits = row.hits;
   absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(row.filter, path, build);
   if (!db.ok()) return InRow(row, "opening", db.status());
   absl::StatusOr<BenchmarkResult> fill = (*db)->Run("fillrandom");
   return fill.ok() ? absl::OkStatus() : InRow(row, "fillrandom", fill.status());
+}
+
+// The default column family's runs as the cache model sees them.
+absl::StatusOr<std::vector<RunBlocks>> LiveBlocks(const std::string& path) {
+  absl::StatusOr<std::vector<FamilyTables>> families = ReadLiveTables(path, false);
+  if (!families.ok()) return families.status();
+  for (const FamilyTables& family : *families) {
+    if (family.name != "default") continue;
+    std::vector<RunBlocks> blocks;
+    for (const TreeRun& run : GroupIntoRuns(family.read, family.bytewise)) {
+      blocks.push_back(BlocksOf(run));
+    }
+    return blocks;
+  }
+  return absl::NotFoundError(absl::StrFormat("%s has no default column family", path));
 }
 
 // One cache size: the DB reopened with that cache (and its compactions
@@ -57,13 +86,14 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
   WorkloadConfig read = config.workload;
   read.use_existing_db = true;
   read.optimize_filters_for_hits = row.hits;
-  read.cache_size = std::max<int64_t>(
-      1, std::llround(fraction * static_cast<double>(BloomTenFilterBytes(read.num))));
+  read.cache_size = CacheBytes(read, fraction);
   absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(row.filter, path, read);
   if (!db.ok()) return InRow(row, "reopening", db.status());
   if (absl::Status s = (*db)->engine().WaitForCompactions(); !s.ok()) {
     return InRow(row, "waiting for compactions", s);
   }
+  absl::StatusOr<std::vector<RunBlocks>> blocks = LiveBlocks(path);
+  if (!blocks.ok()) return InRow(row, "reading its tables", blocks.status());
   for (size_t k = 0; k < config.kinds.size(); ++k) {
     const GetKind kind = config.kinds[k];
     ProgressLine(absl::StrFormat("%s: cache %.3gx, %s Gets", row.label, fraction,
@@ -90,12 +120,20 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     p.data_reads = r->data_block_reads_per_op();
     p.micros = r->micros_per_op();
     p.filter_bytes = r->filter_bytes();
+    p.model = PredictReads(*blocks, {static_cast<double>(read.cache_size), p.found});
     points->push_back(p);
   }
   return absl::OkStatus();
 }
 
 std::string Mib(double bytes) { return absl::StrFormat("%.2f", bytes / (1 << 20)); }
+
+// The model's reads and their ratio to the measured.
+std::string ModelColumn(const CachePoint& p) {
+  const GetReads& m = p.model;
+  return absl::StrFormat("%.3f + %.3f + %.3f = %.3f (%s)", m.filter, m.index, m.data, m.total(),
+                         p.reads() > 0 ? absl::StrFormat("%.2fx", m.total() / p.reads()) : "-");
+}
 
 }  // namespace
 
@@ -167,11 +205,18 @@ absl::Status RunCacheSweep(const CacheSweepConfig& config,
     const CacheRow& row = config.rows[i];
     absl::StatusOr<RunDir> dir = RunDir::Make(config.db, i == 0 ? "" : absl::StrCat(i));
     if (!dir.ok()) return dir.status();
-    ProgressLine(absl::StrFormat("%s (policy %d of %d): building its DB", row.label, i + 1,
-                                 config.rows.size()));
-    if (absl::Status s = Build(config, row, dir->path()); !s.ok()) return s;
+    // A cache_aware row's DB is built at each cache, the others' once.
+    const bool per_cache = SizedForCache(row);
     std::vector<CachePoint> points;
-    for (double fraction : config.fractions) {
+    for (size_t f = 0; f < config.fractions.size(); ++f) {
+      const double fraction = config.fractions[f];
+      if (f == 0 || per_cache) {
+        ProgressLine(absl::StrFormat("%s (policy %d of %d): building its DB%s", row.label, i + 1,
+                                     config.rows.size(),
+                                     per_cache ? absl::StrFormat(" at cache %.3gx", fraction)
+                                               : ""));
+        if (absl::Status s = Build(config, row, dir->path(), fraction); !s.ok()) return s;
+      }
       if (absl::Status s = ReadAtCache(config, row, dir->path(), fraction, &points); !s.ok()) {
         return s;
       }
@@ -196,15 +241,15 @@ std::string CacheSweepTable(const std::vector<CachePoint>& points) {
                           "\n%s Gets, block cache %s MiB (%.3gx bloomfilter:10's filters):\n",
                           GetKindName(first.kind), Mib(static_cast<double>(first.cache_bytes)),
                           first.fraction);
-    absl::StrAppendFormat(&out, "  %-*s  %10s  %-38s  %9s  %6s\n", static_cast<int>(width),
+    absl::StrAppendFormat(&out, "  %-*s  %10s  %-38s  %9s  %6s  %s\n", static_cast<int>(width),
                           "policy", "filter MiB", "filter + index + data = device reads/Get",
-                          "us/Get", "found");
+                          "us/Get", "found", "model: filter + index + data = reads (/measured)");
     for (const CachePoint* p : group) {
-      absl::StrAppendFormat(&out, "  %-*s  %10s  %.3f + %.3f + %.3f = %-14.3f  %9.1f  %5.1f%%\n",
-                            static_cast<int>(width), p->row,
-                            Mib(static_cast<double>(p->filter_bytes)), p->filter_reads,
-                            p->index_reads, p->data_reads, p->reads(), p->micros,
-                            100 * p->found);
+      absl::StrAppendFormat(
+          &out, "  %-*s  %10s  %.3f + %.3f + %.3f = %-14.3f  %9.1f  %5.1f%%  %s\n",
+          static_cast<int>(width), p->row, Mib(static_cast<double>(p->filter_bytes)),
+          p->filter_reads, p->index_reads, p->data_reads, p->reads(), p->micros, 100 * p->found,
+          ModelColumn(*p));
     }
   }
   return out;
@@ -213,12 +258,14 @@ std::string CacheSweepTable(const std::vector<CachePoint>& points) {
 std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
   std::string out =
       "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
-      "device_reads,micros,filter_bytes\n";
+      "device_reads,micros,filter_bytes,model_filter_reads,model_index_reads,model_data_reads,"
+      "model_reads\n";
   for (const CachePoint& p : points) {
-    absl::StrAppendFormat(&out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d\n",
-                          absl::StrReplaceAll(p.row, {{"\"", "\"\""}}),
-                          p.cache_bytes, p.fraction, GetKindName(p.kind), p.found, p.filter_reads,
-                          p.index_reads, p.data_reads, p.reads(), p.micros, p.filter_bytes);
+    absl::StrAppendFormat(
+        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f\n",
+        absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
+        GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
+        p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total());
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "filter/allocation/level_encoding.h"
+#include "filter/allocation/steady_tree.h"
 #include "filter/allocation/table_fp_target.h"
 #include "filter/fp_target.h"
 
@@ -15,16 +16,40 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site) {
   return options.optimize_levels && site.in_tree();
 }
 
-TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
-                          std::shared_ptr<const TreeRuns> runs) {
+namespace {
+
+// The options with the plan's budget in budget_mb, where it is less.
+FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
+  if (plan.budget_bits <= 0) return options;
+  const double mb = plan.budget_bits / (8.0 * 1024 * 1024);
+  options.budget_mb = std::min(options.budget_mb.value_or(mb), mb);
+  return options;
+}
+
+}  // namespace
+
+TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
+                          std::shared_ptr<const TreeRuns> runs, const CacheSite* cache) {
   TableChoice choice;
-  choice.encoding = EncodingForSite(options, site);
-  if (!SizedByTree(options, site) || runs == nullptr) return choice;
+  choice.encoding = EncodingForSite(given, site);
+  if (!SizedByTree(given, site) || runs == nullptr) return choice;
   const TablePlace place{site.run_level(), choice.encoding};
+  CachePlan plan;
+  if (given.cache_aware && cache != nullptr) {
+    plan = PlanForCache(given, SteadyTree(*runs, place.level), *cache);
+  }
+  if (place.level > 0 && place.level >= plan.unfiltered_from) {
+    choice.no_filter = true;
+    return choice;
+  }
+  const FilterOptions options = WithPlanBudget(given, plan);
+  const int unfiltered_from = plan.unfiltered_from;
   const bool per_filter = place.level > 0 && TrafficFor(options, *runs) != nullptr;
-  choice.setting = [options, runs = std::move(runs), place, per_filter,
+  choice.setting = [options, runs = std::move(runs), place, per_filter, unfiltered_from,
                     fp = std::optional<double>()](const FilterKeys& keys) mutable {
-    if (!fp.has_value() || per_filter) fp = TableFpTarget(options, *runs, place, keys);
+    if (!fp.has_value() || per_filter) {
+      fp = TableFpTarget(options, *runs, place, keys, unfiltered_from);
+    }
     return BitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp);
   };
   choice.reads_range = per_filter;

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_site.h"
 #include "filter/allocation/tree_runs.h"
@@ -24,6 +25,9 @@ struct TableChoice {
   // own key range: reads_range says so, and only then does the builder
   // track its keys' range.
   bool reads_range = false;
+  // The cache-aware plan leaves the table's level without filters: the
+  // table gets none.
+  bool no_filter = false;
 };
 
 // Whether a table at `site` is sized for its tree: optimize_levels on and
@@ -31,14 +35,18 @@ struct TableChoice {
 bool SizedByTree(const FilterOptions& options, const TableSite& site);
 
 // The choice for a table at `site` of `runs` (null: no tree known for it,
-// the uniform setting). Sized by the tree, each filter's bits/key meet
+// the uniform setting). With cache_aware and `cache` (null: the filters are
+// not in a block cache, as optimize_levels alone), the budget is the cache's
+// (cache_budget.h: PlanForCache over the tree as TableFpTarget sees it), or
+// budget_mb if less. Sized by the tree, each filter's bits/key meet
 // TableFpTarget (table_fp_target.h) by the encoding's own model at the
 // filter's size; the target is worked out at the first filter (a flush's
 // run is its own size) and kept for the table's later partitions;
 // access-aware, at each filter, for its own key range.
 // REQUIRES: options resolved.
 TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
-                          std::shared_ptr<const TreeRuns> runs);
+                          std::shared_ptr<const TreeRuns> runs,
+                          const CacheSite* cache = nullptr);
 
 }  // namespace sstfilter
 

@@ -60,7 +60,7 @@ const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs
 }
 
 double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const TablePlace& place,
-                     const FilterKeys& keys) {
+                     const FilterKeys& keys, int unfiltered_from) {
   const TreeRuns runs = SteadyTree(live, place.level);
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
@@ -81,7 +81,9 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     models.push_back(ModelOf(own, place.encoding, bits, static_cast<double>(n)));
   }
   for (RunModel& model : models) model.group = 0;  // L0.
-  const size_t levels = std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1);
+  const size_t levels =
+      std::min(std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1),
+               static_cast<size_t>(std::max(unfiltered_from, 1)));
   for (size_t level = 1; level < levels; ++level) {
     RunCensus run = level < runs.levels.size() ? runs.levels[level] : RunCensus{};
     const bool is_mine = static_cast<int>(level) == place.level;

@@ -34,9 +34,12 @@ struct TablePlace {
 // table below L0 whose key range is known is a run of its own, reached by
 // the lookups of its range, and each level's other tables are split by
 // the lookups they saw (traffic_parts.h).
-// REQUIRES: options resolved.
+//
+// Levels at or below `unfiltered_from` (cache_budget.h's plan) have no
+// filters and take none of the budget.
+// REQUIRES: options resolved; place.level < unfiltered_from.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
-                     const FilterKeys& keys);
+                     const FilterKeys& keys, int unfiltered_from = 1 << 30);
 
 // The traffic TableFpTarget weighs runs by: the tree's, when access_aware
 // and known; else nullptr.

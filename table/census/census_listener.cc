@@ -74,7 +74,7 @@ void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
   for (const auto& [path, props] : tables) {
     const uint64_t number = FileNumberOf(path);
     if (number != 0 && records.count(number) == 0) {
-      records[number] = TableRecord{props->num_entries, 8 * props->filter_size};
+      records[number] = RecordOf(*props);
     }
   }
 }
@@ -282,8 +282,7 @@ void LevelCensusListener::OnTableFileCreated(const rocksdb::TableFileCreationInf
   const uint64_t number = FileNumberOf(info.file_path);
   if (!info.status.ok() || number == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
-  records_[info.db_name][number] =
-      TableRecord{info.table_properties.num_entries, 8 * info.table_properties.filter_size};
+  records_[info.db_name][number] = RecordOf(info.table_properties);
 }
 
 std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {

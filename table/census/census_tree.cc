@@ -18,7 +18,31 @@ void Add(RunCensus* run, int sign, uint64_t keys, uint64_t fixed_keys, uint64_t 
   run->fixed_keys += s * fixed_keys, run->fixed_filter_bits += s * bits;
 }
 
+void AddShape(const TableRecord& r, BlockShape* shape) {
+  if (r.data_blocks == 0 || r.entries == 0) return;
+  shape->entries += static_cast<double>(r.entries);
+  shape->data_bytes += static_cast<double>(r.data_bytes);
+  shape->data_blocks += static_cast<double>(r.data_blocks);
+  shape->index_bytes += static_cast<double>(r.index_bytes);
+  shape->index_blocks += static_cast<double>(r.index_blocks);
+}
+
 }  // namespace
+
+TableRecord RecordOf(const rocksdb::TableProperties& props) {
+  TableRecord r;
+  r.entries = props.num_entries;
+  r.filter_bits = 8 * props.filter_size;
+  r.data_bytes = props.data_size, r.data_blocks = props.num_data_blocks;
+  // A partitioned index's partitions (its top level is pinned), or the
+  // whole index as one block.
+  const bool partitioned = props.index_partitions > 0;
+  r.index_bytes = partitioned && props.index_size > props.top_level_index_size
+                      ? props.index_size - props.top_level_index_size
+                      : props.index_size;
+  r.index_blocks = partitioned ? props.index_partitions : 1;
+  return r;
+}
 
 uint64_t CensusTree::Mean::EntriesOf(uint64_t file_size) const {
   return entries > 0 ? static_cast<uint64_t>(static_cast<double>(file_size) * entries / bytes) : 0;
@@ -52,6 +76,7 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
                          const std::map<uint64_t, TableRecord>& records, bool bytewise,
                          const ReadSamples* samples) {
   tables_.clear(), input_to_.clear(), counts_.clear(), mean_.clear(), traffic_.clear();
+  shape_.clear();
   running_ = running;
   for (const rocksdb::LiveFileMetaData& f : files) {
     if (f.num_entries == 0) continue;
@@ -66,6 +91,7 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
     if (record != records.end()) {
       if (t.entries == 0) t.entries = record->second.entries;
       t.bits_known = true, t.filter_bits = record->second.filter_bits;
+      AddShape(record->second, &shape_[f.column_family_name]);
     }
     if (t.entries == 0) {
       const auto m = mean_.find(f.column_family_name);
@@ -168,6 +194,9 @@ TreeRuns CensusTree::Runs(const std::string& column_family) const {
     runs.l0_tables.back().reach = c.reach.l0_output;
   }
   runs.levels = c.levels;
+  if (const auto shape = shape_.find(column_family); shape != shape_.end()) {
+    runs.blocks = shape->second;
+  }
   if (const auto traffic = traffic_.find(column_family); traffic != traffic_.end()) {
     runs.traffic = traffic->second;
   }

@@ -23,6 +23,7 @@
 #include "filter/allocation/tree_runs.h"
 #include "filter/allocation/tree_traffic.h"
 #include "rocksdb/metadata.h"
+#include "rocksdb/table_properties.h"
 #include "table/census/live_reach.h"
 #include "table/census/read_samples.h"
 
@@ -32,7 +33,13 @@ namespace sstfilter {
 struct TableRecord {
   uint64_t entries = 0;
   uint64_t filter_bits = 0;
+  // Its index and data blocks (BlockShape's parts); data_blocks 0: not read.
+  uint64_t data_bytes = 0, data_blocks = 0;
+  uint64_t index_bytes = 0, index_blocks = 0;
 };
+
+// The record of a table with properties `props`.
+TableRecord RecordOf(const rocksdb::TableProperties& props);
 
 class CensusTree {
  public:
@@ -74,7 +81,8 @@ class CensusTree {
   // only ends (its inputs stay where they are).
   bool FinishCompaction(int job, bool ok, const std::vector<std::pair<uint64_t, Table>>& outputs);
 
-  // The runs of `column_family` (empty if it has no table).
+  // The runs of `column_family` (empty if it has no table), with its
+  // block shape (TreeRuns::blocks) from the records of the last Rebuild.
   TreeRuns Runs(const std::string& column_family) const;
   // Every column family's runs.
   std::map<std::string, TreeRuns> AllRuns() const;
@@ -111,6 +119,8 @@ class CensusTree {
     uint64_t EntriesOf(uint64_t file_size) const;  // 0 if no entries.
   };
   std::map<std::string, Mean> mean_;
+  // By column family: its live tables' records summed, at the last Rebuild.
+  std::map<std::string, BlockShape> shape_;
 };
 
 }  // namespace sstfilter

@@ -1,5 +1,6 @@
 #include "table/rocksdb/rocksdb_filter_policy.h"
 
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -12,6 +13,8 @@
 #include "filter/accuracy.h"
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
+#include "rocksdb/env.h"
+#include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/census/census_listener.h"
 #include "table/rocksdb/allocator_usable_size.h"
@@ -94,6 +97,17 @@ const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
       {kBudgetName,
        StrictOption<std::optional<double>>(offsetof(FilterOptions, budget_mb), ParseBudgetValue,
                                            FormatBudget, rocksdb::OptionTypeFlags::kDontSerialize)},
+      {kCacheAwareName,
+       StrictOption<bool>(offsetof(FilterOptions, cache_aware), ParseCacheAwareValue,
+                          FormatFlagValue, rocksdb::OptionTypeFlags::kDontSerialize)},
+      {kCacheShareName,
+       StrictOption<std::optional<double>>(offsetof(FilterOptions, cache_share),
+                                           ParseCacheShareValue, FormatShare,
+                                           rocksdb::OptionTypeFlags::kDontSerialize)},
+      {kHitShareName,
+       StrictOption<std::optional<double>>(offsetof(FilterOptions, hit_share),
+                                           ParseHitShareValue, FormatShare,
+                                           rocksdb::OptionTypeFlags::kDontSerialize)},
   };
   return *kInfo;
 }
@@ -137,6 +151,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                   const rocksdb::ColumnFamilyOptions& cf_options) const override {
     rocksdb::Status s = Error();
     if (s.ok()) s = CensusListenerPresent(db_options);
+    if (s.ok()) SayCacheFallback(db_options.info_log.get(), cf_options);
     return s.ok() ? rocksdb::FilterPolicy::ValidateOptions(db_options, cf_options) : s;
   }
 
@@ -151,7 +166,12 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
+    if (options_.cache_aware && !fallback_said_.exchange(true)) {
+      SayFallback(context.info_log, &context.table_options);
+    }
     TableChoice choice = ChooseForTable(options_, context);
+    // RocksDB writes the table without a filter block.
+    if (choice.no_filter) return nullptr;
     const EncodingId encoding = choice.encoding;
     const Accuracy accuracy(options_);
     FilterSetting setting = std::move(choice.setting);
@@ -208,9 +228,10 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                : "";
         return rocksdb::Status::InvalidArgument(absl::StrFormat(
             "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, %s, %s, "
-            "%s, %s or %s%s",
+            "%s, %s, %s, %s, %s or %s%s",
             kBloomPolicyName, name, value, kFpRateName, kEncodingKey, kCompactFromLevelName,
-            kOptimizeLevelsName, kAccessAwareName, kBudgetName, hint));
+            kOptimizeLevelsName, kAccessAwareName, kBudgetName, kCacheAwareName,
+            kCacheShareName, kHitShareName, hint));
       }
     }
     return rocksdb::Status::OK();
@@ -235,6 +256,21 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         kBloomPolicyName, kOptimizeLevelsName, LevelCensusListener::kClassName()));
   }
 
+  // cache_aware where the filters are not in a block cache: said in the
+  // DB's log when it opens (where its log exists by then) and at the first
+  // table this policy builds.
+  void SayCacheFallback(rocksdb::Logger* log, const rocksdb::ColumnFamilyOptions& cf) const {
+    if (!options_.cache_aware) return;
+    const rocksdb::TableFactory* factory = cf.table_factory.get();
+    SayFallback(log, factory == nullptr
+                         ? nullptr
+                         : factory->GetOptions<rocksdb::BlockBasedTableOptions>());
+  }
+  void SayFallback(rocksdb::Logger* log, const rocksdb::BlockBasedTableOptions* table) const {
+    const std::string why = CacheAwareFallback(options_, table);
+    if (log != nullptr && !why.empty()) rocksdb::Warn(log, "%s", why.c_str());
+  }
+
   // The options' combination rules (ResolveFilterOptions): each option map
   // entry is checked alone as it is set.
   rocksdb::Status Combination() const {
@@ -254,6 +290,8 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // of this policy (filter/memory_sizing.h), as RocksDB's built-in policies
   // share theirs.
   mutable FpCredit memory_credit_;
+  mutable std::atomic<bool> fallback_said_{false};  // At a first table (SayFallback).
+
   std::string rejected_id_;
   rocksdb::Status id_error_;      // The id itself was bad (permanent).
   rocksdb::Status config_error_;  // The last ConfigureOptions failed.

@@ -1,9 +1,16 @@
 #include "table/rocksdb/table_sizing.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "rocksdb/advanced_options.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/table.h"
 #include "rocksdb/types.h"
 #include "table/census/table_tree.h"
 
@@ -24,6 +31,39 @@ TableSite SiteOf(const rocksdb::FilterBuildingContext& context) {
 
 }  // namespace
 
+std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
+                                     const rocksdb::BlockBasedTableOptions& table) {
+  if (table.no_block_cache || table.block_cache == nullptr ||
+      !table.cache_index_and_filter_blocks) {
+    return std::nullopt;
+  }
+  CacheSite cache;
+  cache.capacity_bytes =
+      static_cast<double>(table.block_cache->GetCapacity()) * options.cache_share.value_or(1.0);
+  cache.partitioned = table.partition_filters;
+  cache.partition_bytes = static_cast<double>(std::max<uint64_t>(table.metadata_block_size, 1));
+  return cache;
+}
+
+std::string CacheAwareFallback(const FilterOptions& options,
+                               const rocksdb::BlockBasedTableOptions* table) {
+  if (!options.cache_aware) return "";
+  const char* why = table == nullptr                        ? "the table format is not block-based"
+                    : table->no_block_cache                 ? "no_block_cache=true"
+                    : table->block_cache == nullptr         ? "no block cache"
+                    : !table->cache_index_and_filter_blocks ? "cache_index_and_filter_blocks=false "
+                                                              "(the table readers hold the filters)"
+                                                            : nullptr;
+  if (why == nullptr) return "";
+  return absl::StrFormat(
+      "%s: %s: the filters are not in a block cache (%s); sizing them as %s alone, at "
+      "bits_per_key=%s%s",
+      kBloomPolicyName, kCacheAwareName, why, kOptimizeLevelsName,
+      FormatBitsPerKey(options.bits_per_key),
+      options.budget_mb ? absl::StrCat(" within ", kBudgetName, "=", FormatBudget(options.budget_mb))
+                        : "");
+}
+
 TableChoice ChooseForTable(const FilterOptions& options,
                            const rocksdb::FilterBuildingContext& context) {
   const TableSite site = SiteOf(context);
@@ -31,7 +71,9 @@ TableChoice ChooseForTable(const FilterOptions& options,
   if (SizedByTree(options, site)) {
     runs = TreeForTable(context.info_log, context.column_family_name);
   }
-  return ChooseForSite(options, site, std::move(runs));
+  std::optional<CacheSite> cache;
+  if (options.cache_aware) cache = CacheSiteOf(options, context.table_options);
+  return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr);
 }
 
 }  // namespace sstfilter

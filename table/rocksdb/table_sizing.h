@@ -13,11 +13,30 @@
 #ifndef SSTFILTER_TABLE_ROCKSDB_TABLE_SIZING_H_
 #define SSTFILTER_TABLE_ROCKSDB_TABLE_SIZING_H_
 
+#include <optional>
+#include <string>
+
+#include "filter/allocation/cache_budget.h"
 #include "filter/allocation/table_choice.h"
 #include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
 
 namespace sstfilter {
+
+// The block cache a cache_aware policy sizes filters for: the table
+// options' block cache at the policy's cache_share, when the filters live
+// in it (cache_index_and_filter_blocks); nullopt when they do not (held by
+// the table readers, or no block cache), where cache_aware falls back to
+// optimize_levels alone.
+std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
+                                     const rocksdb::BlockBasedTableOptions& table);
+
+// Why a cache_aware policy falls back to optimize_levels alone with these
+// table options (null: not a block-based table's), as its log line says;
+// empty when it does not (or is not cache_aware).
+std::string CacheAwareFallback(const FilterOptions& options,
+                               const rocksdb::BlockBasedTableOptions* table);
 
 // The encoding and setting of the filters of the table `context` describes;
 // under optimize_levels, sized for the tree the census has for its job (or

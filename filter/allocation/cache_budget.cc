@@ -1,0 +1,131 @@
+#include "filter/allocation/cache_budget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "filter/allocation/level_encoding.h"
+#include "filter/allocation/run_allocation.h"
+
+namespace sstfilter {
+
+namespace {
+
+// Budgets tried: the most the options allow, then each a quarter-octave
+// below the last, down to 2^-12 of it.
+constexpr int kBudgetSteps = 48;
+constexpr double kBudgetStep = 0.8408964152537145;  // 2^-0.25
+
+// One run of the tree as both models see it.
+struct PlannedRun {
+  int level = 0;
+  RunCensus census;
+  RunModel model;
+};
+
+std::vector<PlannedRun> RunsOf(const FilterOptions& options, const TreeRuns& runs) {
+  const int deepest = DeepestLevel(runs);
+  std::vector<PlannedRun> planned;
+  auto add = [&](const RunCensus& run, int level) {
+    if (run.keys == 0) return;
+    const double keys = static_cast<double>(run.keys);
+    const double filter_keys = keys / static_cast<double>(std::max<uint64_t>(run.tables, 1));
+    RunModel model = EncodingRunModel(EncodingForLevel(options, level, level == deepest), keys,
+                                      options.bits_per_key, filter_keys);
+    model.reach = run.reach > 0 ? run.reach : 1.0;
+    planned.push_back({level, run, std::move(model)});
+  };
+  for (const RunCensus& run : runs.l0_tables) add(run, 0);
+  for (size_t level = 1; level < runs.levels.size(); ++level) {
+    add(runs.levels[level], static_cast<int>(level));
+  }
+  return planned;
+}
+
+double MostBits(const FilterOptions& options, const std::vector<PlannedRun>& runs) {
+  double bits = 0;
+  for (const PlannedRun& run : runs) bits += run.model.keys * run.model.uniform_bits;
+  if (options.budget_mb.has_value()) bits = std::min(bits, *options.budget_mb * 8 * 1024 * 1024);
+  return bits;
+}
+
+// The runs' blocks with their filters at `fp_rates`, and their filter bytes.
+std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const BlockShape& shape,
+                                const CacheSite& cache, const std::vector<double>& fp_rates,
+                                double* filter_bytes) {
+  std::vector<RunBlocks> blocks;
+  *filter_bytes = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const PlannedRun& run = runs[i];
+    RunBlocks b;
+    b.keys = run.model.keys;
+    const double tables = static_cast<double>(std::max<uint64_t>(run.census.tables, 1));
+    if (fp_rates[i] < 1) {  // 1: no filter.
+      b.fp_rate = fp_rates[i];
+      b.filter_bytes = b.keys * run.model.bits_for_fp(fp_rates[i]) / 8;
+      b.filter_blocks = cache.partitioned
+                            ? std::max(tables, std::ceil(b.filter_bytes / cache.partition_bytes))
+                            : tables;
+    }
+    if (shape.known()) {
+      const double per_entry = b.keys / shape.entries;
+      b.data_bytes = shape.data_bytes * per_entry, b.data_blocks = shape.data_blocks * per_entry;
+      b.index_bytes = shape.index_bytes * per_entry;
+      b.index_blocks = shape.index_blocks * per_entry;
+    }
+    b.reach = run.model.reach;
+    *filter_bytes += b.filter_bytes;
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+// The runs' FP rates at `budget` over the runs above `unfiltered_from`
+// (1 for the rest: no filter).
+std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
+                              double budget) {
+  std::vector<RunModel> models;
+  for (const PlannedRun& run : runs) {
+    if (run.level == 0 || run.level < unfiltered_from) models.push_back(run.model);
+  }
+  const std::vector<double> allocated = AllocateRunFpRates(models, budget);
+  std::vector<double> fp_rates;
+  size_t next = 0;
+  for (const PlannedRun& run : runs) {
+    const bool filtered = run.level == 0 || run.level < unfiltered_from;
+    fp_rates.push_back(filtered ? allocated[next++] : 1.0);
+  }
+  return fp_rates;
+}
+
+}  // namespace
+
+CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
+                       const CacheSite& cache) {
+  const std::vector<PlannedRun> planned = RunsOf(options, runs);
+  CachePlan best;
+  if (planned.empty()) return best;
+  const CacheWorkload workload{cache.capacity_bytes, options.hit_share.value_or(kAssumedHitShare),
+                               cache.high_pri_ratio};
+  const int deepest = DeepestLevel(runs);
+  double reads = std::numeric_limits<double>::infinity();
+  for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
+    if (unfiltered_from < 1) continue;
+    double budget = MostBits(options, planned);
+    for (int step = 0; step <= kBudgetSteps; ++step, budget *= kBudgetStep) {
+      double bytes = 0;
+      const std::vector<RunBlocks> blocks = BlocksAt(
+          planned, runs.blocks, cache, FpRatesAt(planned, unfiltered_from, budget), &bytes);
+      const GetReads predicted = PredictReads(blocks, workload);
+      // Strictly fewer: of plans that read alike, the first (more filters).
+      if (predicted.total() < reads * (1 - 1e-9)) {
+        reads = predicted.total();
+        best = {budget, unfiltered_from, predicted, bytes, blocks};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace sstfilter

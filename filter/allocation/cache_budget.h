@@ -1,0 +1,62 @@
+// The cache-aware allocation (cache_aware): the filter budget at which a
+// tree's Gets read fewest blocks from the device when its filters share a
+// block cache with its index and data blocks.
+//
+// Each budget spends its bits as the per-level allocation does
+// (run_allocation.h: each run's FP proportional to its keys); a smaller one
+// raises the runs' FP but leaves more of the cache to the filters that
+// remain, so fewer of their partitions miss. The deepest level (or two) may
+// also go without filters, as optimize_filters_for_hits leaves RocksDB's
+// bottom level: its index partitions then have the cache, and Gets that
+// find their key there read no filter. The plan chosen is the one among a
+// geometric series of budgets below the uniform setting's (and budget_mb),
+// each with no level unfiltered, the deepest or the deepest two, whose Gets
+// read least by the cache model (cache_reads.h), over the tree as the
+// census counts it, at the share of Gets that find their key.
+#ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
+#define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
+
+#include <vector>
+
+#include "filter/allocation/cache_reads.h"
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+
+namespace sstfilter {
+
+// The share of Gets that find their key where the options do not say
+// (FilterOptions::hit_share): half, the point between a workload of
+// absent keys (where filters save most) and one of present keys.
+inline constexpr double kAssumedHitShare = 0.5;
+
+// The block cache a column family's filters live in.
+struct CacheSite {
+  double capacity_bytes = 0;  // Its share of the cache (cache_share applied).
+  // Partitioned filters (partition_filters): a filter's blocks are its
+  // partitions of about partition_bytes (metadata_block_size); else each
+  // table's filter is one block.
+  bool partitioned = true;
+  double partition_bytes = 4096;
+  double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
+};
+
+// The budget chosen, and what the model says its Gets read.
+struct CachePlan {
+  double budget_bits = 0;  // Over the filtered runs.
+  // Tables at this level or deeper get no filter; kAllFiltered: none do.
+  int unfiltered_from = kAllFiltered;
+  static constexpr int kAllFiltered = 1 << 30;
+  GetReads reads;
+  double filter_bytes = 0;  // Spent at that budget.
+  std::vector<RunBlocks> blocks;  // The runs' blocks under the plan.
+};
+
+// The cache-aware plan for `runs` (the steady tree) under `options`
+// (its encodings, bits_per_key, budget_mb and hit_share) at `cache`.
+// REQUIRES: options resolved.
+CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
+                       const CacheSite& cache);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_

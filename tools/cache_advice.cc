@@ -1,0 +1,134 @@
+#include "tools/cache_advice.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "filter/allocation/cache_budget.h"
+#include "filter/bloom_math.h"
+#include "filter/allocation/cache_reads.h"
+#include "filter/filter_options.h"
+
+namespace sstfilter {
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024;
+
+// The number after `key` at the start of `line` (leading spaces skipped).
+std::optional<double> NumberAfter(absl::string_view line, absl::string_view key) {
+  line = absl::StripLeadingAsciiWhitespace(line);
+  if (!absl::ConsumePrefix(&line, key)) return std::nullopt;
+  double value = 0;
+  if (!absl::SimpleAtod(absl::StripAsciiWhitespace(line), &value)) return std::nullopt;
+  return value;
+}
+
+std::string Split(const GetReads& r) {
+  return absl::StrFormat("%.3f + %.3f + %.3f = %.3f", r.filter, r.index, r.data, r.total());
+}
+
+// The three workloads' reads of `blocks`.
+void PrintReads(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache, double hit_share,
+                const std::string& hit_note) {
+  auto at = [&](double hit) {
+    return Split(PredictReads(blocks, {cache.capacity_bytes, hit, cache.high_pri_ratio}));
+  };
+  absl::PrintF("  absent Gets   %s\n", at(0));
+  absl::PrintF("  present Gets  %s\n", at(1));
+  absl::PrintF("  %.0f%% found    %s (%s)\n", 100 * hit_share, at(hit_share), hit_note);
+}
+
+// The cache as the plan sees it: partitioned filters (partitions of their
+// mean size) if any table's filter has more than one block.
+CacheSite SiteOf(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache) {
+  CacheSite site;
+  site.capacity_bytes = cache.capacity_bytes;
+  site.high_pri_ratio = cache.high_pri_ratio;
+  double bytes = 0, count = 0, runs_tables = 0;
+  for (const RunBlocks& b : blocks) bytes += b.filter_bytes, count += b.filter_blocks;
+  for (const RunBlocks& b : blocks) runs_tables += b.filter_blocks > 0 ? 1 : 0;
+  site.partitioned = count > runs_tables;
+  if (count > 0) site.partition_bytes = std::max(bytes / count, 1.0);
+  return site;
+}
+
+}  // namespace
+
+std::optional<AdvisedCache> CacheFromLog(const std::string& dir) {
+  std::ifstream log(dir + "/LOG");
+  std::optional<AdvisedCache> found;
+  AdvisedCache cache;
+  bool in_options = false;
+  for (std::string line; std::getline(log, line);) {
+    if (absl::StrContains(line, "block_cache_options:")) {
+      in_options = true;
+      cache = AdvisedCache{0, 0.5, "the DB's LOG: its last open"};
+      continue;
+    }
+    if (!in_options) continue;
+    if (const auto capacity = NumberAfter(line, "capacity :")) {
+      cache.capacity_bytes = *capacity;
+    } else if (const auto ratio = NumberAfter(line, "high_pri_pool_ratio:")) {
+      cache.high_pri_ratio = *ratio;
+      if (cache.capacity_bytes > 0) found = cache;
+      in_options = false;
+    }
+  }
+  return found;
+}
+
+absl::StatusOr<double> CheckCacheMb(double mb) {
+  if (mb > 0 && mb <= kMaxBudgetMb) return mb;
+  return absl::InvalidArgumentError(
+      absl::StrFormat("--cache_mb=%g: expected the block cache's MiB, more than 0", mb));
+}
+
+absl::StatusOr<double> CheckHitShare(double share) {
+  if (share >= 0 && share <= 1) return share;
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "--hit_share=%g: expected the share of Gets that find their key, in [0, 1]", share));
+}
+
+void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
+                      double hit_share, bool hit_share_given) {
+  std::vector<RunBlocks> blocks;
+  double filter_bytes = 0, keys = 0;
+  for (const TreeRun& run : runs) {
+    blocks.push_back(BlocksOf(run));
+    filter_bytes += blocks.back().filter_bytes, keys += blocks.back().keys;
+  }
+  if (keys <= 0) return;
+  absl::PrintF("\nblock cache %.2f MiB (from %s), high-priority pool %.0f%%:\n",
+               cache.capacity_bytes / kMib, cache.source, 100 * cache.high_pri_ratio);
+  const double ratio = filter_bytes / cache.capacity_bytes;
+  absl::PrintF("the filters, %.2f MiB, are %.2fx the cache: %s\n", filter_bytes / kMib, ratio,
+               ratio > 1 ? "they do not fit; a Get that checks one reads its partition from the "
+                           "device when the cache has not kept it"
+                         : "they fit, beside what the index and data blocks leave them");
+  const std::string hit_note =
+      hit_share_given ? "--hit_share"
+                      : absl::StrFormat("assumed; --hit_share states it");
+  absl::PrintF("device reads per Get today, filter + index + data (cache model):\n");
+  PrintReads(blocks, cache, hit_share, hit_note);
+  // The cache-aware policy with today's encoding and bits/key as its most.
+  FilterOptions options;
+  options.encoding = runs.back().encoding();
+  options.bits_per_key = std::clamp(8 * filter_bytes / keys, 1.0, kMaxBitsPerKey);
+  options.optimize_levels = options.cache_aware = true;
+  options.hit_share = hit_share;
+  const CachePlan plan = PlanForCache(options, CensusOf(runs), SiteOf(blocks, cache));
+  if (plan.blocks.empty()) return;
+  absl::PrintF("%s would keep %.2f MiB of filters%s:\n", FormatPolicyId(options),
+               plan.filter_bytes / kMib,
+               plan.unfiltered_from == CachePlan::kAllFiltered
+                   ? ""
+                   : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
+  PrintReads(plan.blocks, cache, hit_share, hit_note);
+}
+
+}  // namespace sstfilter

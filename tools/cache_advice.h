@@ -1,0 +1,40 @@
+// sstfilter_sst --db DIR's block-cache section: the device reads per Get a
+// DB's filters cost at the block cache they share with its index and data
+// blocks (filter/allocation/cache_reads.h), and what the cache-aware policy
+// (cache_aware, filter/allocation/cache_budget.h) would read there instead.
+#ifndef SSTFILTER_TOOLS_CACHE_ADVICE_H_
+#define SSTFILTER_TOOLS_CACHE_ADVICE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "filter/allocation/filters_by_run.h"
+
+namespace sstfilter {
+
+// The block cache the report assumes, and where it came from.
+struct AdvisedCache {
+  double capacity_bytes = 0;
+  double high_pri_ratio = 0.5;
+  std::string source;  // "--cache_mb", "the DB's LOG (its last open)".
+};
+
+// The block cache of the DB's last open, as RocksDB's LOG in `dir` records
+// it (its capacity and high-priority ratio); nullopt if the LOG does not
+// say (no LOG, another cache, the options not logged).
+std::optional<AdvisedCache> CacheFromLog(const std::string& dir);
+
+// --cache_mb's value checked (MiB > 0), or an error naming the flag.
+absl::StatusOr<double> CheckCacheMb(double mb);
+// --hit_share's value checked (in [0, 1]), or an error naming the flag.
+absl::StatusOr<double> CheckHitShare(double share);
+
+// Prints the section for one column family's runs (newest first).
+void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
+                      double hit_share, bool hit_share_given);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TOOLS_CACHE_ADVICE_H_
