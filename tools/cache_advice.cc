@@ -44,7 +44,8 @@ void PrintReads(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache,
 }
 
 // The cache as the plan sees it: partitioned filters (partitions of their
-// mean size) if any table's filter has more than one block.
+// mean size) if any table's filter has more than one block, cut with the
+// index partitions if there are as many.
 CacheSite SiteOf(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache) {
   CacheSite site;
   site.capacity_bytes = cache.capacity_bytes;
@@ -54,6 +55,10 @@ CacheSite SiteOf(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache
   for (const RunBlocks& b : blocks) runs_tables += b.filter_blocks > 0 ? 1 : 0;
   site.partitioned = count > runs_tables;
   if (count > 0) site.partition_bytes = std::max(bytes / count, 1.0);
+  // As many filter partitions as index partitions: cut together.
+  double index_blocks = 0;
+  for (const RunBlocks& b : blocks) index_blocks += b.index_blocks;
+  site.partitions_coupled = site.partitioned && count >= index_blocks;
   return site;
 }
 

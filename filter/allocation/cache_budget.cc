@@ -16,6 +16,8 @@ namespace {
 // below the last, down to 2^-12 of it.
 constexpr int kBudgetSteps = 48;
 constexpr double kBudgetStep = 0.8408964152537145;  // 2^-0.25
+// Golden-section steps around the series' best.
+constexpr int kRefinements = 16;
 
 // One run of the tree as both models see it.
 struct PlannedRun {
@@ -61,18 +63,20 @@ std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const Block
     RunBlocks b;
     b.keys = run.model.keys;
     const double tables = static_cast<double>(std::max<uint64_t>(run.census.tables, 1));
-    if (fp_rates[i] < 1) {  // 1: no filter.
-      b.fp_rate = fp_rates[i];
-      b.filter_bytes = b.keys * run.model.bits_for_fp(fp_rates[i]) / 8;
-      b.filter_blocks = cache.partitioned
-                            ? std::max(tables, std::ceil(b.filter_bytes / cache.partition_bytes))
-                            : tables;
-    }
     if (shape.known()) {
       const double per_entry = b.keys / shape.entries;
       b.data_bytes = shape.data_bytes * per_entry, b.data_blocks = shape.data_blocks * per_entry;
       b.index_bytes = shape.index_bytes * per_entry;
       b.index_blocks = shape.index_blocks * per_entry;
+    }
+    if (fp_rates[i] < 1) {  // 1: no filter.
+      b.fp_rate = fp_rates[i];
+      b.filter_bytes = b.keys * run.model.bits_for_fp(fp_rates[i]) / 8;
+      b.filter_blocks = tables;
+      if (cache.partitioned) {
+        b.filter_blocks = std::max(tables, std::ceil(b.filter_bytes / cache.partition_bytes));
+        if (cache.partitions_coupled) b.filter_blocks = std::max(b.filter_blocks, b.index_blocks);
+      }
     }
     b.reach = run.model.reach;
     *filter_bytes += b.filter_bytes;
@@ -109,21 +113,49 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
   const CacheWorkload workload{cache.capacity_bytes, options.hit_share.value_or(kAssumedHitShare),
                                cache.high_pri_ratio};
   const int deepest = DeepestLevel(runs);
-  double reads = std::numeric_limits<double>::infinity();
+  const double most = MostBits(options, planned);
+  best.reads.filter = std::numeric_limits<double>::infinity();
   for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
-    if (unfiltered_from < 1) continue;
-    double budget = MostBits(options, planned);
-    for (int step = 0; step <= kBudgetSteps; ++step, budget *= kBudgetStep) {
-      double bytes = 0;
-      const std::vector<RunBlocks> blocks = BlocksAt(
-          planned, runs.blocks, cache, FpRatesAt(planned, unfiltered_from, budget), &bytes);
-      const GetReads predicted = PredictReads(blocks, workload);
+    // Without the tables' index and data blocks known, a level without
+    // filters would look free.
+    if (unfiltered_from < 1 ||
+        (unfiltered_from != CachePlan::kAllFiltered && !runs.blocks.known())) {
+      continue;
+    }
+    auto plan_at = [&](double budget) {
+      CachePlan plan;
+      plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
+      plan.blocks = BlocksAt(planned, runs.blocks, cache,
+                             FpRatesAt(planned, unfiltered_from, budget), &plan.filter_bytes);
+      plan.reads = PredictReads(plan.blocks, workload);
+      return plan;
+    };
+    // The series, then golden-section search between the best one's
+    // neighbours (the reads are not smooth enough to trust one step).
+    int best_step = 0;
+    CachePlan found = plan_at(most);
+    for (int step = 1; step <= kBudgetSteps; ++step) {
+      CachePlan plan = plan_at(most * std::pow(kBudgetStep, step));
       // Strictly fewer: of plans that read alike, the first (more filters).
-      if (predicted.total() < reads * (1 - 1e-9)) {
-        reads = predicted.total();
-        best = {budget, unfiltered_from, predicted, bytes, blocks};
+      if (plan.reads.total() < found.reads.total() * (1 - 1e-9)) {
+        found = std::move(plan), best_step = step;
       }
     }
+    double low = std::log(most) + std::log(kBudgetStep) * std::min(best_step + 1, kBudgetSteps);
+    double high = std::log(most) + std::log(kBudgetStep) * std::max(best_step - 1, 0);
+    constexpr double kGolden = 0.6180339887498949;
+    for (int i = 0; i < kRefinements && high - low > 1e-6; ++i) {
+      const double a = high - kGolden * (high - low), b = low + kGolden * (high - low);
+      CachePlan at_a = plan_at(std::exp(a)), at_b = plan_at(std::exp(b));
+      if (at_a.reads.total() < at_b.reads.total()) {
+        high = b;
+        if (at_a.reads.total() < found.reads.total()) found = std::move(at_a);
+      } else {
+        low = a;
+        if (at_b.reads.total() < found.reads.total()) found = std::move(at_b);
+      }
+    }
+    if (found.reads.total() < best.reads.total() * (1 - 1e-9)) best = std::move(found);
   }
   return best;
 }

@@ -12,7 +12,9 @@
 // geometric series of budgets below the uniform setting's (and budget_mb),
 // each with no level unfiltered, the deepest or the deepest two, whose Gets
 // read least by the cache model (cache_reads.h), over the tree as the
-// census counts it, at the share of Gets that find their key.
+// census counts it, at the share of Gets that find their key. Until the
+// census knows the tables' index and data blocks (TreeRuns::blocks), every
+// level keeps its filters.
 #ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 
@@ -37,6 +39,10 @@ struct CacheSite {
   // table's filter is one block.
   bool partitioned = true;
   double partition_bytes = 4096;
+  // RocksDB before decouple_partitioned_filters (and with it false) cuts a
+  // filter partition wherever it cuts an index partition: a table has at
+  // least as many filter partitions as index partitions, however small.
+  bool partitions_coupled = false;
   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
 };
 

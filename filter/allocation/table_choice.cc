@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/steady_tree.h"
 #include "filter/allocation/table_fp_target.h"
@@ -26,6 +27,18 @@ FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
   return options;
 }
 
+std::string Describe(const CachePlan& plan, int level, double capacity) {
+  constexpr double kMib = 1024.0 * 1024;
+  return absl::StrFormat(
+      "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.2f MiB (budget %.2f MiB)"
+      "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model",
+      level, capacity / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
+      plan.unfiltered_from == CachePlan::kAllFiltered
+          ? ""
+          : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
+      plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total());
+}
+
 }  // namespace
 
 TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
@@ -37,6 +50,7 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
   CachePlan plan;
   if (given.cache_aware && cache != nullptr) {
     plan = PlanForCache(given, SteadyTree(*runs, place.level), *cache);
+    choice.plan = Describe(plan, place.level, cache->capacity_bytes);
   }
   if (place.level > 0 && place.level >= plan.unfiltered_from) {
     choice.no_filter = true;

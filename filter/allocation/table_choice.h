@@ -6,6 +6,7 @@
 #define SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
 
 #include <memory>
+#include <string>
 
 #include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filter_keys.h"
@@ -28,6 +29,9 @@ struct TableChoice {
   // The cache-aware plan leaves the table's level without filters: the
   // table gets none.
   bool no_filter = false;
+  // With cache_aware, the plan the table was sized by, in a line for the
+  // DB's log; empty otherwise.
+  std::string plan;
 };
 
 // Whether a table at `site` is sized for its tree: optimize_levels on and

@@ -170,6 +170,10 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       SayFallback(context.info_log, &context.table_options);
     }
     TableChoice choice = ChooseForTable(options_, context);
+    if (!choice.plan.empty() && context.info_log != nullptr) {
+      rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, context.info_log, "%s: %s",
+                   kBloomPolicyName, choice.plan.c_str());
+    }
     // RocksDB writes the table without a filter block.
     if (choice.no_filter) return nullptr;
     const EncodingId encoding = choice.encoding;

@@ -29,6 +29,17 @@ TableSite SiteOf(const rocksdb::FilterBuildingContext& context) {
   return site;
 }
 
+// Whether filter partitions are cut with index partitions: always before
+// RocksDB had decouple_partitioned_filters, and where it is false.
+template <typename Table>
+auto Coupled(const Table& table, int) -> decltype(table.decouple_partitioned_filters, bool()) {
+  return !table.decouple_partitioned_filters;
+}
+template <typename Table>
+bool Coupled(const Table&, long) {
+  return true;
+}
+
 }  // namespace
 
 std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
@@ -42,6 +53,7 @@ std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
       static_cast<double>(table.block_cache->GetCapacity()) * options.cache_share.value_or(1.0);
   cache.partitioned = table.partition_filters;
   cache.partition_bytes = static_cast<double>(std::max<uint64_t>(table.metadata_block_size, 1));
+  cache.partitions_coupled = Coupled(table, 0);
   return cache;
 }
 

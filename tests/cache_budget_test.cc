@@ -1,0 +1,139 @@
+// The cache-aware plan (filter/allocation/cache_budget.h) on hand-made
+// trees and caches, without a database.
+#include "filter/allocation/cache_budget.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "filter/allocation/cache_reads.h"
+#include "filter/allocation/run_allocation.h"
+#include "filter/allocation/table_choice.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr double kMib = 1024.0 * 1024;
+
+// L1-L3 of 100,000, 1M and 10M keys in 1, 10 and 100 tables; 35 entries a
+// 4 KiB data block, 120 data blocks an index partition of 4 KiB.
+TreeRuns ThreeLevels() {
+  TreeRuns runs;
+  runs.levels.resize(4);
+  const uint64_t keys[] = {0, 100000, 1000000, 10000000};
+  for (int level = 1; level <= 3; ++level) {
+    runs.levels[level] = RunCensus{keys[level], keys[level] / 100000, 0, 0, 1};
+  }
+  runs.blocks.entries = 35 * 120;
+  runs.blocks.data_blocks = 120, runs.blocks.data_bytes = 120 * 4096.0;
+  runs.blocks.index_blocks = 1, runs.blocks.index_bytes = 4096;
+  return runs;
+}
+
+FilterOptions CacheAware(double hit_share) {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.optimize_levels = options.cache_aware = true;
+  options.hit_share = hit_share;
+  return options;
+}
+
+CacheSite Cache(double mib) {
+  CacheSite cache;
+  cache.capacity_bytes = mib * kMib;
+  return cache;
+}
+
+// The uniform setting's bits over the tree.
+double UniformBits(const TreeRuns& runs) {
+  double keys = 0;
+  for (const RunCensus& run : runs.levels) keys += static_cast<double>(run.keys);
+  return keys * EncodingRunModel(EncodingId::kCacheLocal, 1e6, 10).uniform_bits;
+}
+
+// A cache that holds every filter, index and the data: nothing to save, the
+// most the options allow.
+TEST(CacheBudgetTest, WhereEverythingFitsTheFiltersKeepTheirBits) {
+  const TreeRuns runs = ThreeLevels();
+  const CachePlan plan = PlanForCache(CacheAware(0.5), runs, Cache(4096));
+  EXPECT_NEAR(plan.budget_bits, UniformBits(runs), 1e-3 * UniformBits(runs));
+  EXPECT_EQ(plan.unfiltered_from, CachePlan::kAllFiltered);
+  EXPECT_LT(plan.reads.total(), 1e-6);
+}
+
+// 13.9 MB of filters at 10 bits/key against a 9 MiB cache, absent Gets:
+// filters that stay cached read fewer blocks than bigger ones that miss,
+// and false positives cost two reads (an index partition and a data
+// block), so the plan shrinks them to about what the cache holds.
+TEST(CacheBudgetTest, FiltersThatCannotStayCachedGetFewerBits) {
+  const TreeRuns runs = ThreeLevels();
+  const CachePlan plan = PlanForCache(CacheAware(0), runs, Cache(9));
+  EXPECT_LT(plan.budget_bits, 0.7 * UniformBits(runs));
+  EXPECT_EQ(plan.unfiltered_from, CachePlan::kAllFiltered);
+  EXPECT_LT(plan.filter_bytes, 9 * kMib);
+  // No budget the plan could have taken reads less (each capped plan is the
+  // best at or below its cap; the search stops within 0.1%).
+  for (double fraction : {1.0, 0.8, 0.6, 0.5, 0.3, 0.1}) {
+    FilterOptions capped = CacheAware(0);
+    capped.budget_mb = fraction * UniformBits(runs) / 8 / kMib;
+    const CachePlan other = PlanForCache(capped, runs, Cache(9));
+    EXPECT_LE(plan.reads.total(), other.reads.total() * 1.001) << fraction;
+  }
+  // Its reads are the model's at its blocks.
+  EXPECT_NEAR(PredictReads(plan.blocks, {9 * kMib, 0}).total(), plan.reads.total(), 1e-9);
+}
+
+// Gets that all find their key (mostly in L3) read the bottom's filter for
+// nothing: it goes, as optimize_filters_for_hits would drop it.
+TEST(CacheBudgetTest, PresentKeysLeaveTheBottomLevelUnfiltered) {
+  const TreeRuns runs = ThreeLevels();
+  const CachePlan plan = PlanForCache(CacheAware(1), runs, Cache(4));
+  EXPECT_LE(plan.unfiltered_from, 3);
+  EXPECT_EQ(plan.blocks.back().filter_blocks, 0);
+  // Absent keys would pay the bottom's index and data blocks: it stays.
+  EXPECT_EQ(PlanForCache(CacheAware(0), runs, Cache(4)).unfiltered_from,
+            CachePlan::kAllFiltered);
+}
+
+// Without the tables' index and data blocks known, no level goes unfiltered
+// (it would look free).
+TEST(CacheBudgetTest, UnknownBlocksKeepEveryFilter) {
+  TreeRuns runs = ThreeLevels();
+  runs.blocks = BlockShape();
+  EXPECT_EQ(PlanForCache(CacheAware(1), runs, Cache(4)).unfiltered_from, CachePlan::kAllFiltered);
+}
+
+// budget_mb caps the plan's budget.
+TEST(CacheBudgetTest, BudgetMbCapsThePlan) {
+  FilterOptions options = CacheAware(0.5);
+  options.budget_mb = 0.5;
+  const CachePlan plan = PlanForCache(options, ThreeLevels(), Cache(4096));
+  EXPECT_LE(plan.budget_bits, 0.5 * 8 * kMib * (1 + 1e-9));
+}
+
+// A table's choice: the plan's budget for its filters, no filter where the
+// plan leaves its level unfiltered, and the cache ignored without cache_aware.
+TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {
+  auto runs = std::make_shared<const TreeRuns>(ThreeLevels());
+  TableSite bottom;
+  bottom.level = 3, bottom.bottommost = true;
+  const CacheSite cache = Cache(4);
+  EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, &cache).no_filter);
+  const TableChoice absent = ChooseForSite(CacheAware(0), bottom, runs, &cache);
+  ASSERT_FALSE(absent.no_filter);
+  ASSERT_TRUE(static_cast<bool>(absent.setting));
+  FilterKeys keys;
+  keys.entries = 100000;
+  FilterOptions plain = CacheAware(0);
+  plain.cache_aware = false;
+  plain.hit_share.reset();
+  const TableChoice uniform = ChooseForSite(plain, bottom, runs, &cache);
+  EXPECT_FALSE(uniform.no_filter);
+  EXPECT_LT(absent.setting(keys), uniform.setting(keys) - 1);
+  EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).setting);
+  EXPECT_FALSE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).no_filter);
+}
+
+}  // namespace
+}  // namespace sstfilter
