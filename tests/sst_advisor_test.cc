@@ -168,6 +168,28 @@ TEST_P(SstAdvisorTest, LevelsAndReadsOfAnOpenDb) {
   const double bytes = NumberBefore(r.output, "x the filter bytes");
   EXPECT_GT(bytes, 0.3) << r.output;
   EXPECT_LT(bytes, 0.95) << r.output;
+  // The block cache section: without --cache_mb, the cache of the DB's open
+  // (its LOG); a cache holding every block reads nothing; one of 10 bytes,
+  // a thousandth of any block, reads a filter for each run an absent Get
+  // checks (reach 2 + 1 + 1) and an index and a data block per false
+  // positive.
+  EXPECT_TRUE(Contains(r.output, "(from the DB's LOG: its last open)")) << r.output;
+  Result cached = RunTool({"--db", dir_.path(), "--cache_mb", "1024"});
+  ASSERT_EQ(cached.exit_code, 0) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "they fit")) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "absent Gets   0.000 + 0.000 + 0.000 = 0.000"))
+      << cached.output;
+  cached = RunTool({"--db", dir_.path(), "--cache_mb", "0.00001", "--hit_share", "0"});
+  ASSERT_EQ(cached.exit_code, 0) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "they do not fit")) << cached.output;
+  const std::vector<std::string> absent = Row(cached.output, "  absent Gets");
+  ASSERT_EQ(absent.size(), 7u) << cached.output;  // F + I + D = T
+  EXPECT_NEAR(std::stod(absent[0]), 4.0, 0.01) << cached.output;
+  EXPECT_NEAR(std::stod(absent[2]), modelled, 0.002) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "0% found")) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "(--hit_share)")) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, ":optimize_levels:cache_aware:hit_share:0 would keep"))
+      << cached.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(EachKind, SstAdvisorTest,
@@ -197,6 +219,15 @@ TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   r = RunTool({"--db", dir.path(), "--key", "a"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(Contains(r.output, "--db takes no --file, --key")) << r.output;
+  r = RunTool({"--db", dir.path(), "--cache_mb", "-1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.output, "--cache_mb=-1: expected the block cache's MiB")) << r.output;
+  r = RunTool({"--db", dir.path(), "--hit_share", "1.5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.output, "--hit_share=1.5: expected the share of Gets")) << r.output;
+  r = RunTool({"--file", file, "--cache_mb", "8"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.output, "--cache_mb and --hit_share go with --db")) << r.output;
 }
 
 // A DB in `dir` whose L0 holds one table per key set, each written (and

@@ -4,10 +4,14 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/table.h"
@@ -40,6 +44,24 @@ bool Coupled(const Table&, long) {
   return true;
 }
 
+// The high-priority pool's share of `cache`, as its printable options say
+// (an LRU cache's "high_pri_pool_ratio: 0.500"); RocksDB's default where they
+// do not.
+double HighPriRatio(const rocksdb::Cache& cache) {
+  const std::string printed = cache.GetPrintableOptions();
+  constexpr std::string_view kKey = "high_pri_pool_ratio:";
+  const size_t at = printed.find(kKey);
+  double ratio = 0;
+  if (at == std::string::npos ||
+      !absl::SimpleAtod(absl::StripAsciiWhitespace(absl::string_view(printed).substr(
+                            at + kKey.size(), printed.find('\n', at) - at - kKey.size())),
+                        &ratio) ||
+      !(ratio >= 0 && ratio <= 1)) {
+    return CacheWorkload::kDefaultHighPriRatio;
+  }
+  return ratio;
+}
+
 }  // namespace
 
 std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
@@ -54,6 +76,8 @@ std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
   cache.partitioned = table.partition_filters;
   cache.partition_bytes = static_cast<double>(std::max<uint64_t>(table.metadata_block_size, 1));
   cache.partitions_coupled = Coupled(table, 0);
+  cache.high_pri_ratio =
+      table.cache_index_and_filter_blocks_with_high_priority ? HighPriRatio(*table.block_cache) : 0;
   return cache;
 }
 

@@ -39,8 +39,11 @@ die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 FIXED_ARGS=(--read_fault_one_in=0 --metadata_read_fault_one_in=0)
 
 # After each encoding of SSTFILTER_ENCODINGS: the per-level policy,
-# access-aware under a byte budget, and a compact bottom under universal.
-MORE_POLICIES=(banded:optimize_levels:access_aware:budget_mb:1
+# access-aware under a byte budget and sized for the block cache as if every
+# Get found its key (its deepest levels then go without filters where
+# db_crashtest.py draws cache_index_and_filter_blocks; without, as the
+# budget alone), and a compact bottom under universal.
+MORE_POLICIES=(banded:optimize_levels:access_aware:budget_mb:1:cache_aware:hit_share:1
                cache_local:compact_from_level:2:optimize_levels@universal)
 
 [ $# -ge 1 ] || die "usage: crash_test.sh TREE [SECONDS] [POLICY...]"
