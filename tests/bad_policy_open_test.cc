@@ -139,7 +139,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "compact_from_level=x"},
         BadPolicy{"map_level_with_compact_format",
                   "{id=sstfilter.bloom;format=compact;compact_from_level=2}",
-                  "compact_from_level=2 with format=compact"}),
+                  "compact_from_level=2 with format=compact"},
+        BadPolicy{"zero_cache_share",
+                  "sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0", "cache_share=0"},
+        BadPolicy{"map_zero_cache_share",
+                  "{id=sstfilter.bloom;optimize_levels=true;cache_aware=true;cache_share=0}",
+                  "cache_share=0"}),
     [](const ::testing::TestParamInfo<BadPolicy>& info) { return info.param.name; });
 
 // The control: good strings through the same two paths open a DB with

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "filter/allocation/cache_plan_memo.h"
 #include "filter/allocation/level_encoding.h"
-#include "filter/allocation/steady_tree.h"
 #include "filter/allocation/table_fp_target.h"
 #include "filter/fp_target.h"
 
@@ -49,7 +49,7 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
   const TablePlace place{site.run_level(), choice.encoding};
   CachePlan plan;
   if (given.cache_aware && cache != nullptr) {
-    plan = PlanForCache(given, SteadyTree(*runs, place.level), *cache);
+    plan = PlanForTable(given, runs, place.level, *cache);
     choice.plan = Describe(plan, place.level, cache->capacity_bytes);
   }
   if (place.level > 0 && place.level >= plan.unfiltered_from) {

@@ -66,8 +66,11 @@ double HighPriRatio(const rocksdb::Cache& cache) {
 
 std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
                                      const rocksdb::BlockBasedTableOptions& table) {
+  // Filter partitions go through the block cache whatever
+  // cache_index_and_filter_blocks says (it decides only where a full filter
+  // or the partitions' top level lives).
   if (table.no_block_cache || table.block_cache == nullptr ||
-      !table.cache_index_and_filter_blocks) {
+      !(table.cache_index_and_filter_blocks || table.partition_filters)) {
     return std::nullopt;
   }
   CacheSite cache;
@@ -87,9 +90,10 @@ std::string CacheAwareFallback(const FilterOptions& options,
   const char* why = table == nullptr                        ? "the table format is not block-based"
                     : table->no_block_cache                 ? "no_block_cache=true"
                     : table->block_cache == nullptr         ? "no block cache"
-                    : !table->cache_index_and_filter_blocks ? "cache_index_and_filter_blocks=false "
-                                                              "(the table readers hold the filters)"
-                                                            : nullptr;
+                    : !table->cache_index_and_filter_blocks && !table->partition_filters
+                        ? "cache_index_and_filter_blocks=false and partition_filters=false (the "
+                          "table readers hold the filters)"
+                        : nullptr;
   if (why == nullptr) return "";
   return absl::StrFormat(
       "%s: %s: the filters are not in a block cache (%s); sizing them as %s alone, at "

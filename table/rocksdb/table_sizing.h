@@ -26,9 +26,10 @@ namespace sstfilter {
 
 // The block cache a cache_aware policy sizes filters for: the table
 // options' block cache at the policy's cache_share, when the filters live
-// in it (cache_index_and_filter_blocks); nullopt when they do not (held by
-// the table readers, or no block cache), where cache_aware falls back to
-// optimize_levels alone.
+// in it (cache_index_and_filter_blocks, or partitioned filters, whose
+// partitions RocksDB always reads through it); nullopt when they do not
+// (whole filters held by the table readers, or no block cache), where
+// cache_aware falls back to optimize_levels alone.
 std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
                                      const rocksdb::BlockBasedTableOptions& table);
 
