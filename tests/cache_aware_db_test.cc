@@ -20,7 +20,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "db_test_util.h"
+#include "tests/db_test_util.h"
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
@@ -73,31 +73,6 @@ std::string LongValueFor(const std::string& key) {
   return value;
 }
 
-// Every key reads back its value through Get and through MultiGet in
-// batches of 32: no false negative, whatever level went unfiltered.
-void ExpectAllFound(rocksdb::DB* db, const std::vector<std::string>& keys,
-                    const std::string& stage) {
-  std::string value;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), keys[i], &value);
-    ASSERT_TRUE(s.ok()) << stage << ": Get of key " << i << ": " << s.ToString();
-    ASSERT_EQ(value, LongValueFor(keys[i])) << stage << ": Get of key " << i;
-  }
-  for (size_t base = 0; base < keys.size(); base += 32) {
-    std::vector<rocksdb::Slice> batch;
-    for (size_t i = base; i < std::min(base + 32, keys.size()); ++i) batch.emplace_back(keys[i]);
-    std::vector<rocksdb::PinnableSlice> values(batch.size());
-    std::vector<rocksdb::Status> statuses(batch.size());
-    db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(), batch.size(), batch.data(),
-                 values.data(), statuses.data());
-    for (size_t i = 0; i < batch.size(); ++i) {
-      ASSERT_TRUE(statuses[i].ok())
-          << stage << ": MultiGet of key " << base + i << ": " << statuses[i].ToString();
-      ASSERT_EQ(values[i].ToString(), LongValueFor(keys[base + i]))
-          << stage << ": MultiGet of key " << base + i;
-    }
-  }
-}
 
 // The live tables' filters by level.
 struct LevelFilters {
@@ -229,7 +204,7 @@ BuiltDb BuildDb(const std::string& policy, const CacheSetup& cache, size_t keys_
   EXPECT_TRUE(s.ok()) << policy << ": reopen: " << s.ToString();
   if (!s.ok()) return built;
   const uint64_t added_before = options.statistics->getTickerCount(rocksdb::BLOCK_CACHE_FILTER_ADD);
-  ExpectAllFound(db.get(), keys, policy + " after the reopen");
+  testing::ExpectAllFound(db.get(), keys, policy + " after the reopen", LongValueFor);
   built.filter_blocks_cached =
       options.statistics->getTickerCount(rocksdb::BLOCK_CACHE_FILTER_ADD) - added_before;
   return built;

@@ -48,6 +48,7 @@ CachePoint Point(const std::string& row, GetKind kind, int64_t cache, double fil
   p.row = row, p.kind = kind, p.cache_bytes = cache, p.fraction = cache / 1e6;
   p.filter_reads = filter, p.index_reads = 0.02, p.data_reads = 0.03;
   p.micros = 70, p.filter_bytes = 10 << 20, p.found = kind == GetKind::kMixed ? 0.5 : 0;
+  p.model = {filter * 1.1, 0.02, 0.03};
   return p;
 }
 
@@ -69,13 +70,16 @@ TEST(CacheSweepTest, TableGroupsByKindThenCacheInRowOrder) {
   EXPECT_LT(b, a);
   EXPECT_LT(a, big);
   EXPECT_THAT(table, HasSubstr("0.900 + 0.020 + 0.030 = 0.950"));
+  // The model beside it, and its ratio to the measured.
+  EXPECT_THAT(table, HasSubstr("0.990 + 0.020 + 0.030 = 1.040 (1.09x)"));
 }
 
 TEST(CacheSweepTest, CsvQuotesThePolicy) {
   const std::string csv =
       CacheSweepCsv({Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25)});
   EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
-                             "0.03000,0.30000,70.00,10485760\n"));
+                             "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500\n"));
+  EXPECT_THAT(csv, HasSubstr(",model_filter_reads,model_index_reads,model_data_reads,model_reads\n"));
 }
 
 }  // namespace

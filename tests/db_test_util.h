@@ -65,16 +65,17 @@ inline std::string ValueFor(const std::string& key) {
   return absl::StrFormat("value-of-%d-%d", key.size(), static_cast<unsigned char>(key[0]));
 }
 
-// Every key reads back ValueFor(key), through Get and through MultiGet in
+// Every key reads back value_for(key), through Get and through MultiGet in
 // batches of 32 (the filters' batched path): no false negatives. `stage`
 // names the moment in failure messages.
 inline void ExpectAllFound(rocksdb::DB* db, absl::Span<const std::string> keys,
-                           const std::string& stage) {
+                           const std::string& stage,
+                           std::string (*value_for)(const std::string&) = ValueFor) {
   std::string value;
   for (size_t i = 0; i < keys.size(); ++i) {
     const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), keys[i], &value);
     ASSERT_TRUE(s.ok()) << stage << ": key " << i << ": " << s.ToString();
-    ASSERT_EQ(value, ValueFor(keys[i])) << stage << ": key " << i;
+    ASSERT_EQ(value, value_for(keys[i])) << stage << ": key " << i;
   }
   for (size_t base = 0; base < keys.size(); base += 32) {
     std::vector<rocksdb::Slice> batch;
@@ -86,7 +87,7 @@ inline void ExpectAllFound(rocksdb::DB* db, absl::Span<const std::string> keys,
     for (size_t i = 0; i < batch.size(); ++i) {
       ASSERT_TRUE(statuses[i].ok())
           << stage << " MultiGet: key " << base + i << ": " << statuses[i].ToString();
-      ASSERT_EQ(values[i].ToString(), ValueFor(keys[base + i]))
+      ASSERT_EQ(values[i].ToString(), value_for(keys[base + i]))
           << stage << " MultiGet: key " << base + i;
     }
   }
