@@ -14,6 +14,10 @@
 #include "absl/strings/strip.h"
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/cache.h"
+// From RocksDB 8.x the Cache class itself is declared here.
+#if __has_include("rocksdb/advanced_cache.h")
+#include "rocksdb/advanced_cache.h"
+#endif
 #include "rocksdb/table.h"
 #include "rocksdb/types.h"
 #include "table/census/table_tree.h"
