@@ -68,21 +68,28 @@ std::optional<AdvisedCache> CacheFromLog(const std::string& dir) {
   std::ifstream log(dir + "/LOG");
   std::optional<AdvisedCache> found;
   AdvisedCache cache;
-  bool in_options = false;
+  bool lru = false, in_options = false;
   for (std::string line; std::getline(log, line);) {
+    if (absl::StrContains(line, "block_cache_name:")) {
+      lru = absl::StrContains(line, "LRUCache");
+      continue;
+    }
     if (absl::StrContains(line, "block_cache_options:")) {
+      // An LRU cache's pool is 0.5 unless the options say; other caches
+      // (HyperClockCache, RocksDB 10's default) are taken as one list.
       in_options = true;
-      cache = AdvisedCache{0, 0.5, "the DB's LOG: its last open"};
+      cache = AdvisedCache{0, lru ? 0.5 : 0.0, "the DB's LOG: its last open"};
       continue;
     }
     if (!in_options) continue;
-    if (const auto capacity = NumberAfter(line, "capacity :")) {
+    if (!absl::StartsWith(line, "    ")) {
+      in_options = false;
+    } else if (const auto capacity = NumberAfter(line, "capacity :")) {
       cache.capacity_bytes = *capacity;
     } else if (const auto ratio = NumberAfter(line, "high_pri_pool_ratio:")) {
       cache.high_pri_ratio = *ratio;
-      if (cache.capacity_bytes > 0) found = cache;
-      in_options = false;
     }
+    if (cache.capacity_bytes > 0) found = cache;
   }
   return found;
 }

@@ -49,8 +49,8 @@ bool Coupled(const Table&, long) {
 }
 
 // The high-priority pool's share of `cache`, as its printable options say
-// (an LRU cache's "high_pri_pool_ratio: 0.500"); RocksDB's default where they
-// do not.
+// (an LRU cache's "high_pri_pool_ratio: 0.500"); 0 where they do not (other
+// caches, as HyperClockCache, RocksDB 10's default, taken as one list).
 double HighPriRatio(const rocksdb::Cache& cache) {
   const std::string printed = cache.GetPrintableOptions();
   constexpr std::string_view kKey = "high_pri_pool_ratio:";
@@ -61,7 +61,7 @@ double HighPriRatio(const rocksdb::Cache& cache) {
                             at + kKey.size(), printed.find('\n', at) - at - kKey.size())),
                         &ratio) ||
       !(ratio >= 0 && ratio <= 1)) {
-    return CacheWorkload::kDefaultHighPriRatio;
+    return 0;
   }
   return ratio;
 }
