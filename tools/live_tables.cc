@@ -20,6 +20,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
+#include "table/census/census_tree.h"
 #include "table/census/open_db.h"
 #include "table/census/silent_logger.h"
 #include "tools/builtin_filter.h"
@@ -67,14 +68,10 @@ TableFilters FiltersOf(const rocksdb::TableProperties& props, const SstFilter& f
   t.keys = props.num_filter_entries > 0 ? props.num_filter_entries : props.num_entries;
   t.filter_bytes = filter.FilterBytes();
   t.filter_blocks = filter.partitions.size();
-  // A partitioned index: its partitions (the top level is pinned).
-  const bool partitioned = props.index_partitions > 0;
-  t.index_bytes = partitioned && props.index_size > props.top_level_index_size
-                      ? props.index_size - props.top_level_index_size
-                      : props.index_size;
-  t.index_blocks = partitioned ? props.index_partitions : 1;
-  t.data_bytes = props.data_size;
-  t.data_blocks = props.num_data_blocks;
+  // Its index and data blocks as the census records them.
+  const TableRecord record = RecordOf(props);
+  t.index_bytes = record.index_bytes, t.index_blocks = record.index_blocks;
+  t.data_bytes = record.data_bytes, t.data_blocks = record.data_blocks;
   if (filter.partitions.empty()) {
     t.kind = filter.layout == SstFilterLayout::kBlockBased ? "obsolete block-based" : "none";
     return t;

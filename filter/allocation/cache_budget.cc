@@ -89,17 +89,17 @@ std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const Block
 // (1 for the rest: no filter).
 std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
                               double budget) {
+  auto filtered = [&](const PlannedRun& run) {
+    return run.level == 0 || run.level < unfiltered_from;
+  };
   std::vector<RunModel> models;
   for (const PlannedRun& run : runs) {
-    if (run.level == 0 || run.level < unfiltered_from) models.push_back(run.model);
+    if (filtered(run)) models.push_back(run.model);
   }
   const std::vector<double> allocated = AllocateRunFpRates(models, budget);
   std::vector<double> fp_rates;
   size_t next = 0;
-  for (const PlannedRun& run : runs) {
-    const bool filtered = run.level == 0 || run.level < unfiltered_from;
-    fp_rates.push_back(filtered ? allocated[next++] : 1.0);
-  }
+  for (const PlannedRun& run : runs) fp_rates.push_back(filtered(run) ? allocated[next++] : 1.0);
   return fp_rates;
 }
 

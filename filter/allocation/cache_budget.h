@@ -51,7 +51,7 @@ struct CachePlan {
   double budget_bits = 0;  // Over the filtered runs.
   // Tables at this level or deeper get no filter; kAllFiltered: none do.
   int unfiltered_from = kAllFiltered;
-  static constexpr int kAllFiltered = 1 << 30;
+  static constexpr int kAllFiltered = kAllLevelsFiltered;
   GetReads reads;
   double filter_bytes = 0;  // Spent at that budget.
   std::vector<RunBlocks> blocks;  // The runs' blocks under the plan.

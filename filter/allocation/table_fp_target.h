@@ -39,7 +39,7 @@ struct TablePlace {
 // filters and take none of the budget.
 // REQUIRES: options resolved; place.level < unfiltered_from.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
-                     const FilterKeys& keys, int unfiltered_from = 1 << 30);
+                     const FilterKeys& keys, int unfiltered_from = kAllLevelsFiltered);
 
 // The traffic TableFpTarget weighs runs by: the tree's, when access_aware
 // and known; else nullptr.

@@ -68,6 +68,10 @@ struct TreeRuns {
   BlockShape blocks;
 };
 
+// A level deeper than any: "no level goes unfiltered" where a level from
+// which tables get no filter is asked for (cache_budget.h).
+inline constexpr int kAllLevelsFiltered = 1 << 30;
+
 // The deepest level holding entries (0 if only L0 does).
 int DeepestLevel(const TreeRuns& runs);
 
