@@ -137,12 +137,7 @@ rocksdb::Options OptionsFor(const std::string& policy, const CacheSetup& cache,
                             std::shared_ptr<rocksdb::Logger> log) {
   rocksdb::Options options;
   options.create_if_missing = true;
-  options.level_compaction_dynamic_level_bytes = true;
-  options.write_buffer_size = 128 << 10;
-  options.target_file_size_base = 128 << 10;
-  options.max_bytes_for_level_base = 256 << 10;
-  options.max_bytes_for_level_multiplier = 4;
-  options.compression = rocksdb::kNoCompression;
+  testing::UseSmallLeveledTree(&options);
   options.statistics = rocksdb::CreateDBStatistics();
   options.listeners.push_back(NewLevelCensusListener());
   options.info_log = std::move(log);

@@ -22,6 +22,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 
 namespace sstfilter::testing {
 
@@ -91,6 +92,27 @@ inline void ExpectAllFound(rocksdb::DB* db, absl::Span<const std::string> keys,
           << stage << " MultiGet: key " << base + i;
     }
   }
+}
+
+// A leveled tree of small tables (128 KiB memtables and tables, a 256 KiB
+// base level, multiplier 4, dynamic level bytes, no compression): 50,000
+// keys of ~130 bytes reach L6 in a few hundred tables.
+inline void UseSmallLeveledTree(rocksdb::Options* options) {
+  options->level_compaction_dynamic_level_bytes = true;
+  options->write_buffer_size = 128 << 10;
+  options->target_file_size_base = 128 << 10;
+  options->max_bytes_for_level_base = 256 << 10;
+  options->max_bytes_for_level_multiplier = 4;
+  options->compression = rocksdb::kNoCompression;
+}
+
+// The filter bytes of the DB's live tables, by their properties.
+inline uint64_t LiveFilterBytes(rocksdb::DB* db) {
+  rocksdb::TablePropertiesCollection tables;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
+  uint64_t bytes = 0;
+  for (const auto& table : tables) bytes += table.second->filter_size;
+  return bytes;
 }
 
 inline uint64_t Ticker(const rocksdb::Options& options, rocksdb::Tickers ticker) {

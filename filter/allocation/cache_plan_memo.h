@@ -6,6 +6,8 @@
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_PLAN_MEMO_H_
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "filter/allocation/cache_budget.h"
 #include "filter/allocation/tree_runs.h"
@@ -13,10 +15,20 @@
 
 namespace sstfilter {
 
-// PlanForCache(options, SteadyTree(*runs, level), cache), or the same plan
-// made for the same tree object, level, options and cache. Thread-safe.
+// PlanForCache(options, SteadyTree(*runs, level), cache, held), held the
+// plan last chosen for the cache's site (CacheSite::db and column_family),
+// or the same plan made for the same tree object, level, options and
+// cache. Thread-safe.
 CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                        int level, const CacheSite& cache);
+
+// The plan last chosen for the DB (census key `db`) and column family:
+// what its latest table was sized under. nullopt: none yet.
+std::optional<CachePlan> HeldPlan(const void* db, const std::string& column_family);
+
+// Drops the plans held for the DB whose census key is `db`: a DB opened
+// again (or another at the same address) plans afresh.
+void ForgetHeldPlans(const void* db);
 
 }  // namespace sstfilter
 

@@ -20,8 +20,13 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site) {
 namespace {
 
 // The options with the plan's budget in budget_mb, where it is less.
+// Without a plan (no block cache holds the filters), those of
+// optimize_levels alone: the fallback the policy states.
 FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
-  if (plan.budget_bits <= 0) return options;
+  if (plan.budget_bits <= 0) {
+    options.cache_aware = false;
+    return options;
+  }
   const double mb = plan.budget_bits / (8.0 * 1024 * 1024);
   options.budget_mb = std::min(options.budget_mb.value_or(mb), mb);
   return options;

@@ -118,7 +118,8 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     own.group = at;
     models.push_back(std::move(own));
   }
-  return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
+  const Repayment repayment = options.cache_aware ? Repayment::kWhole : Repayment::kGradual;
+  return AllocateFreeRunFpRates(models, BudgetBits(options), repayment)[mine];
 }
 
 }  // namespace sstfilter

@@ -5,6 +5,7 @@
 #include <thread>
 #include <utility>
 
+#include "filter/allocation/cache_plan_memo.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -115,6 +116,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree = DbTree{};
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
+    ForgetHeldPlans(tree.census_key);  // A new DB object: no plan of its own yet.
     Rebuild(db, &tree);
   }
   return tree;

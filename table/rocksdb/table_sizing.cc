@@ -117,6 +117,7 @@ TableChoice ChooseForTable(const FilterOptions& options,
   }
   std::optional<CacheSite> cache;
   if (options.cache_aware) cache = CacheSiteOf(options, context.table_options);
+  if (cache) cache->db = context.info_log, cache->column_family = context.column_family_name;
   return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr);
 }
 
