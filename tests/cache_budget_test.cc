@@ -98,32 +98,6 @@ TEST(CacheBudgetTest, PresentKeysLeaveTheBottomLevelUnfiltered) {
 
 // Without the tables' index and data blocks known, no level goes unfiltered
 // (it would look free).
-// A plan held for the site (the one its last tables were sized under) is
-// kept while the best reads less than kPlanSwitchGain below it, and given up
-// once the best reads more than that below it. Held plans are made here by
-// capping the budget: a plan near the best reads within the gain of it,
-// one at a tenth of the budget far more.
-TEST(CacheBudgetTest, AHeldPlanStaysUntilAnotherReadsMateriallyLess) {
-  const TreeRuns runs = ThreeLevels();
-  const CachePlan best = PlanForCache(CacheAware(0), runs, Cache(9));
-  FilterOptions capped = CacheAware(0);
-  capped.budget_mb = 0.97 * best.budget_bits / 8 / kMib;
-  const CachePlan near = PlanForCache(capped, runs, Cache(9));
-  ASSERT_LT(near.budget_bits, 0.98 * best.budget_bits);
-  ASSERT_GT(best.reads.total(), near.reads.total() * (1 - kPlanSwitchGain)) << "premise";
-  const CachePlan kept = PlanForCache(CacheAware(0), runs, Cache(9), &near);
-  EXPECT_DOUBLE_EQ(kept.budget_bits, near.budget_bits);
-  EXPECT_DOUBLE_EQ(kept.reads.total(), near.reads.total());
-  capped.budget_mb = 0.1 * best.budget_bits / 8 / kMib;
-  const CachePlan far = PlanForCache(capped, runs, Cache(9));
-  ASSERT_LT(best.reads.total(), far.reads.total() * (1 - kPlanSwitchGain)) << "premise";
-  EXPECT_DOUBLE_EQ(PlanForCache(CacheAware(0), runs, Cache(9), &far).budget_bits,
-                   best.budget_bits);
-  // A held budget beyond what the options now allow is not kept.
-  capped.budget_mb = 0.5 * best.budget_bits / 8 / kMib;
-  EXPECT_LE(PlanForCache(capped, runs, Cache(9), &best).budget_bits, 0.5 * best.budget_bits);
-}
-
 TEST(CacheBudgetTest, UnknownBlocksKeepEveryFilter) {
   TreeRuns runs = ThreeLevels();
   runs.blocks = BlockShape();

@@ -147,54 +147,6 @@ TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
   EXPECT_NEAR(with_fixed_bits(neutral - 1600000) * kMaxRepayFactor / open, 1.0, 0.001);
 }
 
-// Under cache_aware the budget is a cap (Repayment::kWhole): a flush above
-// a bottom level over its share spends what the budget leaves, and a table
-// compacted into a level answers for that level's own fixed tables too;
-// where even kMaxRunFpRate cannot repay, the FP stops there; a credit is
-// taken within kMaxRepayFactor. Checked against the budget less the fixed
-// bits.
-TEST(TableFpTargetTest, CacheAwareTablesRepayEveryDebtAtOnce) {
-  FilterOptions options = PerLevelCacheLocal();
-  // ~9.8 bits/key over the tree: less than the uniform setting spends.
-  options.budget_mb = 1.9;
-  const double budget = 1.9 * 8 * 1024 * 1024;
-  TreeRuns runs;
-  runs.levels = Runs({0, 0, 0, 1600000});
-  RunCensus& bottom = runs.levels[3];
-  auto target = [&](int level, size_t n) {
-    return TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(n));
-  };
-  auto spent = [&](int level, size_t free_keys, size_t n) {
-    const double fp = target(level, n);
-    return free_keys * EncodingRunModel(EncodingId::kCacheLocal, n, 10, n).bits_for_fp(fp);
-  };
-  options.cache_aware = true;
-  const double open = target(0, 30000);  // Nothing fixed.
-  // A flush of 30,000 keys over a bottom no job rewrites (its share at
-  // the open allocation: about 9.7 bits/key).
-  bottom.fixed_keys = bottom.keys;
-  for (const double bits_per_key : {9.75, 9.85, 9.9}) {
-    bottom.fixed_filter_bits = static_cast<uint64_t>(bits_per_key * 1600000);
-    options.cache_aware = false;
-    const double gradual = bottom.fixed_filter_bits + spent(0, 30000, 30000);
-    options.cache_aware = true;
-    const double whole = bottom.fixed_filter_bits + spent(0, 30000, 30000);
-    EXPECT_NEAR(whole / budget, 1.0, 0.002) << bits_per_key << " bits/key fixed";
-    if (bits_per_key == 9.9) {
-      EXPECT_GT(gradual / budget, 1.005) << "gradual repays later";
-    }
-  }
-  bottom.fixed_filter_bits = static_cast<uint64_t>(budget);
-  EXPECT_EQ(target(0, 30000), kMaxRunFpRate);
-  // A bottom a bit a key under its share: a credit, taken as gradual does.
-  bottom.fixed_filter_bits = static_cast<uint64_t>(8.7 * 1600000);
-  EXPECT_NEAR(target(0, 30000) * kMaxRepayFactor / open, 1.0, 0.001);
-  // 100,000 of the bottom's keys rewritten beside 1.5M fixed over their share.
-  bottom.fixed_keys = 1500000;
-  bottom.fixed_filter_bits = static_cast<uint64_t>(10.4 * 1500000);
-  EXPECT_NEAR((bottom.fixed_filter_bits + spent(3, 100000, 20000)) / budget, 1.0, 0.002);
-}
-
 TEST(SplitByTrafficTest, OnePartPerBandOfLookupsPerEntry) {
   RunModel run;
   run.keys = 4000, run.fixed_keys = 2000, run.fixed_bits = 20000, run.reach = 1;

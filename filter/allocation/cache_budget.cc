@@ -103,31 +103,10 @@ std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltere
   return fp_rates;
 }
 
-// Whether a plan may leave levels from `unfiltered_from` down without
-// filters: a level below L0, and only once the tables' index and data
-// blocks are known (without them, a level without filters looks free).
-bool MayLeaveUnfiltered(int unfiltered_from, const TreeRuns& runs) {
-  if (unfiltered_from == CachePlan::kAllFiltered) return true;
-  return unfiltered_from >= 1 && runs.blocks.known();
-}
-
-// The plan at `budget` with levels from `unfiltered_from` unfiltered, and
-// what the model says it reads.
-CachePlan PlanAt(const std::vector<PlannedRun>& planned, const TreeRuns& runs,
-                 const CacheSite& cache, const CacheWorkload& workload, double budget,
-                 int unfiltered_from) {
-  CachePlan plan;
-  plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
-  plan.blocks = BlocksAt(planned, runs.blocks, cache, FpRatesAt(planned, unfiltered_from, budget),
-                         &plan.filter_bytes);
-  plan.reads = PredictReads(plan.blocks, workload);
-  return plan;
-}
-
 }  // namespace
 
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
-                       const CacheSite& cache, const CachePlan* held) {
+                       const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan best;
   if (planned.empty()) return best;
@@ -137,9 +116,19 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
   const double most = MostBits(options, planned);
   best.reads.filter = std::numeric_limits<double>::infinity();
   for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
-    if (!MayLeaveUnfiltered(unfiltered_from, runs)) continue;
+    // Without the tables' index and data blocks known, a level without
+    // filters would look free.
+    if (unfiltered_from < 1 ||
+        (unfiltered_from != CachePlan::kAllFiltered && !runs.blocks.known())) {
+      continue;
+    }
     auto plan_at = [&](double budget) {
-      return PlanAt(planned, runs, cache, workload, budget, unfiltered_from);
+      CachePlan plan;
+      plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
+      plan.blocks = BlocksAt(planned, runs.blocks, cache,
+                             FpRatesAt(planned, unfiltered_from, budget), &plan.filter_bytes);
+      plan.reads = PredictReads(plan.blocks, workload);
+      return plan;
     };
     // The series, then golden-section search between the best one's
     // neighbours (the reads are not smooth enough to trust one step).
@@ -168,14 +157,7 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
     }
     if (found.reads.total() < best.reads.total() * (1 - 1e-9)) best = std::move(found);
   }
-  if (held == nullptr || held->budget_bits <= 0 || held->budget_bits > most ||
-      !MayLeaveUnfiltered(held->unfiltered_from, runs)) {
-    return best;
-  }
-  CachePlan kept =
-      PlanAt(planned, runs, cache, workload, held->budget_bits, held->unfiltered_from);
-  if (best.reads.total() < kept.reads.total() * (1 - kPlanSwitchGain)) return best;
-  return kept;
+  return best;
 }
 
 }  // namespace sstfilter

@@ -46,7 +46,7 @@ struct CacheSite {
   bool partitions_coupled = false;
   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
   // Whose site it is: the DB (its census key) and column family whose
-  // plan is held across its trees (cache_plan_memo.h). nullptr: none.
+  // last plan is kept (cache_plan_memo.h's LastPlan). nullptr: none.
   const void* db = nullptr;
   std::string column_family;
 };
@@ -62,22 +62,11 @@ struct CachePlan {
   std::vector<RunBlocks> blocks;  // The runs' blocks under the plan.
 };
 
-// How much less the best plan for a tree must read than the plan held
-// (the one the column family's last tables were sized under, at its budget
-// and unfiltered levels) to replace it. Tables built under two plans live
-// side by side until compaction rewrites them, and the bytes a table holds
-// over a later, smaller budget cost cache until then; where the reads are
-// flat in the budget (filters far beyond the cache), a small change of the
-// tree (one flush) can move the best plan a long way for a gain well
-// inside the model's error.
-inline constexpr double kPlanSwitchGain = 0.03;
-
 // The cache-aware plan for `runs` (the steady tree) under `options`
-// (its encodings, bits_per_key, budget_mb and hit_share) at `cache`;
-// `held` (if any, and not beyond what the options allow) unless the best
-// reads kPlanSwitchGain less. REQUIRES: options resolved.
+// (its encodings, bits_per_key, budget_mb and hit_share) at `cache`.
+// REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
-                       const CacheSite& cache, const CachePlan* held = nullptr);
+                       const CacheSite& cache);
 
 }  // namespace sstfilter
 

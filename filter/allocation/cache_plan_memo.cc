@@ -33,18 +33,17 @@ bool SameCache(const CacheSite& a, const CacheSite& b) {
 constexpr size_t kEntries = 8;
 
 // The plan last chosen for each DB and column family (CacheSite::db,
-// column_family), held until a better one reads kPlanSwitchGain less.
-// Forgotten all at once past kHeldSites (DBs closed and opened again
-// under new census keys); a plan forgotten is only chosen afresh.
+// column_family). Forgotten all at once past kLastSites (DBs closed and
+// opened again under new census keys).
 using SiteKey = std::pair<const void*, std::string>;
-constexpr size_t kHeldSites = 256;
+constexpr size_t kLastSites = 256;
 
 // The memo's state, behind one lock.
 struct Memo {
   std::mutex mu;
   std::array<Entry, kEntries> entries;
   size_t next = 0;
-  std::map<SiteKey, CachePlan> held;
+  std::map<SiteKey, CachePlan> last;
 };
 
 Memo& TheMemo() {
@@ -54,50 +53,41 @@ Memo& TheMemo() {
 
 }  // namespace
 
-void ForgetHeldPlans(const void* db) {
+void ForgetLastPlans(const void* db) {
   Memo& memo = TheMemo();
   std::lock_guard<std::mutex> lock(memo.mu);
-  for (auto it = memo.held.begin(); it != memo.held.end();) {
-    it = it->first.first == db ? memo.held.erase(it) : std::next(it);
+  for (auto it = memo.last.begin(); it != memo.last.end();) {
+    it = it->first.first == db ? memo.last.erase(it) : std::next(it);
   }
 }
 
-std::optional<CachePlan> HeldPlan(const void* db, const std::string& column_family) {
+std::optional<CachePlan> LastPlan(const void* db, const std::string& column_family) {
   Memo& memo = TheMemo();
   std::lock_guard<std::mutex> lock(memo.mu);
-  const auto it = memo.held.find(SiteKey{db, column_family});
-  if (it == memo.held.end()) return std::nullopt;
+  const auto it = memo.last.find(SiteKey{db, column_family});
+  if (it == memo.last.end()) return std::nullopt;
   return it->second;
 }
 
 CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                        int level, const CacheSite& cache) {
   Memo& memo = TheMemo();
-  std::mutex& mu = memo.mu;
-  auto& entries = memo.entries;
-  size_t& next = memo.next;
-  auto& held = memo.held;
-  const SiteKey site{cache.db, cache.column_family};
-  std::optional<CachePlan> last;
   {
-    std::lock_guard<std::mutex> lock(mu);
-    for (const Entry& e : entries) {
+    std::lock_guard<std::mutex> lock(memo.mu);
+    for (const Entry& e : memo.entries) {
       if (e.runs.lock() == runs && e.level == level && e.options == options &&
           SameCache(e.cache, cache)) {
         return e.plan;
       }
     }
-    const auto it = held.find(site);
-    if (cache.db != nullptr && it != held.end()) last = it->second;
   }
-  CachePlan plan =
-      PlanForCache(options, SteadyTree(*runs, level), cache, last ? &*last : nullptr);
-  std::lock_guard<std::mutex> lock(mu);
-  entries[next] = Entry{runs, level, options, cache, plan};
-  next = (next + 1) % kEntries;
+  CachePlan plan = PlanForCache(options, SteadyTree(*runs, level), cache);
+  std::lock_guard<std::mutex> lock(memo.mu);
+  memo.entries[memo.next] = Entry{runs, level, options, cache, plan};
+  memo.next = (memo.next + 1) % kEntries;
   if (cache.db != nullptr) {
-    if (held.size() >= kHeldSites) held.clear();
-    held[site] = plan;
+    if (memo.last.size() >= kLastSites) memo.last.clear();
+    memo.last[SiteKey{cache.db, cache.column_family}] = plan;
   }
   return plan;
 }

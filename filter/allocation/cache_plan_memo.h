@@ -15,20 +15,21 @@
 
 namespace sstfilter {
 
-// PlanForCache(options, SteadyTree(*runs, level), cache, held), held the
-// plan last chosen for the cache's site (CacheSite::db and column_family),
-// or the same plan made for the same tree object, level, options and
-// cache. Thread-safe.
+// PlanForCache(options, SteadyTree(*runs, level), cache), or the same plan
+// made for the same tree object, level, options and cache; kept as the
+// last plan of the cache's site (CacheSite::db and column_family).
+// Thread-safe.
 CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                        int level, const CacheSite& cache);
 
-// The plan last chosen for the DB (census key `db`) and column family:
-// what its latest table was sized under. nullopt: none yet.
-std::optional<CachePlan> HeldPlan(const void* db, const std::string& column_family);
+// The plan last made for the DB (census key `db`) and column family: what
+// its latest table was sized under (as its LOG's last cache_aware line
+// says). nullopt: none yet.
+std::optional<CachePlan> LastPlan(const void* db, const std::string& column_family);
 
-// Drops the plans held for the DB whose census key is `db`: a DB opened
-// again (or another at the same address) plans afresh.
-void ForgetHeldPlans(const void* db);
+// Drops the last plans of the DB whose census key is `db` (a new DB object
+// there: another DB, or the same one opened again).
+void ForgetLastPlans(const void* db);
 
 }  // namespace sstfilter
 

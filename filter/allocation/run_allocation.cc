@@ -103,20 +103,10 @@ struct RepayGroup {
   }
 };
 
-// How far one job moves its FP rates: up by at most `repay` (to spend
-// less), down by at most `gain` (to spend a credit).
-struct RepayLimits {
-  double repay, gain;
-};
-constexpr RepayLimits kGradualLimits{kMaxRepayFactor, kMaxRepayFactor};
-// Whole: any debt (kMaxRunFpRate caps the FP first); a credit as gradual
-// (a table built on all of one would be the next job's debt).
-constexpr RepayLimits kWholeLimits{1e9, kMaxRepayFactor};
-
-// Moves the members' FP rates by one factor, within `limits`, so their
-// free parts spend `debt` fewer bits than at `fp`.
+// Moves the members' FP rates by one factor, within kMaxRepayFactor, so
+// their free parts spend `debt` fewer bits than at `fp`.
 void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members, double debt,
-           RepayLimits limits, std::vector<double>* fp) {
+           std::vector<double>* fp) {
   // A zero debt keeps the open allocation itself, not some point of the
   // plateau of equal bits around it (filters grow in whole bytes).
   if (debt == 0) return;
@@ -132,7 +122,7 @@ void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members
     return bits;
   };
   // The bits fall as f grows: bisect ln f.
-  double lo = -std::log(limits.gain), hi = std::log(limits.repay);
+  double lo = -std::log(kMaxRepayFactor), hi = std::log(kMaxRepayFactor);
   if (excess(lo) <= 0) {
     hi = lo;
   } else if (excess(hi) < 0) {
@@ -152,15 +142,8 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs, double
   return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes, max_bits)));
 }
 
-std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits,
-                                           Repayment repayment) {
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
   std::vector<double> fp = AllocateRunFpRates(runs, max_bits);
-  if (repayment == Repayment::kWhole) {
-    RepayGroup all;
-    for (size_t i = 0; i < runs.size(); ++i) all.Add(runs[i], fp[i], i);
-    Repay(runs, all.members, all.debt, kWholeLimits, &fp);
-    return fp;
-  }
   std::map<int, RepayGroup> levels;  // By depth.
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], fp[i], i);
@@ -170,7 +153,7 @@ std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, do
     for (auto deeper = std::next(it); deeper != levels.end(); ++deeper) {
       if (deeper->second.free_keys <= 0) debt += deeper->second.debt;
     }
-    Repay(runs, it->second.members, debt, kGradualLimits, &fp);
+    Repay(runs, it->second.members, debt, &fp);
   }
   return fp;
 }

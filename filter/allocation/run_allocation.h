@@ -85,25 +85,10 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs,
 // jobs.
 inline constexpr double kMaxRepayFactor = 2.0;
 
-// How the tables being written answer for the fixed parts' debt.
-enum class Repayment {
-  // As above: the deeper levels' debt, within kMaxRepayFactor per job.
-  kGradual,
-  // A cap: every fixed part's debt (its own level's, and the runs above
-  // it too) at once, whatever FP that takes, up to kMaxRunFpRate; a
-  // credit within kMaxRepayFactor, as gradual (a table built on all of a
-  // large one would be the next job's debt). The tree then stays within
-  // the budget after every job that can repay, as a budget that shares a
-  // block cache must (cache_aware: bytes over it push blocks out); the
-  // price is a spread of bits within a level while a debt lasts.
-  kWhole,
-};
-
 // Each run's FP target for its free part (same order), in
 // (0, kMaxRunFpRate]. With no fixed parts, AllocateRunFpRates.
 std::vector<double> AllocateFreeRunFpRates(
-    const std::vector<RunModel>& runs, double max_bits = std::numeric_limits<double>::infinity(),
-    Repayment repayment = Repayment::kGradual);
+    const std::vector<RunModel>& runs, double max_bits = std::numeric_limits<double>::infinity());
 
 // The model of a run of `keys` entries in `encoding`, whose uniform setting
 // is bits_per_key: bits spent as its builder spends them on a filter of

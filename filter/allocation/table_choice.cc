@@ -20,13 +20,8 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site) {
 namespace {
 
 // The options with the plan's budget in budget_mb, where it is less.
-// Without a plan (no block cache holds the filters), those of
-// optimize_levels alone: the fallback the policy states.
 FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
-  if (plan.budget_bits <= 0) {
-    options.cache_aware = false;
-    return options;
-  }
+  if (plan.budget_bits <= 0) return options;
   const double mb = plan.budget_bits / (8.0 * 1024 * 1024);
   options.budget_mb = std::min(options.budget_mb.value_or(mb), mb);
   return options;
@@ -35,7 +30,7 @@ FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
 std::string Describe(const CachePlan& plan, int level, double capacity) {
   constexpr double kMib = 1024.0 * 1024;
   return absl::StrFormat(
-      "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.2f MiB (budget %.2f MiB)"
+      "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
       "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model",
       level, capacity / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
       plan.unfiltered_from == CachePlan::kAllFiltered

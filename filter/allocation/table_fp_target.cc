@@ -118,8 +118,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     own.group = at;
     models.push_back(std::move(own));
   }
-  const Repayment repayment = options.cache_aware ? Repayment::kWhole : Repayment::kGradual;
-  return AllocateFreeRunFpRates(models, BudgetBits(options), repayment)[mine];
+  return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
 }
 
 }  // namespace sstfilter

@@ -36,9 +36,7 @@ struct TablePlace {
 // the lookups they saw (traffic_parts.h).
 //
 // Levels at or below `unfiltered_from` (cache_budget.h's plan) have no
-// filters and take none of the budget. With cache_aware (the options a
-// plan was made for), the budget is a hard cap (Repayment::kWhole): the
-// table answers for every fixed part's debt at once.
+// filters and take none of the budget.
 // REQUIRES: options resolved; place.level < unfiltered_from.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
                      const FilterKeys& keys, int unfiltered_from = kAllLevelsFiltered);

@@ -116,7 +116,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree = DbTree{};
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
-    ForgetHeldPlans(tree.census_key);  // A new DB object: no plan of its own yet.
+    ForgetLastPlans(tree.census_key);  // A new DB object: no plan of its own yet.
     Rebuild(db, &tree);
   }
   return tree;
