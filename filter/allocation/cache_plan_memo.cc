@@ -72,11 +72,18 @@ std::optional<CachePlan> LastPlan(const void* db, const std::string& column_fami
 CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                        int level, const CacheSite& cache) {
   Memo& memo = TheMemo();
+  // Kept as the site's last plan, under the lock.
+  auto keep_last = [&](const CachePlan& plan) {
+    if (cache.db == nullptr) return;
+    if (memo.last.size() >= kLastSites) memo.last.clear();
+    memo.last[SiteKey{cache.db, cache.column_family}] = plan;
+  };
   {
     std::lock_guard<std::mutex> lock(memo.mu);
     for (const Entry& e : memo.entries) {
       if (e.runs.lock() == runs && e.level == level && e.options == options &&
           SameCache(e.cache, cache)) {
+        keep_last(e.plan);
         return e.plan;
       }
     }
@@ -85,10 +92,7 @@ CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const
   std::lock_guard<std::mutex> lock(memo.mu);
   memo.entries[memo.next] = Entry{runs, level, options, cache, plan};
   memo.next = (memo.next + 1) % kEntries;
-  if (cache.db != nullptr) {
-    if (memo.last.size() >= kLastSites) memo.last.clear();
-    memo.last[SiteKey{cache.db, cache.column_family}] = plan;
-  }
+  keep_last(plan);
   return plan;
 }
 
