@@ -4,11 +4,10 @@
 // earlier plans hold more than later ones allow. Once the tree is still,
 // its live filter bytes are compared with the budget of the plan its
 // latest table was sized under (cache_plan_memo.h's LastPlan): at most 5%
-// over it (0.94-1.01x over runs). Under it is allowed: where the last plan
+// over it (0.92-0.98x over runs). Under it is allowed: where the last plan
 // raised the budget, the tables built before keep their bits until
-// rewritten. Not asserted here: a reopen
-// halfway (0.90-1.08x: the new DB object plans afresh) and a burst with
-// compactions off (docs/rocksdb.md).
+// rewritten. Not asserted here: a reopen halfway (0.90-1.08x: the new DB
+// object plans afresh) and a burst with compactions off (docs/rocksdb.md).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
