@@ -121,7 +121,8 @@ struct FilterOptions {
   std::optional<double> cache_share = std::nullopt;
   // With cache_aware: the share of Gets that find their key, which decides
   // how many index and data blocks compete with the filters. In [0, 1];
-  // unset: kAssumedHitShare (cache_budget.h).
+  // unset: the DB's statistics' where the census reads them, else
+  // kAssumedHitShare (cache_budget.h).
   std::optional<double> hit_share = std::nullopt;
 
   bool operator==(const FilterOptions& o) const {

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "filter/allocation/cache_plan_memo.h"
 #include "tests/db_test_util.h"
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
@@ -31,6 +33,8 @@
 #include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
 #include "table/census/census_listener.h"
+#include "table/census/census_registry.h"
+#include "table/census/observed_hit_share.h"
 #include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
@@ -153,15 +157,30 @@ rocksdb::Options OptionsFor(const std::string& policy, const CacheSetup& cache,
   return options;
 }
 
+// Writes keys[begin, end) in batches of 100, each waiting for the flushes
+// and compactions it triggers (one thread: the same tree on every run),
+// then flushes and waits.
+void WriteAndFlush(rocksdb::DB* db, const std::vector<std::string>& keys, size_t begin,
+                   size_t end) {
+  for (size_t i = begin; i < end; i += 100) {
+    rocksdb::WriteBatch batch;
+    for (size_t j = i; j < std::min(i + 100, end); ++j) {
+      batch.Put(keys[j], LongValueFor(keys[j]));
+    }
+    EXPECT_TRUE(db->Write(rocksdb::WriteOptions(), &batch).ok());
+    WaitForBackgroundWork(db);
+  }
+  EXPECT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  WaitForBackgroundWork(db);
+}
+
 struct BuiltDb {
   DbFilters filters;
   std::shared_ptr<WarningLog> log = std::make_shared<WarningLog>();
   uint64_t filter_blocks_cached = 0;  // Added to the block cache by the reads back.
 };
 
-// Writes `keys_written` keys (seed 61) in batches of 100, each waiting for
-// the flushes and compactions it triggers (one thread: the same tree for
-// every policy), flushes and waits; reads the filters. With `read_back`,
+// Writes `keys_written` keys (seed 61; WriteAndFlush); reads the filters. With `read_back`,
 // closes the DB, reopens it as a new process would (a new census listener)
 // and reads every key back. The DB lives in memory: on a disk the syncs of
 // its table files take most of the time.
@@ -179,16 +198,7 @@ BuiltDb BuildDb(const std::string& policy, const CacheSetup& cache, size_t keys_
     const rocksdb::Status s = OpenDb(options, path, &db);
     EXPECT_TRUE(s.ok()) << policy << ": " << s.ToString();
     if (!s.ok()) return built;
-    for (size_t i = 0; i < keys.size(); i += 100) {
-      rocksdb::WriteBatch batch;
-      for (size_t j = i; j < std::min(i + 100, keys.size()); ++j) {
-        batch.Put(keys[j], LongValueFor(keys[j]));
-      }
-      EXPECT_TRUE(db->Write(rocksdb::WriteOptions(), &batch).ok());
-      WaitForBackgroundWork(db.get());
-    }
-    EXPECT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-    WaitForBackgroundWork(db.get());
+    WriteAndFlush(db.get(), keys, 0, keys.size());
     built.filters = FiltersOf(db.get());
   }
   std::printf("%s: %s\n", policy.c_str(), built.filters.Summary().c_str());
@@ -299,6 +309,59 @@ TEST(CacheAwareDbTest, FallsBackWhereTheFiltersAreNotInTheBlockCache) {
   for (const auto& [level, f] : aware.filters.levels) {
     EXPECT_EQ(f.unfiltered, 0) << "a table at L" << level << " without a filter";
   }
+}
+
+// The plan the DB's latest table was sized under, after Gets of `gets`
+// (each may find its key or not) and a flush of keys[begin, end): the
+// flush's start is where the census reads the DB's statistics.
+CachePlan PlanAfterGets(rocksdb::DB* db, const std::vector<std::string>& gets,
+                        const std::vector<std::string>& keys, size_t begin, size_t end) {
+  std::string value;
+  for (const std::string& key : gets) {
+    const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), key, &value);
+    EXPECT_TRUE(s.ok() || s.IsNotFound()) << s.ToString();
+  }
+  WriteAndFlush(db, keys, begin, end);
+  const std::optional<CachePlan> plan = LastPlan(CensusKeyOf(db), "default");
+  EXPECT_TRUE(plan.has_value()) << "no table sized under cache_aware";
+  return plan.value_or(CachePlan());
+}
+
+// With no hit_share in the policy id and statistics in the DB, the plan is
+// made for the share of Gets that RocksDB's tickers say found their key:
+// after a window of Gets of absent keys, for none (every level filtered);
+// after one of present keys, for all (the deepest level unfiltered, as
+// hit_share:1 plans it in AllHitsLeaveTheDeepestLevelUnfiltered); before
+// any Get, for the assumed half. Every key is found at the end.
+TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  rocksdb::Options options =
+      OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<WarningLog>());
+  options.env = env.get();
+  const std::vector<std::string> keys = RandomKeys(kKeys, 61);
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+  const size_t window = HitShareWindow::kWindowGets + HitShareWindow::kWindowGets / 5;
+
+  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 200);
+  EXPECT_EQ(before.hit_share_from, HitShareFrom::kAssumed);
+  EXPECT_EQ(before.hit_share, kAssumedHitShare);
+
+  const CachePlan absent = PlanAfterGets(db.get(), testing::AbsentKeys(window, 5), keys,
+                                         kKeys - 200, kKeys - 100);
+  EXPECT_EQ(absent.hit_share_from, HitShareFrom::kObserved);
+  EXPECT_EQ(absent.hit_share, 0);
+  EXPECT_EQ(absent.unfiltered_from, CachePlan::kAllFiltered);
+
+  const std::vector<std::string> present(keys.begin(), keys.begin() + window);
+  const CachePlan found = PlanAfterGets(db.get(), present, keys, kKeys - 100, kKeys);
+  EXPECT_EQ(found.hit_share_from, HitShareFrom::kObserved);
+  EXPECT_EQ(found.hit_share, 1);
+  EXPECT_NE(found.unfiltered_from, CachePlan::kAllFiltered)
+      << "every Get found its key, yet the deepest level keeps its filters";
+
+  testing::ExpectAllFound(db.get(), keys, "after the Gets", LongValueFor);
 }
 
 }  // namespace

@@ -104,6 +104,29 @@ TEST(CacheBudgetTest, UnknownBlocksKeepEveryFilter) {
   EXPECT_EQ(PlanForCache(CacheAware(1), runs, Cache(4)).unfiltered_from, CachePlan::kAllFiltered);
 }
 
+// The share of Gets that find their key: the options' where they state
+// one, else the census's (the DB's statistics), else the assumed half. The
+// plan follows it: all found leaves the bottom unfiltered, none keeps it.
+TEST(CacheBudgetTest, TheStatedHitShareOverTheObservedOne) {
+  TreeRuns runs = ThreeLevels();
+  FilterOptions unstated = CacheAware(0);
+  unstated.hit_share.reset();
+  CachePlan plan = PlanForCache(unstated, runs, Cache(4));
+  EXPECT_EQ(plan.hit_share_from, HitShareFrom::kAssumed);
+  EXPECT_EQ(plan.hit_share, kAssumedHitShare);
+
+  runs.hit_share = 1;
+  plan = PlanForCache(unstated, runs, Cache(4));
+  EXPECT_EQ(plan.hit_share_from, HitShareFrom::kObserved);
+  EXPECT_EQ(plan.hit_share, 1);
+  EXPECT_LE(plan.unfiltered_from, 3);
+
+  plan = PlanForCache(CacheAware(0), runs, Cache(4));
+  EXPECT_EQ(plan.hit_share_from, HitShareFrom::kStated);
+  EXPECT_EQ(plan.hit_share, 0);
+  EXPECT_EQ(plan.unfiltered_from, CachePlan::kAllFiltered);
+}
+
 // budget_mb caps the plan's budget.
 TEST(CacheBudgetTest, BudgetMbCapsThePlan) {
   FilterOptions options = CacheAware(0.5);

@@ -105,13 +105,26 @@ std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltere
 
 }  // namespace
 
+double HitShareFor(const FilterOptions& options, const TreeRuns& runs, HitShareFrom* from) {
+  if (options.hit_share.has_value()) {
+    *from = HitShareFrom::kStated;
+    return *options.hit_share;
+  }
+  if (runs.hit_share.has_value()) {
+    *from = HitShareFrom::kObserved;
+    return *runs.hit_share;
+  }
+  *from = HitShareFrom::kAssumed;
+  return kAssumedHitShare;
+}
+
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan best;
+  best.hit_share = HitShareFor(options, runs, &best.hit_share_from);
   if (planned.empty()) return best;
-  const CacheWorkload workload{cache.capacity_bytes, options.hit_share.value_or(kAssumedHitShare),
-                               cache.high_pri_ratio};
+  const CacheWorkload workload{cache.capacity_bytes, best.hit_share, cache.high_pri_ratio};
   const int deepest = DeepestLevel(runs);
   const double most = MostBits(options, planned);
   best.reads.filter = std::numeric_limits<double>::infinity();
@@ -125,6 +138,7 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
     auto plan_at = [&](double budget) {
       CachePlan plan;
       plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
+      plan.hit_share = best.hit_share, plan.hit_share_from = best.hit_share_from;
       plan.blocks = BlocksAt(planned, runs.blocks, cache,
                              FpRatesAt(planned, unfiltered_from, budget), &plan.filter_bytes);
       plan.reads = PredictReads(plan.blocks, workload);

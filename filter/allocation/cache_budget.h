@@ -27,10 +27,18 @@
 
 namespace sstfilter {
 
-// The share of Gets that find their key where the options do not say
-// (FilterOptions::hit_share): half, the point between a workload of
-// absent keys (where filters save most) and one of present keys.
+// The share of Gets that find their key where neither the options
+// (FilterOptions::hit_share) nor the DB's statistics (TreeRuns::hit_share)
+// say: half, the point between a workload of absent keys (where filters
+// save most) and one of present keys.
 inline constexpr double kAssumedHitShare = 0.5;
+
+// Where a plan's share of Gets that find their key came from.
+enum class HitShareFrom { kStated, kObserved, kAssumed };
+
+// The options' hit_share, else the one the census observed, else
+// kAssumedHitShare.
+double HitShareFor(const FilterOptions& options, const TreeRuns& runs, HitShareFrom* from);
 
 // The block cache a column family's filters live in.
 struct CacheSite {
@@ -60,10 +68,14 @@ struct CachePlan {
   GetReads reads;
   double filter_bytes = 0;  // Spent at that budget.
   std::vector<RunBlocks> blocks;  // The runs' blocks under the plan.
+  // The share of Gets that find their key it was made for, and whence.
+  double hit_share = kAssumedHitShare;
+  HitShareFrom hit_share_from = HitShareFrom::kAssumed;
 };
 
 // The cache-aware plan for `runs` (the steady tree) under `options`
-// (its encodings, bits_per_key, budget_mb and hit_share) at `cache`.
+// (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
+// HitShareFor's share of Gets that find their key.
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

@@ -27,16 +27,30 @@ FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
   return options;
 }
 
+const char* HitShareSource(HitShareFrom from) {
+  switch (from) {
+    case HitShareFrom::kStated:
+      return "hit_share";
+    case HitShareFrom::kObserved:
+      return "the DB's statistics";
+    case HitShareFrom::kAssumed:
+      break;
+  }
+  return "assumed";
+}
+
 std::string Describe(const CachePlan& plan, int level, double capacity) {
   constexpr double kMib = 1024.0 * 1024;
   return absl::StrFormat(
       "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
-      "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model",
+      "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model, %.1f%% of Gets "
+      "finding their key (%s)",
       level, capacity / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
       plan.unfiltered_from == CachePlan::kAllFiltered
           ? ""
           : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
-      plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total());
+      plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total(),
+      100 * plan.hit_share, HitShareSource(plan.hit_share_from));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace sstfilter {
@@ -66,6 +67,10 @@ struct TreeRuns {
   // Its tables' index and data blocks per entry, as of the census's last
   // reading.
   BlockShape blocks;
+  // The share of the Gets reaching its tables that found their key, from
+  // the DB's statistics as of the census's last reading (per DB: RocksDB
+  // counts them so); nullopt: the DB keeps none, or too few Gets yet.
+  std::optional<double> hit_share;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

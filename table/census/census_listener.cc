@@ -116,6 +116,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree = DbTree{};
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
+    tree.statistics = db->GetDBOptions().statistics;
     ForgetLastPlans(tree.census_key);  // A new DB object: no plan of its own yet.
     Rebuild(db, &tree);
   }
@@ -161,6 +162,10 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
     published_.push_back(key);
   }
   std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
+  if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
+    const std::optional<double> hit_share = tree.hit_share.Observe(*gets);
+    for (auto& [name, family] : runs) family.hit_share = hit_share;
+  }
   // Only the default column family's options are known: the others keep
   // no targets (their compaction style could be another).
   if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {

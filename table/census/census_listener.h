@@ -25,7 +25,9 @@
 // (OnTableFileCreated), so the policy knows what the tables it is not
 // rewriting hold and can keep the live tree within its budget, and the
 // default column family's level targets from its options
-// (filter/allocation/steady_tree.h).
+// (filter/allocation/steady_tree.h), and, where the DB keeps statistics,
+// the share of its Gets that find their key (observed_hit_share.h), which
+// cache_aware plans for unless the policy id states one.
 //
 // The listener and the policy meet in the process-wide census
 // (census_registry.h), keyed by the DB's info_log and the column family's
@@ -48,6 +50,7 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 #include "table/census/census_tree.h"
+#include "table/census/observed_hit_share.h"
 #include "table/census/read_samples.h"
 
 namespace sstfilter {
@@ -116,6 +119,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // When the traffic summary was last written (traffic_file.h).
     std::optional<std::chrono::steady_clock::time_point> traffic_written;
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
+    // The DB's statistics (DBOptions::statistics; null: none), and the
+    // share of Gets they say found their key.
+    std::shared_ptr<rocksdb::Statistics> statistics;
+    HitShareWindow hit_share;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of

@@ -1,0 +1,55 @@
+// The share of Gets that find their key (cache_budget.h's hit share), as a
+// DB's statistics count it: of the Gets and MultiGet keys that missed the
+// memtables (RocksDB's ticker MEMTABLE_MISS), those found in a table
+// (GET_HIT_L0 + GET_HIT_L1 + GET_HIT_L2_AND_UP), in RocksDB 7.8 to 11.x. A
+// key found deleted in a table counts as not found (its Get still reads the
+// tombstone's data block). The tickers are per DB, not per column family,
+// and only kept where DBOptions::statistics is set at a level with tickers.
+#ifndef SSTFILTER_TABLE_CENSUS_OBSERVED_HIT_SHARE_H_
+#define SSTFILTER_TABLE_CENSUS_OBSERVED_HIT_SHARE_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "rocksdb/statistics.h"
+
+namespace sstfilter {
+
+// A DB's Gets that reached its tables, and of those the ones that found
+// their key there, since its statistics began (or were last reset).
+struct GetOutcomes {
+  uint64_t reached = 0;
+  uint64_t found = 0;
+};
+
+// The counts in `statistics`; nullopt where it is null.
+std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics);
+
+// The share over a window of at least `window_gets` Gets that reached the
+// tables: each window opens where the last closed, so the share follows a
+// workload that changes, and a reading with fewer Gets since keeps the last
+// window's share.
+class HitShareWindow {
+ public:
+  // Long enough that the share's sampling error is under 1% (binomial, at
+  // worst 0.5 / sqrt(10,000) = 0.5%), short enough to close within seconds
+  // of a busy DB's Gets.
+  static constexpr uint64_t kWindowGets = 10000;
+
+  HitShareWindow() = default;
+  explicit HitShareWindow(uint64_t window_gets) : window_gets_(window_gets) {}
+
+  // Adds a reading of the counts; returns the last closed window's share,
+  // nullopt until one has closed. Counts below the window's start (the
+  // statistics were reset) open a new window there.
+  std::optional<double> Observe(const GetOutcomes& now);
+
+ private:
+  uint64_t window_gets_ = kWindowGets;
+  std::optional<GetOutcomes> start_;
+  std::optional<double> share_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_CENSUS_OBSERVED_HIT_SHARE_H_
