@@ -41,12 +41,12 @@ TEST(HitShareWindowTest, NoShareUntilAWindowCloses) {
   EXPECT_DOUBLE_EQ(*share, 0.25);
 }
 
-// The first reading opens the first window: counts from before it (a DB's
-// Gets before the census began) are not in it.
-TEST(HitShareWindowTest, TheFirstReadingOpensTheWindow) {
+// The first window opens where the statistics began: a DB read before the
+// census's first reading (its first flush) has its share at that reading.
+TEST(HitShareWindowTest, TheFirstWindowOpensWhereTheStatisticsBegan) {
   HitShareWindow window(100);
-  EXPECT_FALSE(window.Observe({5000, 5000}).has_value());
-  EXPECT_DOUBLE_EQ(window.Observe({5200, 5050}).value_or(-1), 0.25);
+  EXPECT_DOUBLE_EQ(window.Observe({5000, 1000}).value_or(-1), 0.2);
+  EXPECT_DOUBLE_EQ(window.Observe({5200, 1150}).value_or(-1), 0.75);
 }
 
 // Each window opens where the last closed; a reading short of a window

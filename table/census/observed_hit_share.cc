@@ -15,15 +15,15 @@ std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics) 
 }
 
 std::optional<double> HitShareWindow::Observe(const GetOutcomes& now) {
-  if (!start_.has_value() || now.reached < start_->reached || now.found < start_->found) {
+  if (now.reached < start_.reached || now.found < start_.found) {
     start_ = now;
     return share_;
   }
-  const uint64_t reached = now.reached - start_->reached;
+  const uint64_t reached = now.reached - start_.reached;
   if (reached >= std::max<uint64_t>(window_gets_, 1)) {
     // Tickers are read one at a time while Gets run: a found count may run
     // ahead of its reached one.
-    share_ = std::min(1.0, static_cast<double>(now.found - start_->found) /
+    share_ = std::min(1.0, static_cast<double>(now.found - start_.found) /
                                static_cast<double>(reached));
     start_ = now;
   }

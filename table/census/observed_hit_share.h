@@ -26,8 +26,10 @@ struct GetOutcomes {
 std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics);
 
 // The share over a window of at least `window_gets` Gets that reached the
-// tables: each window opens where the last closed, so the share follows a
-// workload that changes, and a reading with fewer Gets since keeps the last
+// tables: the first opens where the statistics began (a DB read before it
+// first flushes, as db_bench's read benchmarks do, has its share at the
+// first flush), each next where the last closed, so the share follows a
+// workload that changes; a reading with fewer Gets since keeps the last
 // window's share.
 class HitShareWindow {
  public:
@@ -46,7 +48,7 @@ class HitShareWindow {
 
  private:
   uint64_t window_gets_ = kWindowGets;
-  std::optional<GetOutcomes> start_;
+  GetOutcomes start_;
   std::optional<double> share_;
 };
 
