@@ -187,8 +187,9 @@ TEST(AccessAwareDbTest, SampledGetsReachTheCensusAndSizeTheNextCompaction) {
   std::ifstream file(dir.path() + "/" + kTrafficFileName);
   std::stringstream text;
   text << file.rdbuf();
-  const absl::StatusOr<TableShares> shares = ParseTrafficFile(text.str());
-  ASSERT_TRUE(shares.ok()) << shares.status() << ": " << text.str();
+  const absl::StatusOr<TrafficSummary> summary = ParseTrafficFile(text.str());
+  ASSERT_TRUE(summary.ok()) << summary.status() << ": " << text.str();
+  const TableShares* shares = &summary->tables;
   // The hot tenth spans two or three tables: together they hold the Gets.
   std::vector<rocksdb::LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);

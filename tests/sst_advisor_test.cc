@@ -403,7 +403,8 @@ TEST(SstAdvisorTrafficTest, ShowsTheSampledLookupsAndTheirProjection) {
   ASSERT_EQ(numbers.size(), 2u);
   std::sort(numbers.begin(), numbers.end());
   const std::string path = dir.path() + "/" + kTrafficFileName;
-  std::ofstream(path) << FormatTrafficFile({{numbers[0], 0.9}, {numbers[1], 0.1}});
+  std::ofstream(path) << FormatTrafficFile(
+      {{{numbers[0], 0.9}, {numbers[1], 0.1}}, std::nullopt});
   Result r = RunTool({"--db", dir.path()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "lookups sampled by RocksDB (sstfilter-traffic): of the Gets, "
@@ -420,6 +421,29 @@ TEST(SstAdvisorTrafficTest, ShowsTheSampledLookupsAndTheirProjection) {
   EXPECT_TRUE(Contains(r.output, "lookups: not shown: sstfilter-traffic: line 2 is not"))
       << r.output;
   EXPECT_FALSE(Contains(r.output, "by that traffic")) << r.output;
+}
+
+// The share of Gets that find their key, as the DB's statistics gave the
+// census (the summary's hit_share line): the cache section is for it
+// unless --hit_share states another. A summary with no table shares says
+// nothing of lookups.
+TEST(SstAdvisorTrafficTest, TheHitShareFromTheDbsStatistics) {
+  TempDir dir;
+  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)}});
+  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({{}, 0.25});
+  Result r = RunTool({"--db", dir.path(), "--cache_mb", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "25% found")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "(the DB's statistics, as its census last wrote them in "
+                                 "sstfilter-traffic)"))
+      << r.output;
+  EXPECT_TRUE(Contains(r.output, ":cache_aware:hit_share:0.25 would keep")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "lookups")) << r.output;
+  r = RunTool({"--db", dir.path(), "--cache_mb", "1", "--hit_share", "0.75"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "75% found    ")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "(--hit_share)")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "25% found")) << r.output;
 }
 
 }  // namespace

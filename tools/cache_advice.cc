@@ -12,6 +12,7 @@
 #include "filter/bloom_math.h"
 #include "filter/allocation/cache_reads.h"
 #include "filter/filter_options.h"
+#include "table/census/traffic_file.h"
 
 namespace sstfilter {
 
@@ -106,8 +107,24 @@ absl::StatusOr<double> CheckHitShare(double share) {
       "--hit_share=%g: expected the share of Gets that find their key, in [0, 1]", share));
 }
 
+// Where the share came from, as the section says it.
+std::string HitShareNote(HitShareFrom from) {
+  switch (from) {
+    case HitShareFrom::kStated:
+      return "--hit_share";
+    case HitShareFrom::kObserved:
+      return absl::StrFormat("the DB's statistics, as its census last wrote them in %s",
+                             kTrafficFileName);
+    case HitShareFrom::kAssumed:
+      break;
+  }
+  return "assumed; --hit_share states it";
+}
+
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      double hit_share, bool hit_share_given) {
+                      const AdvisedHitShare& advised) {
+  const double hit_share = advised.share;
+  const std::string hit_note = HitShareNote(advised.from);
   std::vector<RunBlocks> blocks;
   double filter_bytes = 0, keys = 0;
   for (const TreeRun& run : runs) {
@@ -122,9 +139,6 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                ratio > 1 ? "they do not fit; a Get that checks one reads its partition from the "
                            "device when the cache has not kept it"
                          : "they fit, beside what the index and data blocks leave them");
-  const std::string hit_note =
-      hit_share_given ? "--hit_share"
-                      : absl::StrFormat("assumed; --hit_share states it");
   absl::PrintF("device reads per Get today, filter + index + data (cache model):\n");
   PrintReads(blocks, cache, hit_share, hit_note);
   // The cache-aware policy with today's encoding and bits/key as its most.

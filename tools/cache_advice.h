@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 
 namespace sstfilter {
@@ -31,9 +32,17 @@ absl::StatusOr<double> CheckCacheMb(double mb);
 // --hit_share's value checked (in [0, 1]), or an error naming the flag.
 absl::StatusOr<double> CheckHitShare(double share);
 
+// The share of Gets that find their key the section is for, and whence:
+// --hit_share, else the DB's statistics (as the census left them in the
+// traffic summary), else kAssumedHitShare.
+struct AdvisedHitShare {
+  double share = kAssumedHitShare;
+  HitShareFrom from = HitShareFrom::kAssumed;
+};
+
 // Prints the section for one column family's runs (newest first).
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      double hit_share, bool hit_share_given);
+                      const AdvisedHitShare& hit_share);
 
 }  // namespace sstfilter
 

@@ -156,14 +156,27 @@ std::optional<AdvisedCache> CacheOf(const std::string& dir, const CacheQuestion&
   return CacheFromLog(dir);
 }
 
+// --hit_share, else the one the DB's statistics gave its census, else
+// the assumed one.
+AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* traffic) {
+  if (question.hit_share.has_value()) return {*question.hit_share, HitShareFrom::kStated};
+  if (traffic != nullptr && traffic->hit_share.has_value()) {
+    return {*traffic->hit_share, HitShareFrom::kObserved};
+  }
+  return {};
+}
+
 // Every column family's report; the exit status.
 int Report(const std::string& dir, std::vector<FamilyTables> families,
            const CacheQuestion& question) {
   const std::optional<AdvisedCache> cache = CacheOf(dir, question);
   // The lookups the serving process sampled, if its census left them.
-  const absl::StatusOr<std::optional<TableShares>> shares = ReadTrafficSummary(dir);
-  if (!shares.ok()) absl::PrintF("lookups: not shown: %s\n", shares.status().message());
-  const TableShares* known = shares.ok() && shares->has_value() ? &**shares : nullptr;
+  const absl::StatusOr<std::optional<TrafficSummary>> summary = ReadTrafficSummary(dir);
+  if (!summary.ok()) absl::PrintF("lookups: not shown: %s\n", summary.status().message());
+  const TrafficSummary* traffic = summary.ok() && summary->has_value() ? &**summary : nullptr;
+  const TableShares* known = traffic != nullptr && !traffic->tables.empty() ? &traffic->tables
+                                                                             : nullptr;
+  const AdvisedHitShare hit_share = HitShareOf(question, traffic);
   size_t live = 0, unread = 0;
   for (FamilyTables& family : families) {
     live += family.read.size() + family.unreadable.size(), unread += family.unreadable.size();
@@ -174,8 +187,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
     if (cache.has_value()) {
-      PrintCacheAdvice(runs, *cache, question.hit_share.value_or(kAssumedHitShare),
-                       question.hit_share.has_value());
+      PrintCacheAdvice(runs, *cache, hit_share);
     } else {
       absl::PrintF(
           "\nblock cache: not known (the DB's LOG does not record one); --cache_mb=N shows "

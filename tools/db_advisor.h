@@ -19,7 +19,8 @@
 namespace sstfilter {
 
 // The block cache the report's cache section assumes (cache_advice.h):
-// cache_mb, or else the DB's LOG's; hit_share, or else kAssumedHitShare.
+// cache_mb, or else the DB's LOG's; hit_share, or else the DB's statistics' (as its
+// census left them in the traffic summary), or else kAssumedHitShare.
 struct CacheQuestion {
   std::optional<double> cache_mb;
   std::optional<double> hit_share;

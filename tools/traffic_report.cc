@@ -14,7 +14,7 @@
 
 namespace sstfilter {
 
-absl::StatusOr<std::optional<TableShares>> ReadTrafficSummary(const std::string& dir) {
+absl::StatusOr<std::optional<TrafficSummary>> ReadTrafficSummary(const std::string& dir) {
   const std::string path = dir + "/" + kTrafficFileName;
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return std::nullopt;
@@ -22,9 +22,9 @@ absl::StatusOr<std::optional<TableShares>> ReadTrafficSummary(const std::string&
   std::stringstream text;
   text << in.rdbuf();
   if (!in) return absl::UnavailableError(absl::StrFormat("%s: cannot be read", path));
-  absl::StatusOr<TableShares> shares = ParseTrafficFile(text.str());
-  if (!shares.ok()) return shares.status();
-  return *std::move(shares);
+  absl::StatusOr<TrafficSummary> summary = ParseTrafficFile(text.str());
+  if (!summary.ok()) return summary.status();
+  return *std::move(summary);
 }
 
 TableShare SharesOf(const std::vector<TreeRun>& runs, const TableShares& shares) {

@@ -18,7 +18,7 @@ namespace sstfilter {
 
 // The summary in `dir`; nullopt when there is none; an error naming what
 // is wrong with one that cannot be read.
-absl::StatusOr<std::optional<TableShares>> ReadTrafficSummary(const std::string& dir);
+absl::StatusOr<std::optional<TrafficSummary>> ReadTrafficSummary(const std::string& dir);
 
 // The share of the Gets each table of `runs` sees: the summary's, or, for a
 // table it does not name (built since it was written), its run's reach

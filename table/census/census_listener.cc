@@ -128,11 +128,11 @@ void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
   if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval) {
     return;
   }
-  const std::map<uint64_t, double> shares = tree->tree.KnownShares();
-  if (shares.empty()) return;
+  const TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share()};
+  if (summary.tables.empty() && !summary.hit_share.has_value()) return;
   tree->traffic_written = now;
   const std::string path = db->GetName() + "/" + kTrafficFileName;
-  const std::string text = FormatTrafficFile(shares);
+  const std::string text = FormatTrafficFile(summary);
   // On a thread of its own, as RecordUnseenTables reads: not the job's I/O.
   // A summary that cannot be written is left out (a filter never fails a
   // flush or a compaction); the advisor then shows no traffic.
@@ -155,6 +155,9 @@ bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
 std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
     rocksdb::DB* db, bool in_step, double work_micros) {
   DbTree& tree = TreeOf(db);
+  if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
+    tree.hit_share.Observe(*gets);  // First: a rebuild writes it for the advisor.
+  }
   tree.work_micros += work_micros;
   if (!in_step || RebuildDue(tree)) Rebuild(db, &tree);
   const void* key = tree.census_key;
@@ -162,10 +165,7 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
     published_.push_back(key);
   }
   std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
-  if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
-    const std::optional<double> hit_share = tree.hit_share.Observe(*gets);
-    for (auto& [name, family] : runs) family.hit_share = hit_share;
-  }
+  for (auto& [name, family] : runs) family.hit_share = tree.hit_share.share();
   // Only the default column family's options are known: the others keep
   // no targets (their compaction style could be another).
   if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {

@@ -45,6 +45,8 @@ class HitShareWindow {
   // nullopt until one has closed. Counts below the window's start (the
   // statistics were reset) open a new window there.
   std::optional<double> Observe(const GetOutcomes& now);
+  // The last closed window's share; nullopt: none has.
+  std::optional<double> share() const { return share_; }
 
  private:
   uint64_t window_gets_ = kWindowGets;
