@@ -126,46 +126,6 @@ TEST(CensusTreeTest, EventsKeepTheCountsOfARebuild) {
   EXPECT_GT(moves, 5);
 }
 
-// A running compaction's output counts its inputs' entries at the share
-// the last compaction into its level wrote (older versions of a key drop
-// out), or the last into any level where none has finished into its own;
-// whole before any has. A trivial move teaches nothing; what is learned
-// outlives a rebuild.
-TEST(CensusTreeTest, ARunningCompactionsOutputCountsWhatTheLastOneKept) {
-  CensusTree tree;
-  tree.Rebuild({File(1, 5, 1000), File(2, 6, 3000)}, {}, {}, true);
-  auto keys_at = [&](int level) { return tree.Runs("default").levels.at(level).keys; };
-  ASSERT_TRUE(tree.StartCompaction(1, {"default", 6, {1, 2}}));
-  EXPECT_EQ(keys_at(6), 4000u) << "nothing learned yet: counted whole";
-  ASSERT_TRUE(tree.FinishCompaction(1, true, {{3, {"default", 6, 3000, true, 30000}}}));
-  EXPECT_EQ(keys_at(6), 3000u);
-
-  ASSERT_TRUE(tree.AddTable(4, {"default", 0, 800, true, 8000}));
-  ASSERT_TRUE(tree.StartCompaction(2, {"default", 6, {4, 3}}));
-  EXPECT_EQ(keys_at(6), 2850u) << "0.75 of 3,800";
-  ASSERT_TRUE(tree.AddTable(5, {"default", 0, 400, true, 4000}));
-  ASSERT_TRUE(tree.StartCompaction(3, {"default", 2, {5}}));
-  EXPECT_EQ(keys_at(2), 300u) << "no compaction into L2 yet: the last one's 0.75";
-  ASSERT_TRUE(tree.FinishCompaction(3, false, {}));
-  EXPECT_EQ(keys_at(2), 0u) << "a failed compaction's inputs go back";
-  ASSERT_EQ(tree.Runs("default").l0_tables.size(), 1u);
-  EXPECT_EQ(tree.Runs("default").l0_tables[0].keys, 400u) << "whole, where they were";
-
-  // A trivial move (its output is its input) keeps the learned share.
-  ASSERT_TRUE(tree.StartCompaction(4, {"default", 1, {5}}));
-  ASSERT_TRUE(tree.FinishCompaction(4, true, {{5, {"default", 1, 0, false, 0}}}));
-  EXPECT_EQ(keys_at(1), 400u);
-  ASSERT_TRUE(tree.StartCompaction(5, {"default", 3, {5}}));
-  EXPECT_EQ(keys_at(3), 300u);
-
-  // A rebuild with jobs 2 and 5 still running counts them as before.
-  std::map<int, CensusTree::Compaction> running = {{2, {"default", 6, {4, 3}}},
-                                                   {5, {"default", 3, {5}}}};
-  tree.Rebuild({File(3, 6, 3000), File(4, 0, 800), File(5, 1, 400)}, running, {}, true);
-  EXPECT_EQ(keys_at(6), 2850u);
-  EXPECT_EQ(keys_at(3), 300u);
-}
-
 TEST(CensusTreeTest, BytesPerEntryOverTablesWithKnownEntries) {
   std::vector<rocksdb::LiveFileMetaData> files = {File(1, 6, 10), File(2, 6, 10), File(3, 5, 0),
                                                   File(4, 6, 10, "other")};

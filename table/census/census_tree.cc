@@ -1,9 +1,5 @@
 #include "table/census/census_tree.h"
 
-#include <algorithm>
-#include <cmath>
-#include <utility>
-
 #include "table/census/live_traffic.h"
 
 namespace sstfilter {
@@ -57,29 +53,13 @@ double CensusTree::BytesPerEntry(const std::string& column_family) const {
   return m == mean_.end() || m->second.entries <= 0 ? 0 : m->second.bytes / m->second.entries;
 }
 
-void CensusTree::CountAtOutput(const Table& table, const RunningInput& input, int sign) {
+void CensusTree::Count(uint64_t number, const Table& table, int sign, int output_level) {
   Counts& c = counts_[table.column_family];
-  Add(input.output_level == 0 ? &c.l0_output : &LevelRun(&c.levels, input.output_level), sign,
-      input.entries, 0, 0);
-}
-
-CensusTree::RunningInput CensusTree::ToOutput(const Table& table, int output_level) const {
-  auto learned = survival_.find({table.column_family, output_level});
-  if (learned == survival_.end()) learned = survival_.find({table.column_family, kAnyLevel});
-  const double share = learned == survival_.end() ? 1.0 : learned->second;
-  return {output_level, static_cast<uint64_t>(std::llround(share * table.entries))};
-}
-
-void CensusTree::LearnSurvival(const std::string& column_family, int output_level, uint64_t in,
-                               uint64_t out) {
-  if (in == 0 || out == 0) return;
-  const double share = std::min(1.0, static_cast<double>(out) / static_cast<double>(in));
-  survival_[{column_family, output_level}] = share;
-  survival_[{column_family, kAnyLevel}] = share;
-}
-
-void CensusTree::Count(uint64_t number, const Table& table, int sign) {
-  Counts& c = counts_[table.column_family];
+  if (output_level >= 0) {
+    Add(output_level == 0 ? &c.l0_output : &LevelRun(&c.levels, output_level), sign,
+        table.entries, 0, 0);
+    return;
+  }
   const uint64_t fixed_keys = table.bits_known ? table.entries : 0;
   const uint64_t bits = table.bits_known ? table.filter_bits : 0;
   if (table.level > 0) {
@@ -123,19 +103,14 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
   std::map<std::string, RunningInputs> inputs;
   for (const auto& [job, compaction] : running_) {
     for (uint64_t input : compaction.inputs) {
-      const auto table = tables_.find(input);
-      if (table == tables_.end()) continue;
-      input_to_[input] = ToOutput(table->second, compaction.output_level);
+      if (tables_.count(input) == 0) continue;
+      input_to_[input] = compaction.output_level;
       inputs[compaction.column_family][input] = compaction.output_level;
     }
   }
   for (const auto& [number, table] : tables_) {
     const auto input = input_to_.find(number);
-    if (input == input_to_.end()) {
-      Count(number, table, +1);
-    } else {
-      CountAtOutput(table, input->second, +1);
-    }
+    Count(number, table, +1, input == input_to_.end() ? -1 : input->second);
   }
   std::map<std::string, TreeReach> reach = MeasureReach(files, inputs, entries, bytewise);
   if (samples != nullptr && bytewise) {
@@ -148,7 +123,7 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
 
 bool CensusTree::AddTable(uint64_t number, Table table) {
   if (tables_.count(number) != 0) return false;
-  Count(number, table, +1);
+  Count(number, table, +1, -1);
   tables_[number] = std::move(table);
   return true;
 }
@@ -160,9 +135,9 @@ bool CensusTree::StartCompaction(int job, Compaction compaction) {
   }
   for (uint64_t input : compaction.inputs) {
     const Table& table = tables_.at(input);
-    Count(input, table, -1);
-    input_to_[input] = ToOutput(table, compaction.output_level);
-    CountAtOutput(table, input_to_[input], +1);
+    Count(input, table, -1, -1);
+    Count(input, table, +1, compaction.output_level);
+    input_to_[input] = compaction.output_level;
   }
   running_[job] = std::move(compaction);
   return true;
@@ -174,39 +149,24 @@ bool CensusTree::FinishCompaction(int job, bool ok,
   if (it == running_.end()) return false;
   bool in_step = true;
   std::map<uint64_t, Table> inputs;
-  const Compaction compaction = std::move(it->second);
-  running_.erase(it);
-  uint64_t entries_in = 0;
-  for (uint64_t input : compaction.inputs) {
+  for (uint64_t input : it->second.inputs) {
     const auto found = tables_.find(input);
-    const auto counted = input_to_.find(input);
-    if (found == tables_.end() || counted == input_to_.end()) {
+    if (found == tables_.end() || input_to_.count(input) == 0) {
       in_step = false;  // Gone since (a rebuild saw the tree without it).
       continue;
     }
     const Table table = found->second;
-    CountAtOutput(table, counted->second, -1);
-    input_to_.erase(counted);
-    entries_in += table.entries;
+    Count(input, table, -1, it->second.output_level);
+    input_to_.erase(input);
     if (!ok) {
-      Count(input, table, +1);  // Back where it was.
+      Count(input, table, +1, -1);  // Back where it was.
     } else {
       inputs[input] = table;
       tables_.erase(input);
     }
   }
+  running_.erase(it);
   if (!ok) return in_step;
-  // What it wrote, unless a table's entries are unknown or it moved its
-  // inputs down whole (a trivial move says nothing of what survives).
-  uint64_t entries_out = 0;
-  bool rewritten = in_step;
-  for (const auto& [number, table] : outputs) {
-    entries_out += table.entries;
-    rewritten = rewritten && table.entries > 0 && inputs.count(number) == 0;
-  }
-  if (rewritten) {
-    LearnSurvival(compaction.column_family, compaction.output_level, entries_in, entries_out);
-  }
   for (auto [number, table] : outputs) {
     // A trivial move's table keeps what it was, at its new level.
     if (const auto moved = inputs.find(number); moved != inputs.end() && table.entries == 0) {

@@ -1,7 +1,5 @@
 // One DB's live tables, counted into the runs of each column family as the
-// running compactions will leave them (live_reach.h: a running
-// compaction's inputs at its output level, at the share of their entries
-// the last compaction into that level kept), and kept in step
+// running compactions will leave them (live_reach.h), and kept in step
 // with the flushes and compactions the level census listener sees
 // (census_listener.h): each event changes the counts of the tables it names,
 // not the whole tree, so an event costs the same whatever the table count.
@@ -105,33 +103,12 @@ class CensusTree {
     TreeReach reach;
   };
 
-  // A running compaction's input: where it goes, and the entries it is
-  // counted for there (Surviving's, as of the compaction's start).
-  struct RunningInput {
-    int output_level = 0;
-    uint64_t entries = 0;
-  };
-
-  // Adds (sign +1) or removes (-1) a table's counts at its level.
-  void Count(uint64_t number, const Table& table, int sign);
-  // The same for a running compaction's input, free, at its output level.
-  void CountAtOutput(const Table& table, const RunningInput& input, int sign);
-  // The input as counted at `output_level`.
-  RunningInput ToOutput(const Table& table, int output_level) const;
-  // Learns from a finished compaction's entries in and out which share of
-  // its column family's entries survive a compaction into `output_level`.
-  void LearnSurvival(const std::string& column_family, int output_level, uint64_t in,
-                     uint64_t out);
+  // Adds (sign +1) or removes (-1) a table's counts: at its level, or, as
+  // a running compaction's input, free at `output_level` (-1: none).
+  void Count(uint64_t number, const Table& table, int sign, int output_level);
 
   std::map<uint64_t, Table> tables_;
-  std::map<uint64_t, RunningInput> input_to_;  // Running inputs, by file number.
-  // By column family and output level: the share of its input entries the
-  // last compaction into that level wrote (newer versions of a key and
-  // tombstones drop the rest), which the counts of a running compaction's
-  // output assume; at kAnyLevel, the last compaction's into any level, for
-  // a level none has finished into yet; 1 before any. Kept across rebuilds.
-  static constexpr int kAnyLevel = -1;
-  std::map<std::pair<std::string, int>, double> survival_;
+  std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
   std::map<int, Compaction> running_;  // By job id.
   std::map<std::string, Counts> counts_;
   std::map<std::string, std::shared_ptr<const TreeTraffic>> traffic_;  // At the last Rebuild.
