@@ -78,8 +78,10 @@ TEST(CacheSweepTest, CsvQuotesThePolicy) {
   const std::string csv =
       CacheSweepCsv({Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25)});
   EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
-                             "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500\n"));
-  EXPECT_THAT(csv, HasSubstr(",model_filter_reads,model_index_reads,model_data_reads,model_reads\n"));
+                             "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500,"
+                             "\"uniform\"\n"));
+  EXPECT_THAT(csv, HasSubstr(
+                       ",model_filter_reads,model_index_reads,model_data_reads,model_reads,traffic\n"));
 }
 
 }  // namespace

@@ -228,6 +228,8 @@ check "sweep: mixed Gets find their key half the time ($found)" \
 check "sweep: a table for each kind and cache" \
   test "$(grep -cE '^(absent|mixed) Gets, block cache ' <<<"$out")" = 4
 expect_error "--cache_sweep: 'x' is not a fraction" --scenario=cached --cache_sweep=0.5,x
+expect_error "--sweep_zipf=-1: expected a theta in [0, 10]" --scenario=cached --cache_sweep=1 \
+  --sweep_zipf=-1
 expect_error "--sweep_gets: 'hot' is not a kind of Gets" --scenario=cached --cache_sweep=1 \
   --sweep_gets=hot
 expect_error "--cache_sweep needs --engine=rocksdb and filters in the block cache" \

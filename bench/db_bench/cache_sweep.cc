@@ -101,6 +101,7 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     ReadKeys keys;
     keys.count = read.num;
     keys.missing_share = MissingShare(kind);
+    keys.traffic = config.traffic;
     keys.draw = 1 + 2 * k;
     if (config.warm_reads > 0) {
       absl::StatusOr<BenchmarkResult> warm = (*db)->RunRead("readrandom", keys, config.warm_reads);
@@ -121,6 +122,7 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     p.micros = r->micros_per_op();
     p.filter_bytes = r->filter_bytes();
     p.model = PredictReads(*blocks, {static_cast<double>(read.cache_size), p.found});
+    p.traffic = config.traffic.Describe();
     points->push_back(p);
   }
   return absl::OkStatus();
@@ -259,13 +261,14 @@ std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
   std::string out =
       "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
       "device_reads,micros,filter_bytes,model_filter_reads,model_index_reads,model_data_reads,"
-      "model_reads\n";
+      "model_reads,traffic\n";
   for (const CachePoint& p : points) {
     absl::StrAppendFormat(
-        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f\n",
+        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,\"%s\"\n",
         absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
         GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
-        p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total());
+        p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total(),
+        p.traffic);
   }
   return out;
 }

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "bench/db_bench/key_draw.h"
 #include "bench/db_bench/workload.h"
 #include "filter/allocation/cache_reads.h"
 
@@ -68,6 +69,8 @@ struct CacheSweepConfig {
   std::vector<GetKind> kinds = {GetKind::kAbsent, GetKind::kPresent, GetKind::kMixed};
   int64_t warm_reads = 100000;  // Per point, before the measured ones.
   int64_t reads = 100000;       // Measured per point.
+  // How the Gets' keys are drawn (key_draw.h): uniform, or hot ranges.
+  LookupTraffic traffic;
   std::string db;               // --db: where the DBs are kept (empty: temporary).
 };
 
@@ -83,6 +86,7 @@ struct CachePoint {
   // What the cache model (filter/allocation/cache_reads.h) predicts from
   // the DB's live tables at this cache and found share.
   GetReads model;
+  std::string traffic = "uniform";  // LookupTraffic::Describe() of its Gets.
   double reads() const { return filter_reads + index_reads + data_reads; }
 };
 

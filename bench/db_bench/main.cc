@@ -146,6 +146,9 @@ ABSL_FLAG(std::string, cache_sweep, "",
 ABSL_FLAG(std::string, sweep_gets, "absent,present,mixed",
           "--cache_sweep: the kinds of Gets at each point: absent (none finds its key), "
           "present, mixed (half do)");
+ABSL_FLAG(double, sweep_zipf, 0,
+          "--cache_sweep: the Gets' keys drawn with hot ranges, zipfian with this theta over "
+          "1000 ranges of consecutive keys (as --shapes' skewed traffic); 0: uniform");
 ABSL_FLAG(int64_t, warm_reads, 100000,
           "--cache_sweep: Gets before each point's measured ones (other keys, same draw)");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
@@ -389,6 +392,11 @@ int RunCacheSweepMode(const WorkloadConfig& workload) {
   config.reads = workload.reads >= 0 ? workload.reads : workload.num;
   config.warm_reads = absl::GetFlag(FLAGS_warm_reads);
   config.db = absl::GetFlag(FLAGS_db);
+  config.traffic.zipf_theta = absl::GetFlag(FLAGS_sweep_zipf);
+  if (!(config.traffic.zipf_theta >= 0 && config.traffic.zipf_theta <= 10)) {
+    return Fail(absl::StrFormat("--sweep_zipf=%g: expected a theta in [0, 10] (0: uniform)",
+                                config.traffic.zipf_theta));
+  }
   if (config.reads < 1 || config.warm_reads < 0) {
     return Fail("--cache_sweep: --reads must be at least 1 and --warm_reads at least 0");
   }
@@ -403,12 +411,13 @@ int RunCacheSweepMode(const WorkloadConfig& workload) {
   }
   config.fractions = *fractions, config.kinds = *kinds, config.rows = *rows;
   absl::PrintF("cache sweep: %d keys of %d + %d bytes, partitioned filters %s; block caches of "
-               "%s x %s MiB (bloomfilter:10's filters at 10 bits a key); %d + %d Gets a point\n",
+               "%s x %s MiB (bloomfilter:10's filters at 10 bits a key); %d + %d Gets a point, "
+               "keys %s\n",
                workload.num, workload.key_size, workload.value_size,
                workload.partition_index_and_filters ? "on" : "off",
                absl::GetFlag(FLAGS_cache_sweep),
                absl::StrFormat("%.2f", BloomTenFilterBytes(workload.num) / 1048576.0),
-               config.warm_reads, config.reads);
+               config.warm_reads, config.reads, config.traffic.Describe());
   std::vector<CachePoint> all;
   absl::Status s = RunCacheSweep(config, [&](const std::vector<CachePoint>& points) {
     all.insert(all.end(), points.begin(), points.end());
