@@ -118,16 +118,31 @@ double HitShareFor(const FilterOptions& options, const TreeRuns& runs, HitShareF
   return kAssumedHitShare;
 }
 
+CachePlan ChooseAmongPlans(std::vector<CachePlan> plans) {
+  double fewest = std::numeric_limits<double>::infinity();
+  for (const CachePlan& plan : plans) fewest = std::min(fewest, plan.reads.total());
+  size_t chosen = 0;
+  bool found = false;
+  const bool negligible = fewest < kNegligibleReads;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const double reads = plans[i].reads.total();
+    if (negligible && reads < kNegligibleReads) return std::move(plans[i]);
+    if (negligible || reads > fewest * (1 + kPlanReadsTie)) continue;
+    if (!found || plans[i].filter_bytes < plans[chosen].filter_bytes) chosen = i, found = true;
+  }
+  return std::move(plans[chosen]);
+}
+
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
-  CachePlan best;
-  best.hit_share = HitShareFor(options, runs, &best.hit_share_from);
-  if (planned.empty()) return best;
-  const CacheWorkload workload{cache.capacity_bytes, best.hit_share, cache.high_pri_ratio};
+  CachePlan base;  // What every plan shares: the hit share.
+  base.hit_share = HitShareFor(options, runs, &base.hit_share_from);
+  if (planned.empty()) return base;
+  const CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   const int deepest = DeepestLevel(runs);
   const double most = MostBits(options, planned);
-  best.reads.filter = std::numeric_limits<double>::infinity();
+  std::vector<CachePlan> candidates;
   for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
     // Without the tables' index and data blocks known, a level without
     // filters would look free.
@@ -136,9 +151,8 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
       continue;
     }
     auto plan_at = [&](double budget) {
-      CachePlan plan;
+      CachePlan plan = base;
       plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
-      plan.hit_share = best.hit_share, plan.hit_share_from = best.hit_share_from;
       plan.blocks = BlocksAt(planned, runs.blocks, cache,
                              FpRatesAt(planned, unfiltered_from, budget), &plan.filter_bytes);
       plan.reads = PredictReads(plan.blocks, workload);
@@ -169,9 +183,9 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
         if (at_b.reads.total() < found.reads.total()) found = std::move(at_b);
       }
     }
-    if (found.reads.total() < best.reads.total() * (1 - 1e-9)) best = std::move(found);
+    candidates.push_back(std::move(found));
   }
-  return best;
+  return ChooseAmongPlans(std::move(candidates));
 }
 
 }  // namespace sstfilter

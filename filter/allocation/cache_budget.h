@@ -12,7 +12,8 @@
 // geometric series of budgets below the uniform setting's (and budget_mb),
 // each with no level unfiltered, the deepest or the deepest two, whose Gets
 // read least by the cache model (cache_reads.h), over the tree as the
-// census counts it, at the share of Gets that find their key. Until the
+// census counts it, at the share of Gets that find their key (of the three
+// that read alike, the one with the fewest filter bytes: ChooseAmongPlans). Until the
 // census knows the tables' index and data blocks (TreeRuns::blocks), every
 // level keeps its filters.
 #ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
@@ -72,6 +73,23 @@ struct CachePlan {
   double hit_share = kAssumedHitShare;
   HitShareFrom hit_share_from = HitShareFrom::kAssumed;
 };
+
+// Predicted reads this close (relative) count as a tie between the plans
+// of different unfiltered levels: well under the model's error (within
+// 15% of the measured), and a choice that flips on such a margin from one
+// table to the next leaves a tree built under both plans.
+inline constexpr double kPlanReadsTie = 0.01;
+
+// Device reads per Get below which no plan's reads matter (under 1 us of
+// a 70 us device read per Get): there the filters save what the model does
+// not count, the CPU of searching cached index and data blocks.
+inline constexpr double kNegligibleReads = 0.01;
+
+// Of `plans` (each the best of its unfiltered levels, more filters first),
+// the one with the fewest filter bytes among those reading within
+// kPlanReadsTie of the fewest reads; where the fewest are negligible, the
+// first whose reads are. REQUIRES: plans not empty.
+CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
