@@ -107,6 +107,8 @@ absl::StatusOr<double> CheckHitShare(double share) {
       "--hit_share=%g: expected the share of Gets that find their key, in [0, 1]", share));
 }
 
+namespace {
+
 // Where the share came from, as the section says it.
 std::string HitShareNote(HitShareFrom from) {
   switch (from) {
@@ -120,6 +122,8 @@ std::string HitShareNote(HitShareFrom from) {
   }
   return "assumed; --hit_share states it";
 }
+
+}  // namespace
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& advised) {
