@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -159,11 +160,11 @@ std::optional<AdvisedCache> CacheOf(const std::string& dir, const CacheQuestion&
 // --hit_share, else the one the DB's statistics gave its census, else
 // the assumed one.
 AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* traffic) {
-  if (question.hit_share.has_value()) return {*question.hit_share, HitShareFrom::kStated};
-  if (traffic != nullptr && traffic->hit_share.has_value()) {
-    return {*traffic->hit_share, HitShareFrom::kObserved};
-  }
-  return {};
+  AdvisedHitShare advised;
+  advised.share = HitShareFor(question.hit_share,
+                              traffic != nullptr ? traffic->hit_share : std::nullopt,
+                              &advised.from);
+  return advised;
 }
 
 // Every column family's report; the exit status.

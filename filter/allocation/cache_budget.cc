@@ -105,14 +105,15 @@ std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltere
 
 }  // namespace
 
-double HitShareFor(const FilterOptions& options, const TreeRuns& runs, HitShareFrom* from) {
-  if (options.hit_share.has_value()) {
+double HitShareFor(std::optional<double> stated, std::optional<double> observed,
+                   HitShareFrom* from) {
+  if (stated.has_value()) {
     *from = HitShareFrom::kStated;
-    return *options.hit_share;
+    return *stated;
   }
-  if (runs.hit_share.has_value()) {
+  if (observed.has_value()) {
     *from = HitShareFrom::kObserved;
-    return *runs.hit_share;
+    return *observed;
   }
   *from = HitShareFrom::kAssumed;
   return kAssumedHitShare;
@@ -137,7 +138,7 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan base;  // What every plan shares: the hit share.
-  base.hit_share = HitShareFor(options, runs, &base.hit_share_from);
+  base.hit_share = HitShareFor(options.hit_share, runs.hit_share, &base.hit_share_from);
   if (planned.empty()) return base;
   const CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   const int deepest = DeepestLevel(runs);

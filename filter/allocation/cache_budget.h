@@ -19,6 +19,7 @@
 #ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,11 @@ inline constexpr double kAssumedHitShare = 0.5;
 // Where a plan's share of Gets that find their key came from.
 enum class HitShareFrom { kStated, kObserved, kAssumed };
 
-// The options' hit_share, else the one the census observed, else
-// kAssumedHitShare.
-double HitShareFor(const FilterOptions& options, const TreeRuns& runs, HitShareFrom* from);
+// The share stated (FilterOptions::hit_share, sstfilter_sst's --hit_share),
+// else the one the DB's statistics gave (TreeRuns::hit_share), else
+// kAssumedHitShare; `from` says which.
+double HitShareFor(std::optional<double> stated, std::optional<double> observed,
+                   HitShareFrom* from);
 
 // The block cache a column family's filters live in.
 struct CacheSite {
@@ -93,7 +96,8 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
-// HitShareFor's share of Gets that find their key.
+// HitShareFor(options.hit_share, runs.hit_share)'s share of Gets that
+// find their key.
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);
