@@ -9,6 +9,7 @@
 #include "filter/allocation/cache_reads.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/table_choice.h"
+#include "filter/allocation/tree_traffic.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
@@ -153,6 +154,32 @@ TEST(CacheBudgetTest, PlansThatReadAlikeTakeTheFewestBytes) {
   EXPECT_EQ(ChooseAmongPlans({plan(CachePlan::kAllFiltered, 0.003, 4.31), plan(6, 0.002, 0.46)})
                 .unfiltered_from,
             CachePlan::kAllFiltered);
+}
+
+// Gets that go nine in ten to a tenth of the keys (as the bottom level's
+// tables saw them): the hot tenth's filter, index and data blocks stay
+// cached, so the plan reads fewer blocks than the uniform one and
+// keeps more filter bits at a cache that the uniform plan shrinks them for.
+TEST(CacheBudgetTest, SkewedGetsArePlannedAsTheTablesSawThem) {
+  TreeRuns runs = ThreeLevels();
+  auto traffic = std::make_shared<TreeTraffic>();
+  traffic->gets = 1000;
+  traffic->levels.resize(4);
+  for (int i = 0; i < 100; ++i) {
+    TableTraffic t;
+    t.range.keys = 100000;
+    t.uniform = 0.01;
+    t.share = i < 10 ? 0.09 : 0.1 / 90;
+    traffic->levels[3].push_back(t);
+  }
+  const CachePlan uniform = PlanForCache(CacheAware(0), runs, Cache(9));
+  runs.traffic = traffic;
+  const CachePlan skewed = PlanForCache(CacheAware(0), runs, Cache(9));
+  CacheWorkload workload{9 * kMib, 0};
+  workload.popularity = PopularityOf(*traffic);
+  EXPECT_NEAR(PredictReads(skewed.blocks, workload).total(), skewed.reads.total(), 1e-9);
+  EXPECT_LT(skewed.reads.total(), 0.5 * uniform.reads.total());
+  EXPECT_GT(skewed.filter_bytes, 1.2 * uniform.filter_bytes);
 }
 
 // budget_mb caps the plan's budget.

@@ -2,6 +2,9 @@
 #include "filter/allocation/cache_reads.h"
 
 #include <cmath>
+#include <list>
+#include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -99,6 +102,54 @@ TEST(CacheReadsTest, SmallerFiltersStayCachedWhereBigOnesMiss) {
   EXPECT_GT(big_reads.filter, 0.3);
   EXPECT_LT(small_reads.filter, big_reads.filter / 5);
   EXPECT_LT(small_reads.total(), big_reads.total());
+}
+
+// The share of `requests` that miss an LRU cache of `capacity` blocks
+// when each requests the block holding a key drawn from `popularity`
+// (slice by share, then uniformly in it) among `blocks` equal ones.
+double SimulatedMisses(const std::vector<KeyPopularity::Slice>& slices, int blocks,
+                       size_t capacity, int requests) {
+  std::mt19937_64 rng(7);
+  std::vector<double> shares, starts;
+  double start = 0, width = 0;
+  for (const auto& s : slices) width += s.width;
+  for (const auto& s : slices) shares.push_back(s.share), starts.push_back(start / width), start += s.width;
+  std::discrete_distribution<size_t> slice(shares.begin(), shares.end());
+  std::uniform_real_distribution<double> within(0, 1);
+  std::list<int> lru;  // Most recent first.
+  std::unordered_map<int, std::list<int>::iterator> where;
+  int misses = 0;
+  for (int i = 0; i < requests; ++i) {
+    const size_t s = slice(rng);
+    const double x = starts[s] + within(rng) * slices[s].width / width;
+    const int block = std::min(static_cast<int>(x * blocks), blocks - 1);
+    auto it = where.find(block);
+    if (it != where.end()) {
+      lru.erase(it->second);
+    } else {
+      if (i >= requests / 4) ++misses;  // After the warm-up.
+      if (lru.size() == capacity) where.erase(lru.back()), lru.pop_back();
+    }
+    lru.push_front(block);
+    where[block] = lru.begin();
+  }
+  return misses / (requests * 0.75);
+}
+
+// Under skew the model's filter reads are an LRU's misses (Che's
+// approximation, checked against a simulated LRU list): hot blocks stay,
+// so a skewed workload misses far less than a uniform one.
+TEST(CacheReadsTest, SkewedGetsMissAsAnLruDoes) {
+  const std::vector<RunBlocks> runs = {Blocks(10000, 1000, 0, 0, 0)};
+  for (const auto& slices : std::vector<std::vector<KeyPopularity::Slice>>{
+           {{1, 9}, {9, 1}}, {{1, 50}, {3, 30}, {6, 15}, {10, 5}}}) {
+    CacheWorkload workload{200, 0, 0};
+    workload.popularity = KeyPopularity(slices);
+    const double model = PredictReads(runs, workload).filter;
+    const double lru = SimulatedMisses(slices, 1000, 200, 400000);
+    EXPECT_NEAR(model, lru, 0.03 * lru) << slices.size() << " slices";
+    EXPECT_LT(model, 0.75 * PredictReads(runs, {200, 0, 0}).filter);
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/run_allocation.h"
+#include "filter/allocation/tree_traffic.h"
 
 namespace sstfilter {
 
@@ -140,7 +141,8 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
   CachePlan base;  // What every plan shares: the hit share.
   base.hit_share = HitShareFor(options.hit_share, runs.hit_share, &base.hit_share_from);
   if (planned.empty()) return base;
-  const CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
+  CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
+  if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
   const int deepest = DeepestLevel(runs);
   const double most = MostBits(options, planned);
   std::vector<CachePlan> candidates;

@@ -12,10 +12,12 @@
 // geometric series of budgets below the uniform setting's (and budget_mb),
 // each with no level unfiltered, the deepest or the deepest two, whose Gets
 // read least by the cache model (cache_reads.h), over the tree as the
-// census counts it, at the share of Gets that find their key (of the three
-// that read alike, the one with the fewest filter bytes: ChooseAmongPlans). Until the
-// census knows the tables' index and data blocks (TreeRuns::blocks), every
-// level keeps its filters.
+// census counts it, at the share of Gets that find their key, with the
+// Gets spread over the key space as the tables' sampled reads say
+// (PopularityOf; uniform until they are known). Of the three that read
+// alike, the one with the fewest filter bytes (ChooseAmongPlans). Until
+// the census knows the tables' index and data blocks (TreeRuns::blocks),
+// every level keeps its filters.
 #ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 
@@ -97,7 +99,8 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
 // HitShareFor(options.hit_share, runs.hit_share)'s share of Gets that
-// find their key.
+// find their key, spread over the keys as PopularityOf(*runs.traffic)
+// says where the census read the traffic.
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

@@ -33,15 +33,21 @@ double TimeToFill(const std::function<double(double)>& occupancy, double bytes) 
 // The bytes of `c` requested within t Gets of the last request.
 double Held(const BlockClass& c, double t) { return c.count * c.bytes * -std::expm1(-c.rate * t); }
 
+// `count` blocks of `bytes` together, requested `requests` times per Get
+// together, spread over the key space as `popularity` spreads the Gets.
 void AddClass(double count, double bytes, double requests, bool high, double* reads,
-              std::vector<BlockClass>* classes) {
+              const KeyPopularity& popularity, std::vector<BlockClass>* classes) {
   if (count <= 0 || requests <= 0) return;
-  classes->push_back({count, bytes / count, requests / count, high, reads});
+  for (const BlockGroup& group : GroupBlocks(popularity, count)) {
+    classes->push_back({group.count, bytes / count, requests / count * group.density, high, reads});
+  }
 }
 
 // Each class's blocks, and what each run's Gets request of them.
-std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs, double hit,
-                                  GetReads* reads) {
+std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
+                                  const CacheWorkload& workload, GetReads* reads) {
+  const double hit = workload.hit_share;
+  const KeyPopularity& popularity = workload.popularity;
   double keys = 0;
   for (const RunBlocks& run : runs) keys += run.keys;
   std::vector<BlockClass> classes;
@@ -57,10 +63,11 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs, double hit
     const double checks = (1 - hit) * run.reach + hit * (here + deeper);
     const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
     if (filtered) {
-      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, &classes);
+      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, popularity,
+               &classes);
     }
-    AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, &classes);
-    AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, &classes);
+    AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, popularity, &classes);
+    AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, popularity, &classes);
   }
   return classes;
 }
@@ -69,7 +76,7 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs, double hit
 
 GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& workload) {
   GetReads reads;
-  const std::vector<BlockClass> classes = ClassesOf(runs, workload.hit_share, &reads);
+  const std::vector<BlockClass> classes = ClassesOf(runs, workload, &reads);
   const double capacity = workload.capacity_bytes;
   const double pool = capacity * std::clamp(workload.high_pri_ratio, 0.0, 1.0);
   // T_high: the high-priority blocks filling their pool.

@@ -16,15 +16,16 @@
 // and filter blocks requested fill that pool, and T_low, in which what
 // falls out of it and the data blocks fill the rest; an index or filter
 // block hits if requested again within T_high + T_low, a data block within
-// T_low. A pool that its blocks do not fill leaves the rest to the data. A
-// Get
-// checks one filter partition per sorted run it reaches, newest first; a
-// false positive, or the run holding its key, reads an index partition and
-// a data block there. Blocks of one kind in one run are alike (uniform
-// keys); a Get that finds its key finds it in a run with that run's share
-// of the keys. The top level of partitioned filters and indexes is pinned
-// and not counted; the cache's shards, a data block's promotion once hit
-// and Gets that end in a memtable are not modelled.
+// T_low. A pool that its blocks do not fill leaves the rest to the data.
+// A Get checks one filter partition per sorted run it reaches, newest
+// first; a false positive, or the run holding its key, reads an index
+// partition and a data block there. Blocks of one kind in one run are
+// requested alike where the Gets are uniform; otherwise as the key
+// space's popularity (key_popularity.h) spreads them. A Get that finds its
+// key finds it in a run with that run's share of the keys. The top level
+// of partitioned filters and indexes is pinned and not counted; the
+// cache's shards, a data block's promotion once hit and Gets that end in a
+// memtable are not modelled.
 //
 // Pure arithmetic: the advisor fills the runs from a DB's tables, the
 // census from the tree it counts.
@@ -32,6 +33,8 @@
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
 
 #include <vector>
+
+#include "filter/allocation/key_popularity.h"
 
 namespace sstfilter {
 
@@ -70,6 +73,8 @@ struct CacheWorkload {
   // 0: one LRU list for every block).
   double high_pri_ratio = kDefaultHighPriRatio;
   static constexpr double kDefaultHighPriRatio = 0.5;  // RocksDB's LRU cache's.
+  // How the Gets spread over the key space (uniform by default).
+  KeyPopularity popularity = {};
 };
 
 // The expected device reads per Get of `runs` (newest first) under
