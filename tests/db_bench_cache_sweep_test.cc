@@ -49,6 +49,7 @@ CachePoint Point(const std::string& row, GetKind kind, int64_t cache, double fil
   p.filter_reads = filter, p.index_reads = 0.02, p.data_reads = 0.03;
   p.micros = 70, p.filter_bytes = 10 << 20, p.found = kind == GetKind::kMixed ? 0.5 : 0;
   p.model = {filter * 1.1, 0.02, 0.03};
+  p.model_by_tables = {filter * 1.2, 0.02, 0.03};
   return p;
 }
 
@@ -71,7 +72,15 @@ TEST(CacheSweepTest, TableGroupsByKindThenCacheInRowOrder) {
   EXPECT_LT(a, big);
   EXPECT_THAT(table, HasSubstr("0.900 + 0.020 + 0.030 = 0.950"));
   // The model beside it, and its ratio to the measured.
-  EXPECT_THAT(table, HasSubstr("0.990 + 0.020 + 0.030 = 1.040 (1.09x)"));
+  EXPECT_THAT(table, HasSubstr("0.990 + 0.020 + 0.030 = 1.040 (1.09x)\n"));
+}
+
+// Under skewed traffic, the model by the tables' shares beside the exact one.
+TEST(CacheSweepTest, SkewedPointsShowTheModelByTablesShares) {
+  CachePoint p = Point("a", GetKind::kAbsent, 1000000, 0.5);
+  p.traffic = "zipf 0.99 over 1000 ranges (hot set 1)";
+  EXPECT_THAT(CacheSweepTable({p}),
+              HasSubstr("0.550 + 0.020 + 0.030 = 0.600 (1.09x; by tables' shares 1.18x)"));
 }
 
 TEST(CacheSweepTest, CsvQuotesThePolicy) {
@@ -79,9 +88,10 @@ TEST(CacheSweepTest, CsvQuotesThePolicy) {
       CacheSweepCsv({Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25)});
   EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
                              "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500,"
-                             "\"uniform\"\n"));
+                             "0.35000,\"uniform\"\n"));
   EXPECT_THAT(csv, HasSubstr(
-                       ",model_filter_reads,model_index_reads,model_data_reads,model_reads,traffic\n"));
+                       ",model_filter_reads,model_index_reads,model_data_reads,model_reads,"
+                       "model_by_tables_reads,traffic\n"));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <memory>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -11,6 +13,7 @@
 #include "filter/allocation/cache_budget.h"
 #include "filter/bloom_math.h"
 #include "filter/allocation/cache_reads.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/filter_options.h"
 #include "table/census/traffic_file.h"
 
@@ -34,10 +37,12 @@ std::string Split(const GetReads& r) {
 }
 
 // The three workloads' reads of `blocks`.
-void PrintReads(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache, double hit_share,
-                const std::string& hit_note) {
+void PrintReads(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache,
+                const KeyPopularity& popularity, double hit_share, const std::string& hit_note) {
   auto at = [&](double hit) {
-    return Split(PredictReads(blocks, {cache.capacity_bytes, hit, cache.high_pri_ratio}));
+    CacheWorkload workload{cache.capacity_bytes, hit, cache.high_pri_ratio};
+    workload.popularity = popularity;
+    return Split(PredictReads(blocks, workload));
   };
   absl::PrintF("  absent Gets   %s\n", at(0));
   absl::PrintF("  present Gets  %s\n", at(1));
@@ -123,10 +128,26 @@ std::string HitShareNote(HitShareFrom from) {
   return "assumed; --hit_share states it";
 }
 
+std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
+                                             const TableShares* shares) {
+  if (shares == nullptr) return nullptr;
+  std::map<uint64_t, double> uniform;  // For the tables the summary has no share of.
+  for (const TreeRun& run : runs) {
+    for (const TableFilters& t : run.tables) {
+      uniform[t.file_number] = UniformShare(run.reach, static_cast<double>(t.keys),
+                                            static_cast<double>(run.keys()));
+    }
+  }
+  return std::make_shared<const TreeTraffic>(TrafficOf(runs, [&](const TableFilters& t) {
+    const auto known = shares->find(t.file_number);
+    return known != shares->end() ? known->second : uniform[t.file_number];
+  }));
+}
+
 }  // namespace
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      const AdvisedHitShare& advised) {
+                      const AdvisedHitShare& advised, const TableShares* shares) {
   const double hit_share = advised.share;
   const std::string hit_note = HitShareNote(advised.from);
   std::vector<RunBlocks> blocks;
@@ -143,22 +164,29 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                ratio > 1 ? "they do not fit; a Get that checks one reads its partition from the "
                            "device when the cache has not kept it"
                          : "they fit, beside what the index and data blocks leave them");
-  absl::PrintF("device reads per Get today, filter + index + data (cache model):\n");
-  PrintReads(blocks, cache, hit_share, hit_note);
+  TreeRuns census = CensusOf(runs);
+  census.traffic = SummaryTraffic(runs, shares);
+  const KeyPopularity popularity =
+      census.traffic != nullptr ? PopularityOf(*census.traffic) : KeyPopularity();
+  absl::PrintF("device reads per Get today, filter + index + data (cache model; Gets spread %s):\n",
+               popularity.uniform()
+                   ? "uniformly"
+                   : absl::StrFormat("as %s's table shares say", kTrafficFileName));
+  PrintReads(blocks, cache, popularity, hit_share, hit_note);
   // The cache-aware policy with today's encoding and bits/key as its most.
   FilterOptions options;
   options.encoding = runs.back().encoding();
   options.bits_per_key = std::clamp(8 * filter_bytes / keys, 1.0, kMaxBitsPerKey);
   options.optimize_levels = options.cache_aware = true;
   options.hit_share = hit_share;
-  const CachePlan plan = PlanForCache(options, CensusOf(runs), SiteOf(blocks, cache));
+  const CachePlan plan = PlanForCache(options, census, SiteOf(blocks, cache));
   if (plan.blocks.empty()) return;
   absl::PrintF("%s would keep %.2f MiB of filters%s:\n", FormatPolicyId(options),
                plan.filter_bytes / kMib,
                plan.unfiltered_from == CachePlan::kAllFiltered
                    ? ""
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
-  PrintReads(plan.blocks, cache, hit_share, hit_note);
+  PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
 }
 
 }  // namespace sstfilter

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
+#include "table/census/traffic_file.h"
 
 namespace sstfilter {
 
@@ -40,9 +41,11 @@ struct AdvisedHitShare {
   HitShareFrom from = HitShareFrom::kAssumed;
 };
 
-// Prints the section for one column family's runs (newest first).
+// Prints the section for one column family's runs (newest first), its
+// Gets spread over the keys as the tables' `shares` say (the traffic
+// summary's; nullptr: uniformly).
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      const AdvisedHitShare& hit_share);
+                      const AdvisedHitShare& hit_share, const TableShares* shares);
 
 }  // namespace sstfilter
 

@@ -188,7 +188,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
     if (cache.has_value()) {
-      PrintCacheAdvice(runs, *cache, hit_share);
+      PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr);
     } else {
       absl::PrintF(
           "\nblock cache: not known (the DB's LOG does not record one); --cache_mb=N shows "

@@ -63,19 +63,42 @@ absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const st
   return fill.ok() ? absl::OkStatus() : InRow(row, "fillrandom", fill.status());
 }
 
-// The default column family's runs as the cache model sees them.
-absl::StatusOr<std::vector<RunBlocks>> LiveBlocks(const std::string& path) {
+// How the sweep's Gets spread over the key space (key number over `keys`),
+// for the cache model: a slice per hot range, or else (by recency)
+// kPopularitySlices equal ones, each with the share of the draws in it.
+constexpr int64_t kPopularitySlices = 4096;
+KeyPopularity PopularityOf(const LookupTraffic& traffic, int64_t keys) {
+  if (traffic.uniform() || keys <= 0) return {};
+  const KeyDraw draw(traffic, keys);
+  const int64_t n = std::min<int64_t>(traffic.recency ? kPopularitySlices : traffic.ranges, keys);
+  std::vector<KeyPopularity::Slice> slices;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto lo = static_cast<uint64_t>(i * keys / n), hi = static_cast<uint64_t>((i + 1) * keys / n);
+    if (hi > lo) slices.push_back({static_cast<double>(hi - lo), draw.ShareOf(lo, hi - 1)});
+  }
+  return KeyPopularity(slices);
+}
+
+// The default column family's runs.
+absl::StatusOr<std::vector<TreeRun>> LiveRuns(const std::string& path) {
   absl::StatusOr<std::vector<FamilyTables>> families = ReadLiveTables(path, false);
   if (!families.ok()) return families.status();
   for (const FamilyTables& family : *families) {
-    if (family.name != "default") continue;
-    std::vector<RunBlocks> blocks;
-    for (const TreeRun& run : GroupIntoRuns(family.read, family.bytewise)) {
-      blocks.push_back(BlocksOf(run));
-    }
-    return blocks;
+    if (family.name == "default") return GroupIntoRuns(family.read, family.bytewise);
   }
   return absl::NotFoundError(absl::StrFormat("%s has no default column family", path));
+}
+
+// How the sweep's Gets spread over the key space as the tables of `runs`
+// see them: each table's share of the draws.
+KeyPopularity TablesPopularity(const LookupTraffic& traffic, const WorkloadConfig& workload,
+                               const std::vector<TreeRun>& runs) {
+  if (traffic.uniform()) return {};
+  const KeyDraw draw(traffic, workload.num);
+  return PopularityOf(TrafficOf(runs, [&](const TableFilters& t) {
+    return draw.ShareOf(KeyNumber(t.smallest, workload.key_size),
+                        KeyNumber(t.largest, workload.key_size));
+  }));
 }
 
 // One cache size: the DB reopened with that cache (and its compactions
@@ -92,8 +115,15 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
   if (absl::Status s = (*db)->engine().WaitForCompactions(); !s.ok()) {
     return InRow(row, "waiting for compactions", s);
   }
-  absl::StatusOr<std::vector<RunBlocks>> blocks = LiveBlocks(path);
-  if (!blocks.ok()) return InRow(row, "reading its tables", blocks.status());
+  absl::StatusOr<std::vector<TreeRun>> runs = LiveRuns(path);
+  if (!runs.ok()) return InRow(row, "reading its tables", runs.status());
+  std::vector<RunBlocks> blocks;
+  for (const TreeRun& run : *runs) blocks.push_back(BlocksOf(run));
+  CacheWorkload model;
+  model.capacity_bytes = static_cast<double>(read.cache_size);
+  model.popularity = PopularityOf(config.traffic, read.num);
+  CacheWorkload by_tables = model;
+  by_tables.popularity = TablesPopularity(config.traffic, read, *runs);
   for (size_t k = 0; k < config.kinds.size(); ++k) {
     const GetKind kind = config.kinds[k];
     ProgressLine(absl::StrFormat("%s: cache %.3gx, %s Gets", row.label, fraction,
@@ -121,7 +151,9 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     p.data_reads = r->data_block_reads_per_op();
     p.micros = r->micros_per_op();
     p.filter_bytes = r->filter_bytes();
-    p.model = PredictReads(*blocks, {static_cast<double>(read.cache_size), p.found});
+    model.hit_share = by_tables.hit_share = p.found;
+    p.model = PredictReads(blocks, model);
+    p.model_by_tables = PredictReads(blocks, by_tables);
     p.traffic = config.traffic.Describe();
     points->push_back(p);
   }
@@ -133,8 +165,13 @@ std::string Mib(double bytes) { return absl::StrFormat("%.2f", bytes / (1 << 20)
 // The model's reads and their ratio to the measured.
 std::string ModelColumn(const CachePoint& p) {
   const GetReads& m = p.model;
-  return absl::StrFormat("%.3f + %.3f + %.3f = %.3f (%s)", m.filter, m.index, m.data, m.total(),
-                         p.reads() > 0 ? absl::StrFormat("%.2fx", m.total() / p.reads()) : "-");
+  auto ratio = [&](const GetReads& r) {
+    return p.reads() > 0 ? absl::StrFormat("%.2fx", r.total() / p.reads()) : "-";
+  };
+  const std::string by_tables =
+      p.traffic == "uniform" ? "" : absl::StrCat("; by tables' shares ", ratio(p.model_by_tables));
+  return absl::StrFormat("%.3f + %.3f + %.3f = %.3f (%s%s)", m.filter, m.index, m.data, m.total(),
+                         ratio(m), by_tables);
 }
 
 }  // namespace
@@ -261,14 +298,14 @@ std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
   std::string out =
       "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
       "device_reads,micros,filter_bytes,model_filter_reads,model_index_reads,model_data_reads,"
-      "model_reads,traffic\n";
+      "model_reads,model_by_tables_reads,traffic\n";
   for (const CachePoint& p : points) {
     absl::StrAppendFormat(
-        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,\"%s\"\n",
+        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\"\n",
         absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
         GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
         p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total(),
-        p.traffic);
+        p.model_by_tables.total(), p.traffic);
   }
   return out;
 }

@@ -86,6 +86,10 @@ struct CachePoint {
   // What the cache model (filter/allocation/cache_reads.h) predicts from
   // the DB's live tables at this cache and found share.
   GetReads model;
+  // The same with the Gets spread as the live tables' shares of them say
+  // (what the census can see: skew inside a table is lost); the uniform
+  // model's under uniform traffic.
+  GetReads model_by_tables;
   std::string traffic = "uniform";  // LookupTraffic::Describe() of its Gets.
   double reads() const { return filter_reads + index_reads + data_reads; }
 };

@@ -101,6 +101,32 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
   return runs;
 }
 
+TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share) {
+  TreeTraffic traffic;
+  traffic.gets = kMinTrafficGets;
+  for (const TreeRun& run : runs) {
+    std::vector<TableTraffic>* tables = &traffic.l0;
+    if (run.level > 0) {
+      if (traffic.levels.size() <= static_cast<size_t>(run.level)) {
+        traffic.levels.resize(run.level + 1);
+      }
+      tables = &traffic.levels[run.level];
+    }
+    const auto run_keys = static_cast<double>(run.keys());
+    for (const TableFilters& t : run.tables) {
+      TableTraffic table{t.file_number, {t.smallest, t.largest, t.keys}, share(t), 0, 0};
+      table.uniform = UniformShare(run.reach, static_cast<double>(t.keys), run_keys);
+      tables->push_back(std::move(table));
+    }
+  }
+  for (std::vector<TableTraffic>& level : traffic.levels) {
+    std::sort(level.begin(), level.end(), [](const TableTraffic& a, const TableTraffic& b) {
+      return a.range.smallest < b.range.smallest;
+    });
+  }
+  return traffic;
+}
+
 std::vector<TreeRun> TablesAsRuns(std::vector<TableFilters> tables, const TableShare& share) {
   std::stable_sort(tables.begin(), tables.end(),
                    [](const TableFilters& a, const TableFilters& b) { return a.level < b.level; });

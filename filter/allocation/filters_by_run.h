@@ -11,6 +11,7 @@
 
 #include "filter/allocation/cache_reads.h"
 #include "filter/allocation/tree_runs.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/encoding_id.h"
 
 namespace sstfilter {
@@ -65,6 +66,12 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
 // The share of absent-key Gets that check a table's filter (measured
 // traffic, or a benchmark's known draw).
 using TableShare = std::function<double(const TableFilters&)>;
+
+// The runs' tables with their `share` of the Gets, as the census would
+// measure them (tree_traffic.h), for the cache model's popularity
+// (PopularityOf): counted as known traffic, each level's tables in
+// bytewise key order.
+TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share);
 
 // Each table a run of its own, reached by its `share` of the Gets: the tree
 // as access-aware allocation sees it (each table's FP weighed by its own
