@@ -364,5 +364,32 @@ TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
   testing::ExpectAllFound(db.get(), keys, "after the Gets", LongValueFor);
 }
 
+// Gets that go to a tenth of the keys (the first in key order): once
+// RocksDB's sampled reads show it, the plan spreads the Gets as the
+// tables saw them, not uniformly. Every key is still found.
+TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThem) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  rocksdb::Options options =
+      OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<WarningLog>());
+  options.env = env.get();
+  // The tables' sampled reads are read at each event, not as cost allows.
+  options.listeners = {std::make_shared<LevelCensusListener>(0.0)};
+  const std::vector<std::string> keys = RandomKeys(kKeys, 61);
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 100);
+  EXPECT_EQ(before.spread_slices, 0u) << "no Gets yet, yet a spread";
+  std::vector<std::string> hot(keys.begin(), keys.end() - 100);
+  std::sort(hot.begin(), hot.end());
+  hot.resize(hot.size() / 10);
+  std::vector<std::string> gets;
+  for (int round = 0; round < 30; ++round) gets.insert(gets.end(), hot.begin(), hot.end());
+  const CachePlan skewed = PlanAfterGets(db.get(), gets, keys, kKeys - 100, kKeys);
+  EXPECT_GE(skewed.spread_slices, kMinPopularityTables)
+      << "150,000 Gets of a tenth of the keys, yet the plan spread them uniformly";
+  testing::ExpectAllFound(db.get(), keys, "after the skewed Gets", LongValueFor);
+}
+
 }  // namespace
 }  // namespace sstfilter

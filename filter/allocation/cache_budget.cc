@@ -138,11 +138,12 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans) {
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
-  CachePlan base;  // What every plan shares: the hit share.
+  CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
   base.hit_share = HitShareFor(options.hit_share, runs.hit_share, &base.hit_share_from);
   if (planned.empty()) return base;
   CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
+  base.spread_slices = workload.popularity.slices();
   const int deepest = DeepestLevel(runs);
   const double most = MostBits(options, planned);
   std::vector<CachePlan> candidates;

@@ -77,6 +77,9 @@ struct CachePlan {
   // The share of Gets that find their key it was made for, and whence.
   double hit_share = kAssumedHitShare;
   HitShareFrom hit_share_from = HitShareFrom::kAssumed;
+  // The slices of the key space its Gets were spread over (the tables
+  // whose sampled reads gave PopularityOf); 0: uniformly.
+  size_t spread_slices = 0;
 };
 
 // Predicted reads this close (relative) count as a tie between the plans

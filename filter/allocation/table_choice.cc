@@ -44,13 +44,16 @@ std::string Describe(const CachePlan& plan, int level, double capacity) {
   return absl::StrFormat(
       "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
       "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model, %.1f%% of Gets "
-      "finding their key (%s)",
+      "finding their key (%s), spread %s",
       level, capacity / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
       plan.unfiltered_from == CachePlan::kAllFiltered
           ? ""
           : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
       plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total(),
-      100 * plan.hit_share, HitShareSource(plan.hit_share_from));
+      100 * plan.hit_share, HitShareSource(plan.hit_share_from),
+      plan.spread_slices == 0
+          ? "uniformly over the keys"
+          : absl::StrFormat("as %d tables' sampled reads say", plan.spread_slices));
 }
 
 }  // namespace
