@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -48,6 +50,51 @@ int64_t CacheBytes(const WorkloadConfig& workload, double fraction) {
       1, std::llround(fraction * static_cast<double>(BloomTenFilterBytes(workload.num))));
 }
 
+// The keys to read: `kind`'s, drawn by the sweep's traffic (`draw` picks
+// the stream).
+ReadKeys KeysFor(const CacheSweepConfig& config, GetKind kind, uint64_t draw) {
+  ReadKeys keys;
+  keys.count = config.workload.num;
+  keys.missing_share = MissingShare(kind);
+  keys.traffic = config.traffic;
+  keys.draw = draw;
+  return keys;
+}
+
+// CacheSweepConfig::live_gets: every key written again in random order, as
+// the fill writes them (each batch's flushes and compactions run out), with
+// Gets between the parts.
+absl::Status Relive(const CacheSweepConfig& config, const CacheRow& row, BenchDb* db) {
+  const int64_t num = config.workload.num;
+  std::vector<uint64_t> order(static_cast<size_t>(num));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(config.workload.seed + 1));
+  const std::string value(static_cast<size_t>(config.workload.value_size), 'v');
+  constexpr size_t kBatch = 100;
+  const ReadKeys keys = KeysFor(config, config.kinds[0], 1000);
+  for (int round = 0; round < CacheSweepConfig::kLiveRounds; ++round) {
+    ProgressLine(absl::StrFormat("%s: live tree, round %d of %d: %d %s Gets, then writes",
+                                 row.label, round + 1, CacheSweepConfig::kLiveRounds,
+                                 config.live_gets, GetKindName(config.kinds[0])));
+    absl::StatusOr<BenchmarkResult> read = db->RunRead("readrandom", keys, config.live_gets);
+    if (!read.ok()) return InRow(row, "live Gets", read.status());
+    const size_t begin = order.size() * round / CacheSweepConfig::kLiveRounds;
+    const size_t end = order.size() * (round + 1) / CacheSweepConfig::kLiveRounds;
+    for (size_t i = begin; i < end; i += kBatch) {
+      std::vector<std::string> batch;
+      for (size_t j = i; j < std::min(i + kBatch, end); ++j) {
+        batch.push_back(MakeKey(order[j], config.workload.key_size));
+      }
+      absl::Status s = db->engine().Write(batch, value);
+      if (s.ok()) s = db->engine().WaitForCompactions();
+      if (!s.ok()) return InRow(row, "live writes", s);
+    }
+  }
+  absl::Status s = db->engine().Flush();
+  if (s.ok()) s = db->engine().WaitForCompactions();
+  return s.ok() ? absl::OkStatus() : InRow(row, "live writes", s);
+}
+
 // Builds the row's DB at `path`, with the block cache of `fraction`: every
 // key written in random order, the tree left as the fill's flushes and
 // compactions leave it.
@@ -60,7 +107,8 @@ absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const st
   absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(row.filter, path, build);
   if (!db.ok()) return InRow(row, "opening", db.status());
   absl::StatusOr<BenchmarkResult> fill = (*db)->Run("fillrandom");
-  return fill.ok() ? absl::OkStatus() : InRow(row, "fillrandom", fill.status());
+  if (!fill.ok()) return InRow(row, "fillrandom", fill.status());
+  return config.live_gets > 0 ? Relive(config, row, db->get()) : absl::OkStatus();
 }
 
 // How the sweep's Gets spread over the key space (key number over `keys`),
@@ -128,11 +176,7 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     const GetKind kind = config.kinds[k];
     ProgressLine(absl::StrFormat("%s: cache %.3gx, %s Gets", row.label, fraction,
                                  GetKindName(kind)));
-    ReadKeys keys;
-    keys.count = read.num;
-    keys.missing_share = MissingShare(kind);
-    keys.traffic = config.traffic;
-    keys.draw = 1 + 2 * k;
+    ReadKeys keys = KeysFor(config, kind, 1 + 2 * k);
     if (config.warm_reads > 0) {
       absl::StatusOr<BenchmarkResult> warm = (*db)->RunRead("readrandom", keys, config.warm_reads);
       if (!warm.ok()) return InRow(row, "warming up", warm.status());

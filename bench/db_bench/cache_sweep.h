@@ -72,6 +72,13 @@ struct CacheSweepConfig {
   // How the Gets' keys are drawn (key_draw.h): uniform, or hot ranges.
   LookupTraffic traffic;
   std::string db;               // --db: where the DBs are kept (empty: temporary).
+  // A live tree: after the fill, every key written again in random order,
+  // with this many Gets of kinds[0] (and the traffic) after each of
+  // kLiveRounds parts of the writes, so that the census has seen the Gets
+  // (their hit share, the tables' sampled reads) when compactions rewrite
+  // the tree; 0: the fill alone. REQUIRES: one kind where > 0.
+  int64_t live_gets = 0;
+  static constexpr int kLiveRounds = 20;
 };
 
 struct CachePoint {

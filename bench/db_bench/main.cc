@@ -149,6 +149,11 @@ ABSL_FLAG(std::string, sweep_gets, "absent,present,mixed",
 ABSL_FLAG(double, sweep_zipf, 0,
           "--cache_sweep: the Gets' keys drawn with hot ranges, zipfian with this theta over "
           "1000 ranges of consecutive keys (as --shapes' skewed traffic); 0: uniform");
+ABSL_FLAG(int64_t, sweep_live_gets, 0,
+          "--cache_sweep: a live tree: after the fill, every key written again in random "
+          "order with this many Gets of the one kind --sweep_gets names (and --sweep_zipf's "
+          "keys) before each twentieth of the writes, so the census has seen the Gets when "
+          "compactions rewrite the tree; 0: the fill alone");
 ABSL_FLAG(int64_t, warm_reads, 100000,
           "--cache_sweep: Gets before each point's measured ones (other keys, same draw)");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
@@ -410,6 +415,12 @@ int RunCacheSweepMode(const WorkloadConfig& workload) {
     if (!s.ok()) return Fail(std::string(s.message()));
   }
   config.fractions = *fractions, config.kinds = *kinds, config.rows = *rows;
+  config.live_gets = absl::GetFlag(FLAGS_sweep_live_gets);
+  if (config.live_gets < 0 || (config.live_gets > 0 && config.kinds.size() != 1)) {
+    return Fail(absl::StrFormat("--sweep_live_gets=%d: expected 0, or Gets per round with one "
+                                "kind in --sweep_gets (it has %d)",
+                                config.live_gets, config.kinds.size()));
+  }
   absl::PrintF("cache sweep: %d keys of %d + %d bytes, partitioned filters %s; block caches of "
                "%s x %s MiB (bloomfilter:10's filters at 10 bits a key); %d + %d Gets a point, "
                "keys %s\n",
