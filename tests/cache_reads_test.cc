@@ -23,9 +23,17 @@ RunBlocks Blocks(double keys, double filter_blocks, double fp, double index_bloc
   return run;
 }
 
+// A workload of hand-worked blocks: their bytes all they take.
+CacheWorkload Bare(double capacity, double hit_share,
+                   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio) {
+  CacheWorkload workload{capacity, hit_share, high_pri_ratio};
+  workload.block_overhead_bytes = 0;
+  return workload;
+}
+
 TEST(CacheReadsTest, NothingIsReadWhenEveryBlockFits) {
   const std::vector<RunBlocks> runs = {Blocks(100, 10, 0.01, 5, 50), Blocks(900, 90, 0.01, 45, 450)};
-  const GetReads reads = PredictReads(runs, {650, 0.5});
+  const GetReads reads = PredictReads(runs, Bare(650, 0.5));
   EXPECT_EQ(reads.total(), 0);
 }
 
@@ -34,18 +42,18 @@ TEST(CacheReadsTest, NothingIsReadWhenEveryBlockFits) {
 TEST(CacheReadsTest, WithoutACacheEveryRequestIsARead) {
   std::vector<RunBlocks> runs = {Blocks(250, 10, 0.1, 5, 50), Blocks(750, 30, 0.1, 15, 150)};
   runs[0].reach = 1, runs[1].reach = 0.5;
-  GetReads absent = PredictReads(runs, {0, 0});
+  GetReads absent = PredictReads(runs, Bare(0, 0));
   EXPECT_NEAR(absent.filter, 1.5, 1e-9);
   EXPECT_NEAR(absent.index, 0.1 + 0.05, 1e-9);
   EXPECT_NEAR(absent.data, 0.15, 1e-9);
   // Present: a quarter in the first run, the rest checks both filters.
-  const GetReads present = PredictReads(runs, {0, 1});
+  const GetReads present = PredictReads(runs, Bare(0, 1));
   EXPECT_NEAR(present.filter, 1 + 0.75, 1e-9);
   EXPECT_NEAR(present.index, (0.75 * 0.1 + 0.25) + 0.75, 1e-9);
   EXPECT_NEAR(present.data, present.index, 1e-9);
   // A run without a filter passes every Get on to its index and data.
   runs[0].filter_blocks = 0;
-  absent = PredictReads(runs, {0, 0});
+  absent = PredictReads(runs, Bare(0, 0));
   EXPECT_NEAR(absent.filter, 0.5, 1e-9);
   EXPECT_NEAR(absent.index, 1 + 0.05, 1e-9);
 }
@@ -54,8 +62,18 @@ TEST(CacheReadsTest, WithoutACacheEveryRequestIsARead) {
 TEST(CacheReadsTest, UniformBlocksHitInProportionToTheCache) {
   const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0, 0, 0)};
   for (double capacity : {10.0, 50.0, 90.0}) {
-    EXPECT_NEAR(PredictReads(runs, {capacity, 0}).filter, 1 - capacity / 100, 1e-9) << capacity;
+    EXPECT_NEAR(PredictReads(runs, Bare(capacity, 0)).filter, 1 - capacity / 100, 1e-9) << capacity;
   }
+}
+
+// The cache charges each block its overhead besides its bytes: 100
+// one-byte blocks charged 9 more each fill 1,000 bytes, so 500 hold half.
+TEST(CacheReadsTest, EachBlockIsChargedItsOverhead) {
+  const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0, 0, 0)};
+  CacheWorkload workload = Bare(500, 0);
+  workload.block_overhead_bytes = 9;
+  EXPECT_NEAR(PredictReads(runs, workload).filter, 0.5, 1e-9);
+  EXPECT_EQ(CacheWorkload().block_overhead_bytes, CacheWorkload::kRocksDbBlockOverhead);
 }
 
 // Hot index blocks stay, cold data blocks share what is left: with
@@ -64,7 +82,7 @@ TEST(CacheReadsTest, UniformBlocksHitInProportionToTheCache) {
 // it: capacity 510.
 TEST(CacheReadsTest, HotBlocksStayAndColdOnesShareTheRest) {
   const std::vector<RunBlocks> runs = {Blocks(1000, 0, 1, 10, 1000)};
-  const GetReads reads = PredictReads(runs, {510, 1});
+  const GetReads reads = PredictReads(runs, Bare(510, 1));
   EXPECT_NEAR(reads.data, 0.5, 1e-6);
   EXPECT_LT(reads.index, 1e-20);
   EXPECT_EQ(reads.filter, 0);
@@ -75,7 +93,7 @@ TEST(CacheReadsTest, HotBlocksStayAndColdOnesShareTheRest) {
 // filters stay whatever the data; with none, they share an LRU list.
 TEST(CacheReadsTest, TheHighPriorityPoolKeepsFiltersFromData) {
   const std::vector<RunBlocks> runs = {Blocks(1000, 100, 1, 0, 10000)};
-  CacheWorkload workload{100, 0, 1.0};
+  CacheWorkload workload = Bare(100, 0, 1.0);
   GetReads reads = PredictReads(runs, workload);
   EXPECT_EQ(reads.filter, 0);
   EXPECT_NEAR(reads.data, 1, 1e-9);
@@ -96,7 +114,7 @@ TEST(CacheReadsTest, SmallerFiltersStayCachedWhereBigOnesMiss) {
   RunBlocks small = big;
   small.filter_blocks = small.filter_bytes = 40;
   small.fp_rate = 0.1;
-  const CacheWorkload workload{60, 0};
+  const CacheWorkload workload = Bare(60, 0);
   const GetReads big_reads = PredictReads({big}, workload);
   const GetReads small_reads = PredictReads({small}, workload);
   EXPECT_GT(big_reads.filter, 0.3);
@@ -143,12 +161,12 @@ TEST(CacheReadsTest, SkewedGetsMissAsAnLruDoes) {
   const std::vector<RunBlocks> runs = {Blocks(10000, 1000, 0, 0, 0)};
   for (const auto& slices : std::vector<std::vector<KeyPopularity::Slice>>{
            {{1, 9}, {9, 1}}, {{1, 50}, {3, 30}, {6, 15}, {10, 5}}}) {
-    CacheWorkload workload{200, 0, 0};
+    CacheWorkload workload = Bare(200, 0, 0);
     workload.popularity = KeyPopularity(slices);
     const double model = PredictReads(runs, workload).filter;
     const double lru = SimulatedMisses(slices, 1000, 200, 400000);
     EXPECT_NEAR(model, lru, 0.03 * lru) << slices.size() << " slices";
-    EXPECT_LT(model, 0.75 * PredictReads(runs, {200, 0, 0}).filter);
+    EXPECT_LT(model, 0.75 * PredictReads(runs, Bare(200, 0, 0)).filter);
   }
 }
 

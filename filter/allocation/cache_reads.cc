@@ -33,13 +33,15 @@ double TimeToFill(const std::function<double(double)>& occupancy, double bytes) 
 // The bytes of `c` requested within t Gets of the last request.
 double Held(const BlockClass& c, double t) { return c.count * c.bytes * -std::expm1(-c.rate * t); }
 
-// `count` blocks of `bytes` together, requested `requests` times per Get
-// together, spread over the key space as `popularity` spreads the Gets.
+// `count` blocks of `bytes` together (each charged the workload's overhead
+// besides), requested `requests` times per Get together, spread over the
+// key space as the workload's popularity spreads the Gets.
 void AddClass(double count, double bytes, double requests, bool high, double* reads,
-              const KeyPopularity& popularity, std::vector<BlockClass>* classes) {
+              const CacheWorkload& workload, std::vector<BlockClass>* classes) {
   if (count <= 0 || requests <= 0) return;
-  for (const BlockGroup& group : GroupBlocks(popularity, count)) {
-    classes->push_back({group.count, bytes / count, requests / count * group.density, high, reads});
+  const double charge = bytes / count + workload.block_overhead_bytes;
+  for (const BlockGroup& group : GroupBlocks(workload.popularity, count)) {
+    classes->push_back({group.count, charge, requests / count * group.density, high, reads});
   }
 }
 
@@ -47,7 +49,6 @@ void AddClass(double count, double bytes, double requests, bool high, double* re
 std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
                                   const CacheWorkload& workload, GetReads* reads) {
   const double hit = workload.hit_share;
-  const KeyPopularity& popularity = workload.popularity;
   double keys = 0;
   for (const RunBlocks& run : runs) keys += run.keys;
   std::vector<BlockClass> classes;
@@ -63,11 +64,11 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
     const double checks = (1 - hit) * run.reach + hit * (here + deeper);
     const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
     if (filtered) {
-      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, popularity,
+      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, workload,
                &classes);
     }
-    AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, popularity, &classes);
-    AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, popularity, &classes);
+    AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, workload, &classes);
+    AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, workload, &classes);
   }
   return classes;
 }

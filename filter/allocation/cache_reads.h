@@ -3,8 +3,8 @@
 // blocks): the model the cache-aware allocation minimises and the advisor
 // reports.
 //
-// Each block a Get may read is an item of an LRU cache, requested at a
-// steady rate per Get; the cache's hit rate for each follows Che's
+// Each block a Get may read is an item of an LRU cache (charged its bytes
+// and the cache's overhead per block), requested at a steady rate per Get; the cache's hit rate for each follows Che's
 // approximation (Che, Tung, Wang, IEEE JSAC 2002; Fricker, Robert, Roberts,
 // ITC 2012): there is one characteristic time T, in Gets, such that the
 // blocks requested within T of each other stay, with
@@ -75,6 +75,15 @@ struct CacheWorkload {
   static constexpr double kDefaultHighPriRatio = 0.5;  // RocksDB's LRU cache's.
   // How the Gets spread over the key space (uniform by default).
   KeyPopularity popularity = {};
+  // What the cache charges a block beyond its bytes in the table.
+  double block_overhead_bytes = kRocksDbBlockOverhead;
+  // RocksDB's LRU cache charges each block the usable size of its
+  // allocation and of its block object, and (kFullChargeCacheMetadata, the
+  // default) its handle's: about 100 bytes of handle, and 41 (filter
+  // partitions), 111 (index partitions) and 96 (data blocks) bytes of
+  // object over the blocks' sizes in 7.8.3's bytes.insert tickers. Where
+  // filters almost fit, a few percent of the cache decides how many stay.
+  static constexpr double kRocksDbBlockOverhead = 180;
 };
 
 // The expected device reads per Get of `runs` (newest first) under
