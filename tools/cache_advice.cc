@@ -129,7 +129,7 @@ std::string HitShareNote(HitShareFrom from) {
 }
 
 std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
-                                             const TableShares* shares) {
+                                                  const TableShares* shares) {
   if (shares == nullptr) return nullptr;
   std::map<uint64_t, double> uniform;  // For the tables the summary has no share of.
   for (const TreeRun& run : runs) {
