@@ -5,6 +5,7 @@
 #include "filter/allocation/tree_traffic.h"
 
 #include <algorithm>
+#include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -108,6 +109,36 @@ TEST(KeyPopularityTest, CountsAreKeptAndAlikeBlocksMerge) {
   EXPECT_NEAR(Requests(groups), 3.6, 1e-9);
   EXPECT_NEAR(Blocks(GroupBlocks(HotTenth(), 1234.4)), 1234.4, 1e-9);
   EXPECT_NEAR(Requests(GroupBlocks(HotTenth(), 1234.4)), 1234.4, 1e-9);
+}
+
+// Against each block's own share (ShareOf, a search of the cumulative
+// shares): random slices, block counts finer and coarser than them.
+TEST(KeyPopularityTest, GroupsMatchEachBlocksShare) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> width(0.1, 3), share(0, 10);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<KeyPopularity::Slice> slices(1 + rng() % 40);
+    for (auto& s : slices) s = {width(rng), rng() % 5 == 0 ? 0.0 : share(rng)};
+    const KeyPopularity p(slices);
+    const double n = static_cast<double>(1 + rng() % 200);
+    std::vector<double> densities;
+    for (double b = 0; b < n; ++b) {
+      const double d = p.ShareOf(b / n, (b + 1) / n) * n;
+      if (d > 1e-9) densities.push_back(d);  // Not a rounding residue.
+    }
+    const std::vector<BlockGroup> groups = GroupBlocks(p, n);
+    double blocks = 0;
+    for (const BlockGroup& g : groups) {
+      blocks += g.count;
+      // Each group's blocks: those within kDensityStep of its mean.
+      const auto in_group = std::count_if(densities.begin(), densities.end(), [&](double d) {
+        return d >= g.density / kDensityStep * (1 - 1e-9) && d <= g.density * kDensityStep * (1 + 1e-9);
+      });
+      EXPECT_GE(static_cast<double>(in_group), g.count - 1e-6) << "round " << round;
+    }
+    EXPECT_NEAR(blocks, static_cast<double>(densities.size()), 1e-6) << "round " << round;
+    EXPECT_NEAR(Requests(groups), n, 1e-6 * n) << "round " << round;
+  }
 }
 
 // A level of `tables` tables of 1,000 keys each, the first drawing `hot`

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 
 namespace sstfilter {
 
@@ -47,8 +48,10 @@ KeyPopularity::KeyPopularity(const std::vector<Slice>& slices) {
     if (s.width <= 0) continue;
     x += s.width / width, below += std::max(s.share, 0.0) / share;
     ends_.push_back(x), cumulative_.push_back(below);
+    density_.push_back(std::max(s.share, 0.0) / share / (s.width / width));
   }
   ends_.back() = 1, cumulative_.back() = 1;
+  memo_ = std::make_shared<GroupMemo>();
 }
 
 double KeyPopularity::ShareBelow(double x) const {
@@ -65,31 +68,69 @@ double KeyPopularity::ShareOf(double from, double to) const {
   return std::max(ShareBelow(to) - ShareBelow(from), 0.0);
 }
 
+namespace {
+
+// The groups of `n` whole blocks over `popularity`'s slices.
+std::vector<BlockGroup> GroupWholeBlocks(const KeyPopularity& popularity, double n) {
+  DensityGroups groups;
+  // Walk the slices in key order: the blocks wholly inside a slice take
+  // its density; a block across edges sums what falls in it.
+  double block = 0;    // The block being laid.
+  double partial = 0;  // Its share of the key space times density so far.
+  double start = 0;
+  for (size_t i = 0; i < popularity.slices(); ++i) {
+    const double end = popularity.end(i), density = popularity.density(i);
+    double x = start;
+    while (x < end && block < n) {
+      const double block_end = (block + 1) / n;
+      if (partial == 0 && std::abs(x - block / n) <= kOnEdge / n) {
+        const double whole = std::floor((end - x) * n + kOnEdge);
+        if (whole >= 1) {
+          groups.Add(whole, density);
+          block += whole, x = block / n;
+          continue;
+        }
+      }
+      const double to = std::min(block_end, end);
+      partial += density * (to - x);
+      x = to;
+      if (block_end <= end + kOnEdge / n) {
+        groups.Add(1, partial * n);
+        ++block, partial = 0;
+      }
+    }
+    start = end;
+  }
+  if (partial > 0 && block < n) groups.Add(1, partial * n);
+  return groups.Groups();
+}
+
+}  // namespace
+
+struct KeyPopularity::GroupMemo {
+  std::mutex mu;
+  std::map<double, std::vector<BlockGroup>> by_count;
+};
+
 std::vector<BlockGroup> GroupBlocks(const KeyPopularity& popularity, double count) {
   if (count <= 0) return {};
   if (popularity.uniform()) return {{count, 1}};
   const double n = std::max(1.0, std::round(count));
-  const double scale = count / n;
-  DensityGroups groups;
-  // A block with a slice's end strictly inside: its density from its share.
-  std::vector<double> straddling;
-  for (size_t i = 0; i + 1 < popularity.slices(); ++i) {
-    const double at = popularity.end(i) * n;
-    if (std::abs(at - std::round(at)) > kOnEdge) straddling.push_back(std::floor(at));
+  std::vector<BlockGroup> groups;
+  {
+    std::lock_guard<std::mutex> lock(popularity.memo_->mu);
+    const auto it = popularity.memo_->by_count.find(n);
+    if (it != popularity.memo_->by_count.end()) groups = it->second;
   }
-  straddling.erase(std::unique(straddling.begin(), straddling.end()), straddling.end());
-  for (double block : straddling) {
-    groups.Add(scale, popularity.ShareOf(block / n, (block + 1) / n) * n);
+  if (groups.empty()) {
+    groups = GroupWholeBlocks(popularity, n);
+    constexpr size_t kMemoCounts = 4096;
+    std::lock_guard<std::mutex> lock(popularity.memo_->mu);
+    if (popularity.memo_->by_count.size() >= kMemoCounts) popularity.memo_->by_count.clear();
+    popularity.memo_->by_count[n] = groups;
   }
-  // The blocks wholly inside a slice: its density.
-  double start = 0;
-  for (size_t i = 0; i < popularity.slices(); ++i) {
-    const double end = popularity.end(i);
-    const double first = std::ceil(start * n - kOnEdge), last = std::floor(end * n + kOnEdge);
-    if (last > first) groups.Add((last - first) * scale, popularity.ShareOf(start, end) / (end - start));
-    start = end;
-  }
-  return groups.Groups();
+  for (BlockGroup& g : groups) g.count *= count / n;
+  return groups;
 }
 
 }  // namespace sstfilter

@@ -13,9 +13,21 @@
 #define SSTFILTER_FILTER_ALLOCATION_KEY_POPULARITY_H_
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace sstfilter {
+
+// Blocks alike in how often Gets request them.
+struct BlockGroup {
+  double count = 0;
+  // Each block's requests over the mean block's: its share of the Gets
+  // times the blocks.
+  double density = 1;
+};
+
+class KeyPopularity;
+std::vector<BlockGroup> GroupBlocks(const KeyPopularity& popularity, double count);
 
 class KeyPopularity {
  public:
@@ -39,29 +51,30 @@ class KeyPopularity {
 
   // A place in the key space where a slice ends (the last: 1).
   double end(size_t i) const { return ends_[i]; }
+  // A slice's share of the Gets over its width (1: as if uniform).
+  double density(size_t i) const { return density_[i]; }
 
  private:
   double ShareBelow(double x) const;
 
   std::vector<double> ends_;        // Increasing; the last 1.
   std::vector<double> cumulative_;  // The share of Gets below each end.
-};
+  std::vector<double> density_;
 
-// Blocks alike in how often Gets request them.
-struct BlockGroup {
-  double count = 0;
-  // Each block's requests over the mean block's: its share of the Gets
-  // times the blocks.
-  double density = 1;
+  friend std::vector<BlockGroup> GroupBlocks(const KeyPopularity& popularity, double count);
+  // GroupBlocks' answers by whole block count (shared by copies): a plan
+  // asks for the same index and data blocks under every budget it tries.
+  struct GroupMemo;
+  std::shared_ptr<GroupMemo> memo_;
 };
 
 // `count` equal blocks laid over the key space (count may be fractional:
 // an average; it is rounded to whole blocks and the groups scaled back to
 // it), grouped by density: blocks within kDensityStep of each other share
 // a group, at the group's mean. Blocks no Get requests are left out. The
-// groups' count times density sums to `count`. Uniform: one group.
-inline constexpr double kDensityStep = 1.05;
-std::vector<BlockGroup> GroupBlocks(const KeyPopularity& popularity, double count);
+// groups' count times density sums to `count`. Uniform: one group. One
+// pass over the slices, once per whole block count. Thread-safe.
+inline constexpr double kDensityStep = 1.25;
 
 }  // namespace sstfilter
 
