@@ -26,7 +26,17 @@ struct BlockGroup {
   double density = 1;
 };
 
+// Blocks within this factor of each other's rate share a group.
+inline constexpr double kDensityStep = 1.25;
+
 class KeyPopularity;
+
+// `count` equal blocks laid over the key space (count may be fractional:
+// an average; it is rounded to whole blocks and the groups scaled back to
+// it), grouped by density: blocks within kDensityStep of each other share
+// a group, at the group's mean. Blocks no Get requests are left out. The
+// groups' count times density sums to `count`. Uniform: one group. One
+// pass over the slices, once per whole block count. Thread-safe.
 std::vector<BlockGroup> GroupBlocks(const KeyPopularity& popularity, double count);
 
 class KeyPopularity {
@@ -67,14 +77,6 @@ class KeyPopularity {
   struct GroupMemo;
   std::shared_ptr<GroupMemo> memo_;
 };
-
-// `count` equal blocks laid over the key space (count may be fractional:
-// an average; it is rounded to whole blocks and the groups scaled back to
-// it), grouped by density: blocks within kDensityStep of each other share
-// a group, at the group's mean. Blocks no Get requests are left out. The
-// groups' count times density sums to `count`. Uniform: one group. One
-// pass over the slices, once per whole block count. Thread-safe.
-inline constexpr double kDensityStep = 1.25;
 
 }  // namespace sstfilter
 
