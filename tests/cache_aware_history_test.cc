@@ -4,7 +4,8 @@
 // earlier plans hold more than later ones allow. Once the tree is still,
 // its live filter bytes are compared with the budget of the plan its
 // latest table was sized under (cache_plan_memo.h's LastPlan): at most 5%
-// over it (0.92-0.98x over runs). Under it is allowed: where the last plan
+// over it (1.03x with 7.8.3 and 9.11.2, 0.99x with 11.8.1; the census reads
+// the tree at each event, so every run plans alike). Under it is allowed: where the last plan
 // raised the budget, the tables built before keep their bits until
 // rewritten. Not asserted here: a reopen halfway (0.90-1.08x: the new DB
 // object plans afresh) and a burst with compactions off (docs/rocksdb.md).
@@ -47,7 +48,9 @@ rocksdb::Options OptionsFor(rocksdb::Env* env) {
   options.create_if_missing = true;
   options.env = env;
   testing::UseSmallLeveledTree(&options);
-  options.listeners.push_back(NewLevelCensusListener());
+  // The census reads the tree at each event, not as its cost allows: the
+  // plans then follow the tree alone, not the machine's timing.
+  options.listeners.push_back(std::make_shared<LevelCensusListener>(0.0));
   rocksdb::BlockBasedTableOptions table;
   EXPECT_TRUE(CreateFilterPolicyStrictly(kPolicy, &table.filter_policy).ok());
   table.partition_filters = true;
