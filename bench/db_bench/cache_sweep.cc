@@ -62,15 +62,12 @@ ReadKeys KeysFor(const CacheSweepConfig& config, GetKind kind, uint64_t draw) {
 }
 
 // CacheSweepConfig::live_gets: every key written again in random order, as
-// the fill writes them (each batch's flushes and compactions run out), with
-// Gets between the parts.
+// the fill writes them (BenchDb::WriteKeys), with Gets between the parts.
 absl::Status Relive(const CacheSweepConfig& config, const CacheRow& row, BenchDb* db) {
   const int64_t num = config.workload.num;
   std::vector<uint64_t> order(static_cast<size_t>(num));
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), std::mt19937_64(config.workload.seed + 1));
-  const std::string value(static_cast<size_t>(config.workload.value_size), 'v');
-  constexpr size_t kBatch = 100;
   const ReadKeys keys = KeysFor(config, config.kinds[0], 1000);
   for (int round = 0; round < CacheSweepConfig::kLiveRounds; ++round) {
     ProgressLine(absl::StrFormat("%s: live tree, round %d of %d: %d %s Gets, then writes",
@@ -80,14 +77,8 @@ absl::Status Relive(const CacheSweepConfig& config, const CacheRow& row, BenchDb
     if (!read.ok()) return InRow(row, "live Gets", read.status());
     const size_t begin = order.size() * round / CacheSweepConfig::kLiveRounds;
     const size_t end = order.size() * (round + 1) / CacheSweepConfig::kLiveRounds;
-    for (size_t i = begin; i < end; i += kBatch) {
-      std::vector<std::string> batch;
-      for (size_t j = i; j < std::min(i + kBatch, end); ++j) {
-        batch.push_back(MakeKey(order[j], config.workload.key_size));
-      }
-      absl::Status s = db->engine().Write(batch, value);
-      if (s.ok()) s = db->engine().WaitForCompactions();
-      if (!s.ok()) return InRow(row, "live writes", s);
+    if (absl::Status s = db->WriteKeys("writes", order, begin, end); !s.ok()) {
+      return InRow(row, "live tree", s);
     }
   }
   absl::Status s = db->engine().Flush();

@@ -158,21 +158,15 @@ absl::StatusOr<BenchmarkResult> BenchDb::WithTables(absl::StatusOr<BenchmarkResu
   return result;
 }
 
-absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
-  // Every key is written once: fillrandom uses a random permutation (stock
-  // db_bench draws with replacement, leaving ~37% of keys unwritten).
-  const std::string name(spec.name);
-  std::vector<uint64_t> order(static_cast<size_t>(config_.num));
-  std::iota(order.begin(), order.end(), 0);
-  if (!spec.sequential) std::shuffle(order.begin(), order.end(), std::mt19937_64(config_.seed));
+absl::Status BenchDb::WriteKeys(std::string_view benchmark, const std::vector<uint64_t>& numbers,
+                               size_t begin, size_t end) {
+  const std::string name(benchmark);
   const std::string value(static_cast<size_t>(config_.value_size), 'v');
   constexpr size_t kWriteBatch = 100;
-
-  const auto start = Clock::now();
   std::vector<std::string> batch;
-  for (size_t i = 0; i < order.size(); ++i) {
-    batch.push_back(MakeKey(order[i], config_.key_size));
-    if (batch.size() == kWriteBatch || i + 1 == order.size()) {
+  for (size_t i = begin; i < end; ++i) {
+    batch.push_back(MakeKey(numbers[i], config_.key_size));
+    if (batch.size() == kWriteBatch || i + 1 == end) {
       absl::Status s = engine_->Write(batch, value);
       if (!s.ok()) return OpFailed(name, "Write", s);
       batch.clear();
@@ -185,8 +179,21 @@ absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
         if (!s.ok()) return OpFailed(name, "waiting for compactions", s);
       }
     }
-    Progress(name, static_cast<int64_t>(i + 1), config_.num);
+    Progress(name, static_cast<int64_t>(i + 1), static_cast<int64_t>(numbers.size()));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BenchmarkResult> BenchDb::Fill(const BenchmarkSpec& spec) {
+  // Every key is written once: fillrandom uses a random permutation (stock
+  // db_bench draws with replacement, leaving ~37% of keys unwritten).
+  const std::string name(spec.name);
+  std::vector<uint64_t> order(static_cast<size_t>(config_.num));
+  std::iota(order.begin(), order.end(), 0);
+  if (!spec.sequential) std::shuffle(order.begin(), order.end(), std::mt19937_64(config_.seed));
+
+  const auto start = Clock::now();
+  if (absl::Status s = WriteKeys(name, order, 0, order.size()); !s.ok()) return s;
   absl::Status s = engine_->Flush();
   if (!s.ok()) return OpFailed(name, "Flush", s);
   if (config_.compact_after_fill) {

@@ -151,6 +151,13 @@ class BenchDb {
   absl::StatusOr<BenchmarkResult> RunRead(const std::string& benchmark, const ReadKeys& keys,
                                           int64_t reads);
   std::string StatisticsDump() const;
+  // Writes the keys numbered numbers[begin, end), in order, as a fill
+  // writes them: batches of 100, and without the final compaction
+  // (WorkloadConfig::compact_after_fill) each batch's flushes and
+  // compactions run out before the next. A failure names `benchmark` and
+  // the operation; progress on stderr counts over all of `numbers`.
+  absl::Status WriteKeys(std::string_view benchmark, const std::vector<uint64_t>& numbers,
+                         size_t begin, size_t end);
   // The engine, for steps no benchmark takes (shape_run.h).
   Engine& engine() { return *engine_; }
 
