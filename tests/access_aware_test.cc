@@ -78,6 +78,30 @@ TEST(ReadSamplesTest, CountsWhatEachTableGainedBetweenReadings) {
   EXPECT_DOUBLE_EQ(samples.tables().at(6).samples, 10);
 }
 
+// A reopened DB: tables 1 and 2 of the last instance's file are taken up
+// at their shares and exposures, table 9 (gone since) is not, table 3 (not
+// in the file) counts from now. The next reading's Gets (20, L6's) add to
+// and decay the carried counts as to counts of the DB's own.
+TEST(ReadSamplesTest, ACarriedCountGoesOnAsItsOwnWould) {
+  ReadSamples samples;
+  std::vector<rocksdb::LiveFileMetaData> files = {File(1, 6, 0), File(2, 6, 0), File(3, 5, 0)};
+  samples.Carry(files, {{1, 0.75}, {2, 0.25}, {9, 1.0}}, {{1, 400}, {2, 100}, {9, 800}});
+  EXPECT_DOUBLE_EQ(samples.Gets("default"), 400) << "the most a live table saw";
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 300);
+  EXPECT_DOUBLE_EQ(samples.tables().at(2).exposure, 100);
+  EXPECT_EQ(samples.tables().count(9), 0u);
+  samples.Update(files, {});
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 300) << "a reading with no Gets since";
+  samples.Update({File(1, 6, 15), File(2, 6, 5), File(3, 5, 7)}, {});
+  const double decay = std::exp(-20 / kDecayGets);
+  EXPECT_DOUBLE_EQ(samples.Gets("default"), 400 * decay + 20);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 300 * decay + 15);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).exposure, 400 * decay + 20);
+  EXPECT_DOUBLE_EQ(samples.tables().at(2).samples, 25 * decay + 5);
+  EXPECT_DOUBLE_EQ(samples.tables().at(3).samples, 7);
+  EXPECT_DOUBLE_EQ(samples.tables().at(3).exposure, 20);
+}
+
 // Two L6 tables, "a".."m" and "n".."z", 1000 keys each; the first saw
 // 900 of 1000 sampled Gets. An L5 table over "a".."m", born just before
 // the reading: 20 sampled Gets in its sliver of the interval (share 1).

@@ -36,6 +36,7 @@
 #include "table/census/census_registry.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/open_db.h"
+#include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter {
@@ -364,10 +365,13 @@ TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
   testing::ExpectAllFound(db.get(), keys, "after the Gets", LongValueFor);
 }
 
-// Gets that go to a tenth of the keys (the first in key order): once
-// RocksDB's sampled reads show it, the plan spreads the Gets as the
-// tables saw them, not uniformly. Every key is still found.
-TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThem) {
+// Gets that go to a tenth of the keys (the first in key order), each
+// finding it: once RocksDB's sampled reads show it, the plan spreads the
+// Gets as the tables saw them, not uniformly. A reopened DB starts its
+// sampled reads and statistics at zero; its census carries the last
+// instance's spread and hit share over from the traffic file, so the next
+// table is planned as before. Every key is still found.
+TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThemAcrossAReopen) {
   EnsureRocksDbFilterPoliciesRegistered();
   const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
   rocksdb::Options options =
@@ -378,17 +382,81 @@ TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThem) {
   const std::vector<std::string> keys = RandomKeys(kKeys, 61);
   std::unique_ptr<rocksdb::DB> db;
   ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
-  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 100);
+  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 200);
   EXPECT_EQ(before.spread_slices, 0u) << "no Gets yet, yet a spread";
-  std::vector<std::string> hot(keys.begin(), keys.end() - 100);
+  std::vector<std::string> hot(keys.begin(), keys.end() - 200);
   std::sort(hot.begin(), hot.end());
   hot.resize(hot.size() / 10);
   std::vector<std::string> gets;
   for (int round = 0; round < 30; ++round) gets.insert(gets.end(), hot.begin(), hot.end());
-  const CachePlan skewed = PlanAfterGets(db.get(), gets, keys, kKeys - 100, kKeys);
+  const CachePlan skewed = PlanAfterGets(db.get(), gets, keys, kKeys - 200, kKeys - 100);
   EXPECT_GE(skewed.spread_slices, kMinPopularityTables)
       << "150,000 Gets of a tenth of the keys, yet the plan spread them uniformly";
-  testing::ExpectAllFound(db.get(), keys, "after the skewed Gets", LongValueFor);
+  EXPECT_EQ(skewed.hit_share_from, HitShareFrom::kObserved);
+  EXPECT_EQ(skewed.hit_share, 1);
+
+  db.reset();
+  options.statistics = rocksdb::CreateDBStatistics();
+  options.listeners = {std::make_shared<LevelCensusListener>(0.0)};
+  ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+  const CachePlan reopened = PlanAfterGets(db.get(), {}, keys, kKeys - 100, kKeys);
+  EXPECT_GE(reopened.spread_slices, kMinPopularityTables)
+      << "reopened: the last instance's spread is lost";
+  EXPECT_EQ(reopened.hit_share_from, HitShareFrom::kCarried);
+  EXPECT_EQ(reopened.hit_share, 1);
+  testing::ExpectAllFound(db.get(), keys, "after the skewed Gets and a reopen", LongValueFor);
+}
+
+// A reopened DB takes up the traffic file its last instance left, and only
+// that: one naming another DB (left in the directory) or a damaged one is
+// not taken up, and the DB's log says why. The files here are written by
+// hand, as the format says (traffic_file.h).
+TEST(CacheAwareDbTest, OnlyItsOwnTrafficFileIsTakenUp) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  const auto log = std::make_shared<WarningLog>();
+  rocksdb::Options options = OptionsFor(kCacheAware, CacheSetup{64 << 10}, log);
+  options.env = env.get();
+  const std::vector<std::string> keys = RandomKeys(4000, 61);
+  std::string identity;
+  {
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+    WriteAndFlush(db.get(), keys, 0, 1000);
+    ASSERT_TRUE(db->GetDbIdentity(identity).ok());
+  }
+  const std::string path = std::string("/db/") + kTrafficFileName;
+  const struct {
+    std::string text, warning;
+    HitShareFrom from;
+  } cases[] = {
+      {"sstfilter traffic 3\ndb another-db\nhit_share 0\n", "it names DB 'another-db'",
+       HitShareFrom::kAssumed},
+      {"sstfilter traffic 3\ndb " + identity + "\nhit_share 7\n", "line 3 is not 'hit_share",
+       HitShareFrom::kAssumed},
+      {"sstfilter traffic 2\nhit_share 0\n", "does not name its DB", HitShareFrom::kAssumed},
+      {"sstfilter traffic 3\ndb " + identity + "\nhit_share 0\n", "", HitShareFrom::kCarried},
+  };
+  size_t next = 1000;
+  for (const auto& c : cases) {
+    ASSERT_TRUE(rocksdb::WriteStringToFile(env.get(), c.text, path).ok());
+    options.statistics = rocksdb::CreateDBStatistics();
+    options.listeners = {NewLevelCensusListener()};
+    const size_t lines_before = log->Lines().size();
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+    const CachePlan plan = PlanAfterGets(db.get(), {}, keys, next, next + 750);
+    next += 750;
+    EXPECT_EQ(plan.hit_share_from, c.from) << c.text;
+    EXPECT_EQ(plan.hit_share, c.from == HitShareFrom::kCarried ? 0 : kAssumedHitShare) << c.text;
+    const std::vector<std::string> all = log->Lines();
+    const std::vector<std::string> lines(all.begin() + lines_before, all.end());
+    const bool warned = std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+      return absl::StrContains(line, "not taken up") && absl::StrContains(line, c.warning);
+    });
+    EXPECT_EQ(warned, !c.warning.empty()) << c.text << "\n" << absl::StrJoin(lines, "\n");
+    testing::ExpectAllFound(db.get(), absl::MakeConstSpan(keys).first(next), c.text, LongValueFor);
+  }
 }
 
 }  // namespace

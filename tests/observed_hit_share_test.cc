@@ -70,6 +70,22 @@ TEST(HitShareWindowTest, AResetOpensANewWindow) {
   EXPECT_DOUBLE_EQ(window.Observe({110, 60}).value_or(-1), 0.5);
 }
 
+// A reopened DB's statistics start at zero: the share its last instance
+// saw holds until the new instance's first window closes, which replaces
+// it. A carry after that window changes nothing.
+TEST(HitShareWindowTest, ACarriedShareHoldsUntilAWindowCloses) {
+  HitShareWindow window(100);
+  window.Carry(0.1);
+  EXPECT_TRUE(window.carried());
+  EXPECT_DOUBLE_EQ(window.Observe({0, 0}).value_or(-1), 0.1);
+  EXPECT_DOUBLE_EQ(window.Observe({99, 99}).value_or(-1), 0.1);
+  EXPECT_DOUBLE_EQ(window.Observe({100, 60}).value_or(-1), 0.6);
+  EXPECT_FALSE(window.carried());
+  window.Carry(0.1);
+  EXPECT_DOUBLE_EQ(window.share().value_or(-1), 0.6);
+  EXPECT_FALSE(window.carried());
+}
+
 // The tickers are read one at a time while Gets run: found may run ahead of
 // reached within a window; the share stays at most 1.
 TEST(HitShareWindowTest, AShareNeverPassesOne) {

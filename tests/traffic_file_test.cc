@@ -1,7 +1,8 @@
-// The traffic summary the census leaves for the advisor
-// (table/census/traffic_file.h): version 2 (with the DB's hit share) read
-// back as written, version 1's bytes (before the hit share) still read,
-// damaged lines named.
+// The traffic summary the census leaves for the advisor and the DB's next
+// instance (table/census/traffic_file.h): version 3 (with the DB's identity
+// and each table's exposure) read back as written, the bytes of versions 2
+// (before them) and 1 (before the hit share) still read, damaged lines
+// named.
 #include "table/census/traffic_file.h"
 
 #include <string>
@@ -13,21 +14,40 @@ namespace sstfilter {
 namespace {
 
 TEST(TrafficFileTest, ReadsBackWhatItWrites) {
-  const TrafficSummary written{{{12, 0.75}, {40, 0.25}}, 0.4};
+  const TrafficSummary written{
+      {{12, 0.75}, {40, 0.25}}, 0.4, "d1b-42", {{12, 1500.5}, {40, 300}}};
   const std::string text = FormatTrafficFile(written);
-  EXPECT_EQ(text, "sstfilter traffic 2\nhit_share 0.4\n12 0.75\n40 0.25\n");
+  EXPECT_EQ(text, "sstfilter traffic 3\ndb d1b-42\nhit_share 0.4\n12 0.75 1500.5\n40 0.25 300\n");
   const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(text);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(read->tables, written.tables);
   EXPECT_EQ(read->hit_share, written.hit_share);
+  EXPECT_EQ(read->db_identity, written.db_identity);
+  EXPECT_EQ(read->exposures, written.exposures);
 }
 
-TEST(TrafficFileTest, WithoutAHitShareItHasNoLineForIt) {
-  const std::string text = FormatTrafficFile({{{7, 1.0}}, std::nullopt});
-  EXPECT_EQ(text, "sstfilter traffic 2\n7 1\n");
+TEST(TrafficFileTest, WithoutAHitShareOrIdentityItHasNoLineForThem) {
+  const std::string text = FormatTrafficFile({{{7, 1.0}}, std::nullopt, "", {{7, 64}}});
+  EXPECT_EQ(text, "sstfilter traffic 3\n7 1 64\n");
   const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(text);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_FALSE(read->hit_share.has_value());
+  EXPECT_TRUE(read->db_identity.empty());
+}
+
+// Version 2, as the census wrote it before the identity and the exposures
+// (the bytes of a file it left).
+TEST(TrafficFileTest, ReadsVersionTwo) {
+  const absl::StatusOr<TrafficSummary> read =
+      ParseTrafficFile("sstfilter traffic 2\nhit_share 0.4\n12 0.75\n40 0.25\n");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->tables, (TableShares{{12, 0.75}, {40, 0.25}}));
+  EXPECT_EQ(read->hit_share, 0.4);
+  EXPECT_TRUE(read->db_identity.empty());
+  EXPECT_TRUE(read->exposures.empty());
+  // Version 2 had neither: a db line or a third field there is damage.
+  EXPECT_FALSE(ParseTrafficFile("sstfilter traffic 2\ndb d1b\n12 0.5\n").ok());
+  EXPECT_FALSE(ParseTrafficFile("sstfilter traffic 2\n12 0.5 100\n").ok());
 }
 
 // Version 1, as the census wrote it before the hit share (the bytes of a
@@ -46,8 +66,14 @@ TEST(TrafficFileTest, NamesWhatIsDamaged) {
   const struct {
     std::string text, says;
   } cases[] = {
-      {"", "the first line is not 'sstfilter traffic 2'"},
-      {"sstfilter traffic 3\n", "the first line is not"},
+      {"", "the first line is not 'sstfilter traffic 3'"},
+      {"sstfilter traffic 4\n", "the first line is not"},
+      {"sstfilter traffic 3\ndb\n", "line 2 is not 'db <identity>'"},
+      {"sstfilter traffic 3\ndb a b\n", "line 2 is not 'db <identity>'"},
+      {"sstfilter traffic 3\ndb a\nhit_share -1\n", "line 3 is not 'hit_share"},
+      {"sstfilter traffic 3\n12 0.5\n", "line 2 is not '<file number> <share in [0, 1]> <exposure"},
+      {"sstfilter traffic 3\n12 0.5 -3\n", "line 2 is not '<file number>"},
+      {"sstfilter traffic 3\n12 0.5 nan\n", "line 2 is not '<file number>"},
       {"sstfilter traffic 2\nhit_share 1.5\n", "line 2 is not 'hit_share <share in [0, 1]>'"},
       {"sstfilter traffic 2\nhit_share\n", "line 2 is not 'hit_share"},
       {"sstfilter traffic 2\n12 0.5\nhit_share 0.5\n", "line 3 is not '<file number>"},

@@ -120,6 +120,7 @@ std::string HitShareNote(HitShareFrom from) {
     case HitShareFrom::kStated:
       return "--hit_share";
     case HitShareFrom::kObserved:
+    case HitShareFrom::kCarried:
       return absl::StrFormat("the DB's statistics, as its census last wrote them in %s",
                              kTrafficFileName);
     case HitShareFrom::kAssumed:

@@ -163,7 +163,7 @@ AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* 
   AdvisedHitShare advised;
   advised.share = HitShareFor(question.hit_share,
                               traffic != nullptr ? traffic->hit_share : std::nullopt,
-                              &advised.from);
+                              /*carried=*/false, &advised.from);
   return advised;
 }
 

@@ -106,14 +106,14 @@ std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltere
 
 }  // namespace
 
-double HitShareFor(std::optional<double> stated, std::optional<double> observed,
+double HitShareFor(std::optional<double> stated, std::optional<double> observed, bool carried,
                    HitShareFrom* from) {
   if (stated.has_value()) {
     *from = HitShareFrom::kStated;
     return *stated;
   }
   if (observed.has_value()) {
-    *from = HitShareFrom::kObserved;
+    *from = carried ? HitShareFrom::kCarried : HitShareFrom::kObserved;
     return *observed;
   }
   *from = HitShareFrom::kAssumed;
@@ -139,7 +139,8 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
-  base.hit_share = HitShareFor(options.hit_share, runs.hit_share, &base.hit_share_from);
+  base.hit_share = HitShareFor(options.hit_share, runs.hit_share, runs.hit_share_carried,
+                               &base.hit_share_from);
   if (planned.empty()) return base;
   CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);

@@ -37,13 +37,15 @@ namespace sstfilter {
 // save most) and one of present keys.
 inline constexpr double kAssumedHitShare = 0.5;
 
-// Where a plan's share of Gets that find their key came from.
-enum class HitShareFrom { kStated, kObserved, kAssumed };
+// Where a plan's share of Gets that find their key came from: stated,
+// the DB's statistics, the statistics of the DB's last instance (carried
+// across a reopen, before its own statistics say), or assumed.
+enum class HitShareFrom { kStated, kObserved, kCarried, kAssumed };
 
 // The share stated (FilterOptions::hit_share, sstfilter_sst's --hit_share),
-// else the one the DB's statistics gave (TreeRuns::hit_share), else
-// kAssumedHitShare; `from` says which.
-double HitShareFor(std::optional<double> stated, std::optional<double> observed,
+// else the one the DB's statistics gave (TreeRuns::hit_share; `carried`:
+// its last instance's), else kAssumedHitShare; `from` says which.
+double HitShareFor(std::optional<double> stated, std::optional<double> observed, bool carried,
                    HitShareFrom* from);
 
 // The block cache a column family's filters live in.

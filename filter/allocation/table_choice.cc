@@ -33,6 +33,8 @@ const char* HitShareSource(HitShareFrom from) {
       return "hit_share";
     case HitShareFrom::kObserved:
       return "the DB's statistics";
+    case HitShareFrom::kCarried:
+      return "the DB's statistics before it reopened";
     case HitShareFrom::kAssumed:
       break;
   }

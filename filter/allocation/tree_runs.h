@@ -71,6 +71,10 @@ struct TreeRuns {
   // the DB's statistics as of the census's last reading (per DB: RocksDB
   // counts them so); nullopt: the DB keeps none, or too few Gets yet.
   std::optional<double> hit_share;
+  // Whether hit_share is the DB's last instance's: a reopened DB's census
+  // carries it over (table/census/traffic_file.h) until the DB's own
+  // statistics say one.
+  bool hit_share_carried = false;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

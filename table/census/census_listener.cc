@@ -11,6 +11,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
+#include "table/census/carried_traffic.h"
 #include "table/census/census_handoff.h"
 #include "table/census/census_registry.h"
 #include "table/census/level_targets.h"
@@ -86,7 +87,13 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   db->GetLiveFilesMetaData(&files);
   // Tables from before the listener: seen at the first reading only, every
   // later one is recorded when built.
-  if (!tree->built) RecordUnseenTables(db, files);
+  if (!tree->built) {
+    RecordUnseenTables(db, files);
+    if (tree->carried.has_value()) {
+      tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
+      tree->carried.reset();
+    }
+  }
   tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
   tree->born.clear();
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
@@ -117,6 +124,10 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
     tree.statistics = db->GetDBOptions().statistics;
+    tree.carried = ReadCarriedTraffic(db);
+    if (tree.carried.has_value() && tree.carried->hit_share.has_value()) {
+      tree.hit_share.Carry(*tree.carried->hit_share);
+    }
     ForgetLastPlans(tree.census_key);  // A new DB object: no plan of its own yet.
     Rebuild(db, &tree);
   }
@@ -128,8 +139,13 @@ void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
   if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval) {
     return;
   }
-  const TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share()};
+  TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share(), "", {}};
   if (summary.tables.empty() && !summary.hit_share.has_value()) return;
+  if (!db->GetDbIdentity(summary.db_identity).ok()) summary.db_identity.clear();
+  for (const auto& [number, share] : summary.tables) {
+    const auto seen = tree->samples.tables().find(number);
+    summary.exposures[number] = seen == tree->samples.tables().end() ? 0 : seen->second.exposure;
+  }
   tree->traffic_written = now;
   const std::string path = db->GetName() + "/" + kTrafficFileName;
   const std::string text = FormatTrafficFile(summary);
@@ -165,7 +181,10 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
     published_.push_back(key);
   }
   std::map<std::string, TreeRuns> runs = tree.tree.AllRuns();
-  for (auto& [name, family] : runs) family.hit_share = tree.hit_share.share();
+  for (auto& [name, family] : runs) {
+    family.hit_share = tree.hit_share.share();
+    family.hit_share_carried = tree.hit_share.carried();
+  }
   // Only the default column family's options are known: the others keep
   // no targets (their compaction style could be another).
   if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {

@@ -27,7 +27,9 @@
 // default column family's level targets from its options
 // (filter/allocation/steady_tree.h), and, where the DB keeps statistics,
 // the share of its Gets that find their key (observed_hit_share.h), which
-// cache_aware plans for unless the policy id states one.
+// cache_aware plans for unless the policy id states one. A reopened DB's
+// census starts from the sampled reads and share its last instance left in
+// the DB's directory (carried_traffic.h).
 //
 // The listener and the policy meet in the process-wide census
 // (census_registry.h), keyed by the DB's info_log and the column family's
@@ -52,6 +54,7 @@
 #include "table/census/census_tree.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/read_samples.h"
+#include "table/census/traffic_file.h"
 
 namespace sstfilter {
 
@@ -123,6 +126,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // share of Gets they say found their key.
     std::shared_ptr<rocksdb::Statistics> statistics;
     HitShareWindow hit_share;
+    // What the DB's last instance left (carried_traffic.h), until the
+    // first reading takes up its tables' counts.
+    std::optional<TrafficSummary> carried;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of

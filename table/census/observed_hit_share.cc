@@ -25,9 +25,16 @@ std::optional<double> HitShareWindow::Observe(const GetOutcomes& now) {
     // ahead of its reached one.
     share_ = std::min(1.0, static_cast<double>(now.found - start_.found) /
                                static_cast<double>(reached));
+    carried_ = false;
     start_ = now;
   }
   return share_;
+}
+
+void HitShareWindow::Carry(double share) {
+  if (share_.has_value() && !carried_) return;
+  share_ = share;
+  carried_ = true;
 }
 
 }  // namespace sstfilter

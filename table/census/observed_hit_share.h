@@ -48,10 +48,17 @@ class HitShareWindow {
   // The last closed window's share; nullopt: none has.
   std::optional<double> share() const { return share_; }
 
+  // Takes up the share the DB's last instance saw (a reopened DB's
+  // statistics start at zero), as the share until a window closes.
+  void Carry(double share);
+  // Whether share() is the carried one.
+  bool carried() const { return carried_; }
+
  private:
   uint64_t window_gets_ = kWindowGets;
   GetOutcomes start_;
   std::optional<double> share_;
+  bool carried_ = false;
 };
 
 }  // namespace sstfilter

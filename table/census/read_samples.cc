@@ -60,6 +60,20 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
   last_reads_ = std::move(reads);
 }
 
+void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
+                        const std::map<uint64_t, double>& shares,
+                        const std::map<uint64_t, double>& exposures) {
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    const auto share = shares.find(f.file_number);
+    const auto exposure = exposures.find(f.file_number);
+    if (share == shares.end() || exposure == exposures.end()) continue;
+    tables_[f.file_number] = TableSamples{share->second * exposure->second, exposure->second};
+    last_reads_[f.file_number] = f.num_reads_sampled;
+    double& gets = gets_[f.column_family_name];
+    gets = std::max(gets, exposure->second);
+  }
+}
+
 double ReadSamples::Gets(const std::string& column_family) const {
   const auto it = gets_.find(column_family);
   return it == gets_.end() ? 0 : it->second;

@@ -47,6 +47,16 @@ class ReadSamples {
   void Update(const std::vector<rocksdb::LiveFileMetaData>& files,
               const std::map<uint64_t, double>& born_share);
 
+  // Before the first Update of a reopened DB: takes up the counts its last
+  // instance left (`shares` and `exposures`, by file number: its traffic
+  // file, traffic_file.h) for each of `files` named there, as if the
+  // table had seen its exposure's sampled Gets at its share; each column
+  // family's Gets are the most any of its tables saw. The counts then
+  // decay as the new instance's Gets come, as counts of its own would.
+  void Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
+             const std::map<uint64_t, double>& shares,
+             const std::map<uint64_t, double>& exposures);
+
   // The counts of the live tables at the last reading, by file number.
   const std::map<uint64_t, TableSamples>& tables() const { return tables_; }
   // The column family's decayed sampled Gets (0 if none seen).

@@ -1,19 +1,25 @@
-// The traffic summary the level census leaves in a DB's directory for the
-// advisor (sstfilter_sst --db): RocksDB's sampled reads live in the
+// The traffic summary the level census leaves in a DB's directory: for the
+// advisor (sstfilter_sst --db), since RocksDB's sampled reads live in the
 // process that serves the Gets, which a reader of the directory (a
-// secondary or read-only instance, another process) cannot see.
+// secondary or read-only instance, another process) cannot see; and for
+// the census of the DB's next instance, since RocksDB starts its sampled
+// reads and statistics at zero when the DB reopens.
 //
 // A text file, kTrafficFileName, rewritten whole (a temporary file renamed
 // over it) at most every kTrafficFileInterval while the census knows where
 // a column family's lookups go or how many of the DB's Gets find their key:
-//   sstfilter traffic 2
+//   sstfilter traffic 3
+//   db <the DB's identity (DB::GetDbIdentity)>
 //   hit_share <share of the Gets reaching the tables that found their key>
-//   <file number> <share of its column family's Gets>
+//   <file number> <share of its column family's Gets> <exposure>
 //   ...
 // the hit_share line only where the DB's statistics say it
-// (observed_hit_share.h). Version 1 (written before 2026-11-28) has no
-// hit_share line; it is read as well. RocksDB ignores a file whose name it
-// does not know; deleting it only loses the summary until the next one.
+// (observed_hit_share.h); a table's exposure is the sampled Gets of its
+// column family while it lived, decayed (read_samples.h): how much its
+// share is worth. Version 2 (written on 2026-11-28) has no db line and no
+// exposures; version 1 (before) no hit_share line either; both are read.
+// RocksDB ignores a file whose name it does not know; deleting it only
+// loses the summary until the next one.
 #ifndef SSTFILTER_TABLE_CENSUS_TRAFFIC_FILE_H_
 #define SSTFILTER_TABLE_CENSUS_TRAFFIC_FILE_H_
 
@@ -37,6 +43,8 @@ using TableShares = std::map<uint64_t, double>;
 struct TrafficSummary {
   TableShares tables;
   std::optional<double> hit_share;  // The DB's, where its statistics say it.
+  std::string db_identity;          // Empty: not said (before version 3).
+  std::map<uint64_t, double> exposures;  // By file number; empty before version 3.
 };
 
 std::string FormatTrafficFile(const TrafficSummary& summary);
