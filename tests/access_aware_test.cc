@@ -78,10 +78,24 @@ TEST(ReadSamplesTest, CountsWhatEachTableGainedBetweenReadings) {
   EXPECT_DOUBLE_EQ(samples.tables().at(6).samples, 10);
 }
 
+// RocksDB starts each table's count at zero when the DB opens: the first
+// reading (a process that reads before it first flushes, as db_bench's
+// read benchmarks do) counts all they hold, every table lived all along.
+TEST(ReadSamplesTest, TheFirstReadingCountsTheGetsSinceTheDbOpened) {
+  ReadSamples samples;
+  samples.Update({File(1, 6, 30), File(2, 6, 10), File(3, 5, 25)}, {});
+  EXPECT_DOUBLE_EQ(samples.Gets("default"), 40);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).samples, 30);
+  EXPECT_DOUBLE_EQ(samples.tables().at(1).exposure, 40);
+  EXPECT_DOUBLE_EQ(samples.tables().at(3).samples, 25);
+  EXPECT_DOUBLE_EQ(samples.tables().at(3).exposure, 40);
+}
+
 // A reopened DB: tables 1 and 2 of the last instance's file are taken up
 // at their shares and exposures, table 9 (gone since) is not, table 3 (not
-// in the file) counts from now. The next reading's Gets (20, L6's) add to
-// and decay the carried counts as to counts of the DB's own.
+// in the file) counts from the DB's opening. Each reading's Gets (20 at
+// the next, L6's) add to and decay the carried counts as to counts of the
+// DB's own.
 TEST(ReadSamplesTest, ACarriedCountGoesOnAsItsOwnWould) {
   ReadSamples samples;
   std::vector<rocksdb::LiveFileMetaData> files = {File(1, 6, 0), File(2, 6, 0), File(3, 5, 0)};

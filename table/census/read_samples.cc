@@ -24,8 +24,8 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
   std::map<std::string, std::map<int64_t, double>> per_level;
   std::map<uint64_t, double> gained;
   for (const rocksdb::LiveFileMetaData& f : files) {
-    const bool known =
-        last_reads_.count(f.file_number) != 0 || born_share.count(f.file_number) != 0;
+    const bool known = !read_ || last_reads_.count(f.file_number) != 0 ||
+                       born_share.count(f.file_number) != 0;
     const double g = known ? Gained(f, last_reads_) : 0;
     gained[f.file_number] = g;
     const int64_t run = f.level > 0 ? f.level : -1 - static_cast<int64_t>(f.file_number);
@@ -48,6 +48,8 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     double lived = 0;  // Share of the interval it was live.
     if (const auto it = tables_.find(f.file_number); it != tables_.end()) {
       t = it->second, lived = 1;
+    } else if (!read_) {
+      lived = 1;
     } else if (const auto born = born_share.find(f.file_number); born != born_share.end()) {
       lived = std::clamp(born->second, 0.0, 1.0);
     }
@@ -58,6 +60,7 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
   }
   tables_ = std::move(tables);
   last_reads_ = std::move(reads);
+  read_ = true;
 }
 
 void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
@@ -68,7 +71,6 @@ void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
     const auto exposure = exposures.find(f.file_number);
     if (share == shares.end() || exposure == exposures.end()) continue;
     tables_[f.file_number] = TableSamples{share->second * exposure->second, exposure->second};
-    last_reads_[f.file_number] = f.num_reads_sampled;
     double& gets = gets_[f.column_family_name];
     gets = std::max(gets, exposure->second);
   }

@@ -35,12 +35,14 @@ inline constexpr double kDecayGets = 2048;
 
 class ReadSamples {
  public:
-  // Adds a reading of the live tables' counts. `born_share` gives, for a
-  // table born since the last reading (by file number), the share of the
-  // time between the readings it lived (its exposure is that share of the
-  // column family's Gets); a table neither in the last reading nor there is
-  // only counted from now (its counts so far have no known window: a table
-  // of a reopened DB, or ingested). A column family's Gets between two
+  // Adds a reading of the live tables' counts. The first reading counts
+  // all they hold: RocksDB starts every table's count at zero when the DB
+  // opens, so it holds the Gets since then (as many for every table, lived
+  // all along). Later, `born_share` gives, for a table born since the last
+  // reading (by file number), the share of the time between the readings
+  // it lived (its exposure is that share of the column family's Gets); a
+  // table neither in the last reading nor there is only counted from now
+  // (its counts so far have no known window: an ingested table). A column family's Gets between two
   // readings are the most its tables of one level (or one L0 table) gained:
   // a Get consults at most one table per level, and an absent key's Get
   // every level whose range holds it.
@@ -51,8 +53,9 @@ class ReadSamples {
   // instance left (`shares` and `exposures`, by file number: its traffic
   // file, traffic_file.h) for each of `files` named there, as if the
   // table had seen its exposure's sampled Gets at its share; each column
-  // family's Gets are the most any of its tables saw. The counts then
-  // decay as the new instance's Gets come, as counts of its own would.
+  // family's Gets are the most any of its tables saw. The first Update
+  // adds the Gets since the DB opened, and the counts then decay as the
+  // new instance's Gets come, as counts of its own would.
   void Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
              const std::map<uint64_t, double>& shares,
              const std::map<uint64_t, double>& exposures);
@@ -63,6 +66,7 @@ class ReadSamples {
   double Gets(const std::string& column_family) const;
 
  private:
+  bool read_ = false;  // Whether a reading was added.
   std::map<uint64_t, TableSamples> tables_;
   std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
   std::map<std::string, double> gets_;       // By column family, decayed.
