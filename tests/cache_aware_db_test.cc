@@ -370,7 +370,9 @@ TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
 // Gets as the tables saw them, not uniformly. A reopened DB starts its
 // sampled reads and statistics at zero; its census carries the last
 // instance's spread and hit share over from the traffic file, so the next
-// table is planned as before. Every key is still found.
+// table is planned as before, until its own statistics say another share
+// (here none found), which the next reopen carries. Every key is still
+// found.
 TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThemAcrossAReopen) {
   EnsureRocksDbFilterPoliciesRegistered();
   const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -382,28 +384,41 @@ TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThemAcrossAReopen) {
   const std::vector<std::string> keys = RandomKeys(kKeys, 61);
   std::unique_ptr<rocksdb::DB> db;
   ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
-  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 200);
+  const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 300);
   EXPECT_EQ(before.spread_slices, 0u) << "no Gets yet, yet a spread";
-  std::vector<std::string> hot(keys.begin(), keys.end() - 200);
+  std::vector<std::string> hot(keys.begin(), keys.end() - 300);
   std::sort(hot.begin(), hot.end());
   hot.resize(hot.size() / 10);
   std::vector<std::string> gets;
   for (int round = 0; round < 30; ++round) gets.insert(gets.end(), hot.begin(), hot.end());
-  const CachePlan skewed = PlanAfterGets(db.get(), gets, keys, kKeys - 200, kKeys - 100);
+  const CachePlan skewed = PlanAfterGets(db.get(), gets, keys, kKeys - 300, kKeys - 200);
   EXPECT_GE(skewed.spread_slices, kMinPopularityTables)
       << "150,000 Gets of a tenth of the keys, yet the plan spread them uniformly";
   EXPECT_EQ(skewed.hit_share_from, HitShareFrom::kObserved);
   EXPECT_EQ(skewed.hit_share, 1);
 
-  db.reset();
-  options.statistics = rocksdb::CreateDBStatistics();
-  options.listeners = {std::make_shared<LevelCensusListener>(0.0)};
-  ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
-  const CachePlan reopened = PlanAfterGets(db.get(), {}, keys, kKeys - 100, kKeys);
+  const auto reopen = [&] {
+    db.reset();
+    options.statistics = rocksdb::CreateDBStatistics();
+    options.listeners = {std::make_shared<LevelCensusListener>(0.0)};
+    ASSERT_TRUE(OpenDb(options, "/db", &db).ok());
+  };
+  reopen();
+  const CachePlan reopened = PlanAfterGets(db.get(), {}, keys, kKeys - 200, kKeys - 100);
   EXPECT_GE(reopened.spread_slices, kMinPopularityTables)
       << "reopened: the last instance's spread is lost";
   EXPECT_EQ(reopened.hit_share_from, HitShareFrom::kCarried);
   EXPECT_EQ(reopened.hit_share, 1);
+
+  const size_t window = HitShareWindow::kWindowGets + HitShareWindow::kWindowGets / 5;
+  const CachePlan absent =
+      PlanAfterGets(db.get(), testing::AbsentKeys(window, 5), keys, kKeys - 100, kKeys - 50);
+  EXPECT_EQ(absent.hit_share_from, HitShareFrom::kObserved);
+  EXPECT_EQ(absent.hit_share, 0);
+  reopen();
+  const CachePlan again = PlanAfterGets(db.get(), {}, keys, kKeys - 50, kKeys);
+  EXPECT_EQ(again.hit_share_from, HitShareFrom::kCarried);
+  EXPECT_EQ(again.hit_share, 0) << "the traffic file kept the share of an instance before";
   testing::ExpectAllFound(db.get(), keys, "after the skewed Gets and a reopen", LongValueFor);
 }
 

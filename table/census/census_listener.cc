@@ -124,6 +124,9 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
     tree.statistics = db->GetDBOptions().statistics;
+    if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
+      tree.hit_share.Observe(*gets);  // Before the first reading writes the traffic file.
+    }
     tree.carried = ReadCarriedTraffic(db);
     if (tree.carried.has_value() && tree.carried->hit_share.has_value()) {
       tree.hit_share.Carry(*tree.carried->hit_share);
@@ -136,17 +139,25 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
 
 void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
   const auto now = std::chrono::steady_clock::now();
-  if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval) {
-    return;
-  }
   TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share(), "", {}};
   if (summary.tables.empty() && !summary.hit_share.has_value()) return;
+  // Within the interval, only a summary with another hit share (a window
+  // closed: at most every HitShareWindow::kWindowGets Gets) or the first
+  // tables' shares, so that a short-lived process leaves what it learned.
+  const bool news = summary.hit_share != tree->traffic_written_share ||
+                    (!summary.tables.empty() && !tree->traffic_written_tables);
+  if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval &&
+      !news) {
+    return;
+  }
   if (!db->GetDbIdentity(summary.db_identity).ok()) summary.db_identity.clear();
   for (const auto& [number, share] : summary.tables) {
     const auto seen = tree->samples.tables().find(number);
     summary.exposures[number] = seen == tree->samples.tables().end() ? 0 : seen->second.exposure;
   }
   tree->traffic_written = now;
+  tree->traffic_written_share = summary.hit_share;
+  tree->traffic_written_tables = !summary.tables.empty();
   const std::string path = db->GetName() + "/" + kTrafficFileName;
   const std::string text = FormatTrafficFile(summary);
   // On a thread of its own, as RecordUnseenTables reads: not the job's I/O.

@@ -121,6 +121,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     std::map<uint64_t, std::chrono::steady_clock::time_point> born;
     // When the traffic summary was last written (traffic_file.h).
     std::optional<std::chrono::steady_clock::time_point> traffic_written;
+    // What it held then: the hit share, whether tables' shares.
+    std::optional<double> traffic_written_share;
+    bool traffic_written_tables = false;
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
     // The DB's statistics (DBOptions::statistics; null: none), and the
     // share of Gets they say found their key.

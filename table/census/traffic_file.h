@@ -6,8 +6,10 @@
 // reads and statistics at zero when the DB reopens.
 //
 // A text file, kTrafficFileName, rewritten whole (a temporary file renamed
-// over it) at most every kTrafficFileInterval while the census knows where
-// a column family's lookups go or how many of the DB's Gets find their key:
+// over it) at a census reading while the census knows where a column
+// family's lookups go or how many of the DB's Gets find their key: at most
+// every kTrafficFileInterval, or sooner when the hit share changed or the
+// tables' shares were first known:
 //   sstfilter traffic 3
 //   db <the DB's identity (DB::GetDbIdentity)>
 //   hit_share <share of the Gets reaching the tables that found their key>
