@@ -182,6 +182,43 @@ TEST(CacheBudgetTest, SkewedGetsArePlannedAsTheTablesSawThem) {
   EXPECT_GT(skewed.filter_bytes, 1.2 * uniform.filter_bytes);
 }
 
+// The same tree with 100 bottom tables that each saw the same share, but
+// the DB's statistics count a tenth of the filter misses the model gives
+// today's filters (ten bits a key) by that spread: the hot ranges inside the
+// tables stay cached. The plan gathers each table's Gets until the model
+// meets that count, and then keeps more filter bytes for absent Gets, as
+// the hot filters stay cached at full size. With no count, or one above
+// the model's, the spread is left as the tables say.
+TEST(CacheBudgetTest, FewerFilterMissesThanTheSpreadGivesSharpenIt) {
+  TreeRuns runs = ThreeLevels();
+  for (int level = 1; level <= 3; ++level) {
+    runs.levels[level].fixed_keys = runs.levels[level].keys;
+    runs.levels[level].fixed_filter_bits = runs.levels[level].keys * 10;
+  }
+  auto traffic = std::make_shared<TreeTraffic>();
+  traffic->gets = 1000;
+  traffic->levels.resize(4);
+  for (int i = 0; i < 100; ++i) {
+    TableTraffic t;
+    t.range.keys = 100000;
+    t.uniform = t.share = 0.01;
+    traffic->levels[3].push_back(t);
+  }
+  traffic->levels[3][0].share = 0.02;  // Not uniform: a spread to sharpen.
+  runs.traffic = traffic;
+  const CachePlan as_sampled = PlanForCache(CacheAware(0), runs, Cache(9));
+  EXPECT_EQ(as_sampled.hot_width, kUnsharpened);
+  runs.observed_reads = GetReads{10, 0, 0};
+  EXPECT_EQ(PlanForCache(CacheAware(0), runs, Cache(9)).hot_width, kUnsharpened)
+      << "more misses than the model's: nothing to sharpen";
+  runs.observed_reads = GetReads{0.1 * as_sampled.reads.filter, 0, 0};
+  const CachePlan sharpened = PlanForCache(CacheAware(0), runs, Cache(9));
+  EXPECT_LT(sharpened.hot_width, 0.25);
+  EXPECT_EQ(sharpened.spread_slices, as_sampled.spread_slices);
+  EXPECT_GT(sharpened.filter_bytes, 1.2 * as_sampled.filter_bytes);
+  EXPECT_LT(sharpened.reads.total(), as_sampled.reads.total());
+}
+
 // budget_mb caps the plan's budget.
 TEST(CacheBudgetTest, BudgetMbCapsThePlan) {
   FilterOptions options = CacheAware(0.5);

@@ -44,6 +44,21 @@ TEST(KeyPopularityTest, SharesAreTheSlicesScaledToOne) {
   EXPECT_EQ(p.ShareOf(0.3, 0.3), 0);
 }
 
+// Sharpened(0.25): each slice's first quarter takes three quarters of its
+// Gets. Uniform stays uniform; 0.5 leaves the slices as they are.
+TEST(KeyPopularityTest, SharpenedGathersEachSlicesGetsAtItsStart) {
+  const KeyPopularity p = KeyPopularity({{1, 8}, {1, 2}}).Sharpened(0.25);
+  EXPECT_EQ(p.slices(), 4u);
+  EXPECT_NEAR(p.ShareOf(0, 0.125), 0.8 * 0.75, 1e-12);
+  EXPECT_NEAR(p.ShareOf(0.125, 0.5), 0.8 * 0.25, 1e-12);
+  EXPECT_NEAR(p.ShareOf(0.5, 0.625), 0.2 * 0.75, 1e-12);
+  EXPECT_NEAR(p.ShareOf(0.625, 1), 0.2 * 0.25, 1e-12);
+  EXPECT_TRUE(KeyPopularity().Sharpened(0.1).uniform());
+  const KeyPopularity same = HotTenth().Sharpened(0.5);
+  EXPECT_EQ(same.slices(), 2u);
+  EXPECT_NEAR(same.ShareOf(0, 0.1), 0.9, 1e-12);
+}
+
 TEST(KeyPopularityTest, NoSlicesOrNoSharesAreUniform) {
   EXPECT_TRUE(KeyPopularity().uniform());
   EXPECT_TRUE(KeyPopularity(std::vector<KeyPopularity::Slice>{}).uniform());

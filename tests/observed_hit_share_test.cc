@@ -86,6 +86,19 @@ TEST(HitShareWindowTest, ACarriedShareHoldsUntilAWindowCloses) {
   EXPECT_FALSE(window.carried());
 }
 
+// A window also counts the block cache's misses per Get that reached the
+// tables, by kind of block; a carried share has none.
+TEST(HitShareWindowTest, AWindowCountsTheCachesMissesPerGet) {
+  HitShareWindow window(100);
+  window.Carry(0.5);
+  EXPECT_FALSE(window.reads().has_value());
+  window.Observe({200, 100, 50, 100, 300});
+  ASSERT_TRUE(window.reads().has_value());
+  EXPECT_DOUBLE_EQ(window.reads()->filter, 0.25);
+  EXPECT_DOUBLE_EQ(window.reads()->index, 0.5);
+  EXPECT_DOUBLE_EQ(window.reads()->data, 1.5);
+}
+
 // The tickers are read one at a time while Gets run: found may run ahead of
 // reached within a window; the share stays at most 1.
 TEST(HitShareWindowTest, AShareNeverPassesOne) {

@@ -86,6 +86,30 @@ std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const Block
   return blocks;
 }
 
+// The FP rate `run`'s encoding gives at `bits` per key.
+double FpAtBits(const RunModel& run, double bits) {
+  double low = std::log(1e-9), high = 0;  // log FP; bits_for_fp decreases in it.
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (low + high) / 2;
+    (run.bits_for_fp(std::exp(mid)) > bits ? low : high) = mid;
+  }
+  return std::exp((low + high) / 2);
+}
+
+// The runs' FP rates as their tables hold them: the bits of the tables
+// whose filters are known, else the uniform setting's; 1 where they hold
+// none.
+std::vector<double> FpRatesToday(const std::vector<PlannedRun>& runs) {
+  std::vector<double> fp_rates;
+  for (const PlannedRun& run : runs) {
+    const auto fixed = static_cast<double>(run.census.fixed_keys);
+    const double bits = fixed > 0 ? static_cast<double>(run.census.fixed_filter_bits) / fixed
+                                  : run.model.uniform_bits;
+    fp_rates.push_back(bits > 0 ? FpAtBits(run.model, bits) : 1.0);
+  }
+  return fp_rates;
+}
+
 // The runs' FP rates at `budget` over the runs above `unfiltered_from`
 // (1 for the rest: no filter).
 std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
@@ -145,6 +169,13 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
   CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
   base.spread_slices = workload.popularity.slices();
+  if (runs.observed_reads.has_value() && runs.blocks.known()) {
+    double bytes = 0;
+    const std::vector<RunBlocks> today =
+        BlocksAt(planned, runs.blocks, cache, FpRatesToday(planned), &bytes);
+    base.hot_width = FitHotWidth(today, workload, runs.observed_reads->filter);
+    workload.popularity = workload.popularity.Sharpened(base.hot_width);
+  }
   const int deepest = DeepestLevel(runs);
   const double most = MostBits(options, planned);
   std::vector<CachePlan> candidates;

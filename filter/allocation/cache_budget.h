@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "filter/allocation/cache_reads.h"
+#include "filter/allocation/spread_fit.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 
@@ -80,8 +81,11 @@ struct CachePlan {
   double hit_share = kAssumedHitShare;
   HitShareFrom hit_share_from = HitShareFrom::kAssumed;
   // The slices of the key space its Gets were spread over (the tables
-  // whose sampled reads gave PopularityOf); 0: uniformly.
+  // whose sampled reads gave PopularityOf); 0: uniformly. And how far
+  // each slice's Gets were gathered to meet the filter misses the DB's
+  // statistics counted (spread_fit.h; kUnsharpened: not).
   size_t spread_slices = 0;
+  double hot_width = kUnsharpened;
 };
 
 // Predicted reads this close (relative) count as a tie between the plans
@@ -105,7 +109,9 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
 // HitShareFor(options.hit_share, runs.hit_share)'s share of Gets that
 // find their key, spread over the keys as PopularityOf(*runs.traffic)
-// says where the census read the traffic.
+// says where the census read the traffic, sharpened where the DB's
+// statistics counted fewer filter misses than that spread gives the tree
+// as it is (FitHotWidth with runs.observed_reads).
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

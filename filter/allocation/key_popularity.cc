@@ -54,6 +54,19 @@ KeyPopularity::KeyPopularity(const std::vector<Slice>& slices) {
   memo_ = std::make_shared<GroupMemo>();
 }
 
+KeyPopularity KeyPopularity::Sharpened(double hot_width) const {
+  if (uniform() || !(hot_width > 0 && hot_width < 0.5)) return *this;
+  std::vector<Slice> slices;
+  double start = 0, below = 0;
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    const double width = ends_[i] - start, share = cumulative_[i] - below;
+    slices.push_back({width * hot_width, share * (1 - hot_width)});
+    slices.push_back({width * (1 - hot_width), share * hot_width});
+    start = ends_[i], below = cumulative_[i];
+  }
+  return KeyPopularity(slices);
+}
+
 double KeyPopularity::ShareBelow(double x) const {
   if (x <= 0) return 0;
   if (x >= 1) return 1;

@@ -64,6 +64,14 @@ class KeyPopularity {
   // A slice's share of the Gets over its width (1: as if uniform).
   double density(size_t i) const { return density_[i]; }
 
+  // The same spread with each slice's Gets gathered toward its start: the
+  // first `hot_width` of its width takes 1 - hot_width of its share, the
+  // rest the rest (a Pareto split: 0.2 puts 80% of a slice's Gets on 20%
+  // of its keys). hot_width in (0, 0.5); 0.5 or more, or uniform: as it is.
+  // Where the slices are tables whose sampled reads gave their shares, the
+  // hot ranges inside a table (spread_fit.h).
+  KeyPopularity Sharpened(double hot_width) const;
+
  private:
   double ShareBelow(double x) const;
 

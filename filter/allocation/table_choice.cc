@@ -41,6 +41,18 @@ const char* HitShareSource(HitShareFrom from) {
   return "assumed";
 }
 
+std::string SpreadOf(const CachePlan& plan) {
+  if (plan.spread_slices == 0) return "uniformly over the keys";
+  std::string spread = absl::StrFormat("as %d tables' sampled reads say", plan.spread_slices);
+  if (plan.hot_width < kUnsharpened) {
+    absl::StrAppendFormat(&spread,
+                          ", each table's %.0f%% on %.1f%% of its keys (fit to the filter "
+                          "misses the DB's statistics count)",
+                          100 * (1 - plan.hot_width), 100 * plan.hot_width);
+  }
+  return spread;
+}
+
 std::string Describe(const CachePlan& plan, int level, double capacity) {
   constexpr double kMib = 1024.0 * 1024;
   return absl::StrFormat(
@@ -53,9 +65,7 @@ std::string Describe(const CachePlan& plan, int level, double capacity) {
           : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
       plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total(),
       100 * plan.hit_share, HitShareSource(plan.hit_share_from),
-      plan.spread_slices == 0
-          ? "uniformly over the keys"
-          : absl::StrFormat("as %d tables' sampled reads say", plan.spread_slices));
+      SpreadOf(plan));
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+#include "filter/allocation/cache_reads.h"  // GetReads
+
 namespace sstfilter {
 
 // One sorted run.
@@ -75,6 +77,11 @@ struct TreeRuns {
   // carries it over (table/census/traffic_file.h) until the DB's own
   // statistics say one.
   bool hit_share_carried = false;
+  // The block cache's misses per Get that reached the tables, by kind of
+  // block, from the DB's statistics over the same window as hit_share;
+  // nullopt: none, or the DB has other column families (RocksDB counts
+  // them per DB).
+  std::optional<GetReads> observed_reads;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

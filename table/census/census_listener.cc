@@ -195,6 +195,8 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
   for (auto& [name, family] : runs) {
     family.hit_share = tree.hit_share.share();
     family.hit_share_carried = tree.hit_share.carried();
+    // The misses are the DB's: a column family's own only where it is alone.
+    if (runs.size() == 1) family.observed_reads = tree.hit_share.reads();
   }
   // Only the default column family's options are known: the others keep
   // no targets (their compaction style could be another).

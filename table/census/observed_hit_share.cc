@@ -11,6 +11,9 @@ std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics) 
   outcomes.found = statistics->getTickerCount(rocksdb::GET_HIT_L0) +
                    statistics->getTickerCount(rocksdb::GET_HIT_L1) +
                    statistics->getTickerCount(rocksdb::GET_HIT_L2_AND_UP);
+  outcomes.filter_misses = statistics->getTickerCount(rocksdb::BLOCK_CACHE_FILTER_MISS);
+  outcomes.index_misses = statistics->getTickerCount(rocksdb::BLOCK_CACHE_INDEX_MISS);
+  outcomes.data_misses = statistics->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
   return outcomes;
 }
 
@@ -23,8 +26,15 @@ std::optional<double> HitShareWindow::Observe(const GetOutcomes& now) {
   if (reached >= std::max<uint64_t>(window_gets_, 1)) {
     // Tickers are read one at a time while Gets run: a found count may run
     // ahead of its reached one.
-    share_ = std::min(1.0, static_cast<double>(now.found - start_.found) /
-                               static_cast<double>(reached));
+    const auto per_get = [&](uint64_t now_count, uint64_t start_count) {
+      return now_count < start_count ? 0.0
+                                     : static_cast<double>(now_count - start_count) /
+                                           static_cast<double>(reached);
+    };
+    share_ = std::min(1.0, per_get(now.found, start_.found));
+    reads_ = GetReads{per_get(now.filter_misses, start_.filter_misses),
+                      per_get(now.index_misses, start_.index_misses),
+                      per_get(now.data_misses, start_.data_misses)};
     carried_ = false;
     start_ = now;
   }

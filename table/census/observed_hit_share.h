@@ -11,15 +11,20 @@
 #include <cstdint>
 #include <optional>
 
+#include "filter/allocation/cache_reads.h"  // GetReads
 #include "rocksdb/statistics.h"
 
 namespace sstfilter {
 
 // A DB's Gets that reached its tables, and of those the ones that found
-// their key there, since its statistics began (or were last reset).
+// their key there, since its statistics began (or were last reset); and
+// the block cache's misses by kind of block meanwhile (BLOCK_CACHE_FILTER_
+// MISS, _INDEX_MISS, _DATA_MISS: the blocks read from the files, by Gets
+// and also by iterators and compactions).
 struct GetOutcomes {
   uint64_t reached = 0;
   uint64_t found = 0;
+  uint64_t filter_misses = 0, index_misses = 0, data_misses = 0;
 };
 
 // The counts in `statistics`; nullopt where it is null.
@@ -47,6 +52,9 @@ class HitShareWindow {
   std::optional<double> Observe(const GetOutcomes& now);
   // The last closed window's share; nullopt: none has.
   std::optional<double> share() const { return share_; }
+  // The block cache's misses per Get over the last closed window, by kind;
+  // nullopt: none has closed in this instance (a carried share has none).
+  std::optional<GetReads> reads() const { return reads_; }
 
   // Takes up the share the DB's last instance saw (a reopened DB's
   // statistics start at zero), as the share until a window closes.
@@ -58,6 +66,7 @@ class HitShareWindow {
   uint64_t window_gets_ = kWindowGets;
   GetOutcomes start_;
   std::optional<double> share_;
+  std::optional<GetReads> reads_;
   bool carried_ = false;
 };
 
