@@ -3,6 +3,7 @@
 #include "filter/allocation/cache_budget.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -156,12 +157,9 @@ TEST(CacheBudgetTest, PlansThatReadAlikeTakeTheFewestBytes) {
             CachePlan::kAllFiltered);
 }
 
-// Gets that go nine in ten to a tenth of the keys (as the bottom level's
-// tables saw them): the hot tenth's filter, index and data blocks stay
-// cached, so the plan reads fewer blocks than the uniform one and
-// keeps more filter bits at a cache that the uniform plan shrinks them for.
-TEST(CacheBudgetTest, SkewedGetsArePlannedAsTheTablesSawThem) {
-  TreeRuns runs = ThreeLevels();
+// ThreeLevels' traffic: its 100 bottom tables, the i-th with share(i) of
+// the Gets (its uniform share: 0.01).
+std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
   auto traffic = std::make_shared<TreeTraffic>();
   traffic->gets = 1000;
   traffic->levels.resize(4);
@@ -169,9 +167,19 @@ TEST(CacheBudgetTest, SkewedGetsArePlannedAsTheTablesSawThem) {
     TableTraffic t;
     t.range.keys = 100000;
     t.uniform = 0.01;
-    t.share = i < 10 ? 0.09 : 0.1 / 90;
+    t.share = share(i);
     traffic->levels[3].push_back(t);
   }
+  return traffic;
+}
+
+// Gets that go nine in ten to a tenth of the keys (as the bottom level's
+// tables saw them): the hot tenth's filter, index and data blocks stay
+// cached, so the plan reads fewer blocks than the uniform one and
+// keeps more filter bits at a cache that the uniform plan shrinks them for.
+TEST(CacheBudgetTest, SkewedGetsArePlannedAsTheTablesSawThem) {
+  TreeRuns runs = ThreeLevels();
+  const auto traffic = BottomTraffic([](int i) { return i < 10 ? 0.09 : 0.1 / 90; });
   const CachePlan uniform = PlanForCache(CacheAware(0), runs, Cache(9));
   runs.traffic = traffic;
   const CachePlan skewed = PlanForCache(CacheAware(0), runs, Cache(9));
@@ -195,17 +203,8 @@ TEST(CacheBudgetTest, FewerFilterMissesThanTheSpreadGivesSharpenIt) {
     runs.levels[level].fixed_keys = runs.levels[level].keys;
     runs.levels[level].fixed_filter_bits = runs.levels[level].keys * 10;
   }
-  auto traffic = std::make_shared<TreeTraffic>();
-  traffic->gets = 1000;
-  traffic->levels.resize(4);
-  for (int i = 0; i < 100; ++i) {
-    TableTraffic t;
-    t.range.keys = 100000;
-    t.uniform = t.share = 0.01;
-    traffic->levels[3].push_back(t);
-  }
-  traffic->levels[3][0].share = 0.02;  // Not uniform: a spread to sharpen.
-  runs.traffic = traffic;
+  // Not uniform (one table saw twice its share): a spread to sharpen.
+  runs.traffic = BottomTraffic([](int i) { return i == 0 ? 0.02 : 0.01; });
   const CachePlan as_sampled = PlanForCache(CacheAware(0), runs, Cache(9));
   EXPECT_EQ(as_sampled.hot_width, kUnsharpened);
   runs.observed_reads = GetReads{10, 0, 0};
