@@ -35,7 +35,8 @@ std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics);
 // first flushes, as db_bench's read benchmarks do, has its share at the
 // first flush), each next where the last closed, so the share follows a
 // workload that changes; a reading with fewer Gets since keeps the last
-// window's share.
+// window's share. Over the same windows, the block cache's misses per Get
+// (the spread's fit, filter/allocation/spread_fit.h).
 class HitShareWindow {
  public:
   // Long enough that the share's sampling error is under 1% (binomial, at

@@ -42,10 +42,10 @@ class ReadSamples {
   // reading (by file number), the share of the time between the readings
   // it lived (its exposure is that share of the column family's Gets); a
   // table neither in the last reading nor there is only counted from now
-  // (its counts so far have no known window: an ingested table). A column family's Gets between two
-  // readings are the most its tables of one level (or one L0 table) gained:
-  // a Get consults at most one table per level, and an absent key's Get
-  // every level whose range holds it.
+  // (its counts so far have no known window: an ingested table). A column
+  // family's Gets between two readings are the most its tables of one level
+  // (or one L0 table) gained: a Get consults at most one table per level,
+  // and an absent key's Get every level whose range holds it.
   void Update(const std::vector<rocksdb::LiveFileMetaData>& files,
               const std::map<uint64_t, double>& born_share);
 
