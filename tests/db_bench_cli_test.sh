@@ -222,6 +222,13 @@ plain="$(field bloomfilter:10 2 absent 11)"
 hits="$(field bloomfilter:10+optimize_filters_for_hits 2 absent 11)"
 check "sweep: no bottom-level filters, fewer filter bytes ($hits of $plain)" \
   awk -v a="$hits" -v b="$plain" 'BEGIN { exit !(a != "" && b != "" && a < b / 2) }'
+# Each level's block-cache misses (RocksDB's per-level perf context) add
+# up to the Get's device reads (every miss is one: direct reads).
+total="$(field bloomfilter:10 0.125 absent 9)"
+by_level="$(grep '^"bloomfilter:10",[0-9]*,0.125,absent,' "$csv" | grep -oE 'misses [0-9.]+' |
+            awk '{s += $2} END {print s}')"
+check "sweep: the levels' misses add up to the device reads ($by_level of $total)" \
+  awk -v a="$by_level" -v b="$total" 'BEGIN { exit !(a != "" && b > 0 && a > 0.97 * b && a < 1.03 * b) }'
 found="$(field bloomfilter:10 2 mixed 5)"
 check "sweep: mixed Gets find their key half the time ($found)" \
   awk -v a="$found" 'BEGIN { exit !(a > 0.4 && a < 0.6) }'

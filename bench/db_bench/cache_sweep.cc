@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/compare_list.h"
@@ -140,6 +141,28 @@ KeyPopularity TablesPopularity(const LookupTraffic& traffic, const WorkloadConfi
   }));
 }
 
+// Each level's filters, false positives and block-cache misses in `r`.
+std::vector<LevelReads> LevelsOf(const BenchmarkResult& r) {
+  const EngineCounters& c = r.counters;
+  const size_t count = std::max({r.tables.by_level.size(), c.filter_by_level.size(),
+                                 c.block_misses_by_level.size()});
+  std::vector<LevelReads> levels;
+  for (size_t level = 0; level < count; ++level) {
+    LevelReads at;
+    at.level = static_cast<int>(level);
+    if (level < r.tables.by_level.size()) at.filter_bytes = r.tables.by_level[level].filter_bytes;
+    if (level < c.filter_by_level.size()) {
+      const FilterChecks& checks = c.filter_by_level[level];
+      at.false_positives = r.PerOp(checks.positive - checks.true_positive);
+    }
+    if (level < c.block_misses_by_level.size()) {
+      at.block_misses = r.PerOp(c.block_misses_by_level[level]);
+    }
+    if (at.filter_bytes > 0 || at.block_misses > 0) levels.push_back(at);
+  }
+  return levels;
+}
+
 // One cache size: the DB reopened with that cache (and its compactions
 // finished), then each kind of Gets, warmed up and measured.
 absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
@@ -190,12 +213,25 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
     p.model = PredictReads(blocks, model);
     p.model_by_tables = PredictReads(blocks, by_tables);
     p.traffic = config.traffic.Describe();
+    p.levels = LevelsOf(*r);
     points->push_back(p);
   }
   return absl::OkStatus();
 }
 
 std::string Mib(double bytes) { return absl::StrFormat("%.2f", bytes / (1 << 20)); }
+
+// "L5 1.60 MiB: FP 0.0180 misses 0.3100; L6 ..." (per Get; no comma,
+// so the CSV's last column is one field).
+std::string LevelsText(const std::vector<LevelReads>& levels) {
+  std::vector<std::string> parts;
+  for (const LevelReads& at : levels) {
+    parts.push_back(absl::StrFormat("L%d %s MiB: FP %.4f misses %.4f", at.level,
+                                    Mib(static_cast<double>(at.filter_bytes)),
+                                    at.false_positives, at.block_misses));
+  }
+  return absl::StrJoin(parts, "; ");
+}
 
 // The model's reads and their ratio to the measured.
 std::string ModelColumn(const CachePoint& p) {
@@ -324,6 +360,10 @@ std::string CacheSweepTable(const std::vector<CachePoint>& points) {
           static_cast<int>(width), p->row, Mib(static_cast<double>(p->filter_bytes)),
           p->filter_reads, p->index_reads, p->data_reads, p->reads(), p->micros, 100 * p->found,
           ModelColumn(*p));
+      if (!p->levels.empty()) {
+        absl::StrAppendFormat(&out, "  %-*s  by level, per Get: %s\n", static_cast<int>(width), "",
+                              LevelsText(p->levels));
+      }
     }
   }
   return out;
@@ -333,14 +373,14 @@ std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
   std::string out =
       "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
       "device_reads,micros,filter_bytes,model_filter_reads,model_index_reads,model_data_reads,"
-      "model_reads,model_by_tables_reads,traffic\n";
+      "model_reads,model_by_tables_reads,traffic,by_level\n";
   for (const CachePoint& p : points) {
     absl::StrAppendFormat(
-        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\"\n",
+        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\",\"%s\"\n",
         absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
         GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
         p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total(),
-        p.model_by_tables.total(), p.traffic);
+        p.model_by_tables.total(), p.traffic, LevelsText(p.levels));
   }
   return out;
 }

@@ -81,6 +81,18 @@ struct CacheSweepConfig {
   static constexpr int kLiveRounds = 20;
 };
 
+// One level's part of a point's Gets, from RocksDB's per-level perf
+// context: which level's filters and blocks the device reads went to.
+struct LevelReads {
+  int level = 0;
+  uint64_t filter_bytes = 0;  // Its live tables' filters.
+  // Per Get: its filters' "may be present" for a key its table did not
+  // hold, and the block cache's misses of its tables' filter, index and
+  // data blocks.
+  double false_positives = 0;
+  double block_misses = 0;
+};
+
 struct CachePoint {
   std::string row;
   int64_t cache_bytes = 0;
@@ -98,6 +110,7 @@ struct CachePoint {
   // model's under uniform traffic.
   GetReads model_by_tables;
   std::string traffic = "uniform";  // LookupTraffic::Describe() of its Gets.
+  std::vector<LevelReads> levels;   // Those with filters or misses.
   double reads() const { return filter_reads + index_reads + data_reads; }
 };
 

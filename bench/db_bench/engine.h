@@ -123,6 +123,10 @@ struct EngineCounters {
   // By the level of the table checked (index = level); empty when the
   // engine does not say (LevelDB).
   std::vector<FilterChecks> filter_by_level;
+  // The block cache's misses (filter, index and data blocks alike) by the
+  // level of the table that read them (index = level; RocksDB's per-level
+  // perf context); empty when the engine does not say.
+  std::vector<uint64_t> block_misses_by_level;
   uint64_t data_block_reads = 0;
   uint64_t filter_block_reads = 0;
   uint64_t index_block_reads = 0;

@@ -114,10 +114,14 @@ class ReaderCounts {
     counts_.index_block_reads += perf.index_block_read_count;
     if (perf.level_to_perf_context == nullptr) return;
     for (const auto& [level, by_level] : *perf.level_to_perf_context) {
-      if (counts_.filter_by_level.size() <= level) counts_.filter_by_level.resize(level + 1);
+      if (counts_.filter_by_level.size() <= level) {
+        counts_.filter_by_level.resize(level + 1);
+        counts_.block_misses_by_level.resize(level + 1);
+      }
       counts_.filter_by_level[level] += {by_level.bloom_filter_useful,
                                          by_level.bloom_filter_full_positive,
                                          by_level.bloom_filter_full_true_positive};
+      counts_.block_misses_by_level[level] += by_level.block_cache_miss_count;
     }
   }
   // The counts other than the whole-DB filter tickers.
