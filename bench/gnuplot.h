@@ -13,6 +13,11 @@
 
 namespace sstfilter::bench {
 
+// The colours of a plot's curves, in order (kPlotColours[i % 10]).
+inline constexpr const char* kPlotColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
+                                               "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+                                               "#7f7f7f", "#bcbd22"};
+
 // "x.png" for the path stem "dir/x".
 std::string PngNameOf(const std::string& path_stem);
 

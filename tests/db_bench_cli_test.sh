@@ -232,6 +232,9 @@ check "sweep: the levels' misses add up to the device reads ($by_level of $total
 found="$(field bloomfilter:10 2 mixed 5)"
 check "sweep: mixed Gets find their key half the time ($found)" \
   awk -v a="$found" 'BEGIN { exit !(a > 0.4 && a < 0.6) }'
+check "sweep: plot drawn" test -s "$work/sweep/cache_sweep.png"
+check "sweep: a panel per kind of Gets, a curve per policy" \
+  test "$(grep -cE '^\$k[0-9]+_[0-9]+ << EOD' "$work/sweep/cache_sweep.gp")" = 4
 check "sweep: a table for each kind and cache" \
   test "$(grep -cE '^(absent|mixed) Gets, block cache ' <<<"$out")" = 4
 expect_error "--cache_sweep: 'x' is not a fraction" --scenario=cached --cache_sweep=0.5,x

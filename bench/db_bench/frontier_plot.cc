@@ -8,9 +8,6 @@ namespace sstfilter::db_bench {
 
 namespace {
 
-constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e",
-                                    "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-
 // Datablock $f_<i>: bytes/key, reads per absent Get, setting.
 std::string DataBlocks(const std::vector<FrontierCurve>& curves) {
   std::string s;
@@ -29,7 +26,7 @@ std::string DataBlocks(const std::vector<FrontierCurve>& curves) {
 std::string Style(const FrontierCurve& curve, size_t i) {
   const bool ours = curve.label.rfind("sstfilter.", 0) == 0;
   const bool per_level = curve.label.find("optimize_levels") != std::string::npos;
-  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", kColours[i % 10],
+  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", bench::kPlotColours[i % 10],
                          per_level ? 2.5 : 1.5, ours ? 1 : 2, 4 + static_cast<int>(i));
 }
 

@@ -24,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/cache_sweep.h"
+#include "bench/db_bench/cache_sweep_plot.h"
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/frontier.h"
 #include "bench/db_bench/frontier_plot.h"
@@ -435,13 +436,19 @@ int RunCacheSweepMode(const WorkloadConfig& workload) {
   });
   if (!s.ok()) return Fail(std::string(s.message()));
   std::printf("%s", CacheSweepTable(all).c_str());
-  const std::string path = absl::GetFlag(FLAGS_out_dir) + "/cache_sweep.csv";
+  const std::string stem = absl::GetFlag(FLAGS_out_dir) + "/cache_sweep";
   std::error_code ignored;
   std::filesystem::create_directories(absl::GetFlag(FLAGS_out_dir), ignored);
-  std::ofstream csv(path);
+  std::ofstream csv(stem + ".csv");
   csv << CacheSweepCsv(all);
-  if (!csv) return Fail(absl::StrFormat("--out_dir: cannot write %s", path));
-  std::printf("\nwrote %s\n", path.c_str());
+  if (!csv) return Fail(absl::StrFormat("--out_dir: cannot write %s.csv", stem));
+  const std::string title = absl::StrFormat(
+      "sstfilter_db_bench --scenario=cached: %d keys, %d Gets a point, keys %s", workload.num,
+      config.reads, config.traffic.Describe());
+  if (absl::Status s = RenderCacheSweepPlot(all, title, stem); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  std::printf("\nwrote %s.csv, %s.gp and %s.png\n", stem.c_str(), stem.c_str(), stem.c_str());
   return 0;
 }
 

@@ -1,0 +1,92 @@
+#include "bench/db_bench/cache_sweep_plot.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "bench/gnuplot.h"
+
+namespace sstfilter::db_bench {
+
+namespace {
+
+// The points of one kind of Gets, by policy (in the order they came) and
+// cache fraction.
+struct Panel {
+  GetKind kind = GetKind::kAbsent;
+  std::vector<std::string> policies;
+  std::map<std::string, std::map<double, double>> reads;  // Policy -> fraction -> reads.
+};
+
+std::vector<Panel> PanelsOf(const std::vector<CachePoint>& points) {
+  std::map<int, Panel> by_kind;
+  for (const CachePoint& p : points) {
+    Panel& panel = by_kind[static_cast<int>(p.kind)];
+    panel.kind = p.kind;
+    if (panel.reads.find(p.row) == panel.reads.end()) panel.policies.push_back(p.row);
+    panel.reads[p.row][p.fraction] = p.reads();
+  }
+  std::vector<Panel> panels;
+  for (auto& [kind, panel] : by_kind) panels.push_back(std::move(panel));
+  return panels;
+}
+
+// Our cache_aware rows solid and thick, our other rows solid, RocksDB's
+// built-ins dashed.
+std::string Style(const std::string& policy, size_t i) {
+  const bool ours = policy.rfind("sstfilter.", 0) == 0;
+  const bool cache_aware = policy.find("cache_aware") != std::string::npos;
+  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", bench::kPlotColours[i % 10],
+                         cache_aware ? 2.5 : 1.5, ours ? 1 : 2, 4 + static_cast<int>(i));
+}
+
+// Datablock $k<kind>_<i>: cache fraction, device reads per Get.
+std::string PanelScript(const Panel& panel) {
+  std::string s;
+  const int kind = static_cast<int>(panel.kind);
+  for (size_t i = 0; i < panel.policies.size(); ++i) {
+    absl::StrAppendFormat(&s, "$k%d_%d << EOD\n", kind, i);
+    for (const auto& [fraction, reads] : panel.reads.at(panel.policies[i])) {
+      absl::StrAppendFormat(&s, "%g %g\n", fraction, reads);
+    }
+    s += "EOD\n";
+  }
+  absl::StrAppendFormat(&s, "set title '%s Gets'\nplot ", GetKindName(panel.kind));
+  for (size_t i = 0; i < panel.policies.size(); ++i) {
+    absl::StrAppendFormat(&s, "%s$k%d_%d using 1:2 with linespoints %s title \"%s\"",
+                          i ? ", " : "", kind, i, Style(panel.policies[i], i),
+                          absl::StrReplaceAll(panel.policies[i], {{"\"", "'"}}));
+  }
+  return s + "\n";
+}
+
+std::string Script(const std::vector<Panel>& panels, const std::string& title,
+                   const std::string& png_name) {
+  std::string s = bench::OutputBeside();
+  absl::StrAppendFormat(
+      &s,
+      "set terminal pngcairo noenhanced size %d,650 font 'sans,11'\n"
+      "set output script_dir.'%s'\n"
+      "set multiplot layout 1,%d title \"%s\" font 'sans,13'\n"
+      "set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+      "set xlabel 'block cache / bloomfilter:10 filter bytes'\n"
+      "set ylabel 'device reads per Get (filter + index + data)'\n"
+      "set grid xtics ytics mytics lc rgb '#dddddd'\n"
+      "set key outside bottom center vertical font 'sans,9' samplen 3\n",
+      500 * static_cast<int>(panels.size()) + 100, png_name, static_cast<int>(panels.size()),
+      absl::StrReplaceAll(title, {{"\"", "'"}}));
+  for (const Panel& panel : panels) s += PanelScript(panel);
+  return s + "unset multiplot\n";
+}
+
+}  // namespace
+
+absl::Status RenderCacheSweepPlot(const std::vector<CachePoint>& points,
+                                  const std::string& title, const std::string& path_stem) {
+  const std::vector<Panel> panels = PanelsOf(points);
+  if (panels.empty()) return absl::OkStatus();
+  return bench::RunGnuplot(Script(panels, title, bench::PngNameOf(path_stem)), path_stem);
+}
+
+}  // namespace sstfilter::db_bench
