@@ -348,12 +348,24 @@ TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
   const CachePlan before = PlanAfterGets(db.get(), {}, keys, 0, kKeys - 200);
   EXPECT_EQ(before.hit_share_from, HitShareFrom::kAssumed);
   EXPECT_EQ(before.hit_share, kAssumedHitShare);
+  rocksdb::TablePropertiesCollection tables;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
+  uint64_t live_filter_bytes = 0;
+  for (const auto& [file, props] : tables) live_filter_bytes += props->filter_size;
 
   const CachePlan absent = PlanAfterGets(db.get(), testing::AbsentKeys(window, 5), keys,
                                          kKeys - 200, kKeys - 100);
   EXPECT_EQ(absent.hit_share_from, HitShareFrom::kObserved);
   EXPECT_EQ(absent.hit_share, 0);
   EXPECT_EQ(absent.unfiltered_from, CachePlan::kAllFiltered);
+  // The window that closed counts the filter bytes this instance wrote
+  // (their partitions' first misses, spread_fit.h): at least the tables
+  // live before its Gets.
+  const auto runs = LevelCensus::Instance().Find(CensusKeyOf(db.get()), "default");
+  ASSERT_TRUE(runs != nullptr && runs->observed_misses.has_value());
+  EXPECT_GE(runs->observed_misses->new_filter_bytes, static_cast<double>(live_filter_bytes));
+  EXPECT_GT(live_filter_bytes, 0u);
+  EXPECT_GE(runs->observed_misses->gets, static_cast<double>(window));
 
   const std::vector<std::string> present(keys.begin(), keys.begin() + window);
   const CachePlan found = PlanAfterGets(db.get(), present, keys, kKeys - 100, kKeys);

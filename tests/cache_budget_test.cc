@@ -207,10 +207,10 @@ TEST(CacheBudgetTest, FewerFilterMissesThanTheSpreadGivesSharpenIt) {
   runs.traffic = BottomTraffic([](int i) { return i == 0 ? 0.02 : 0.01; });
   const CachePlan as_sampled = PlanForCache(CacheAware(0), runs, Cache(9));
   EXPECT_EQ(as_sampled.hot_width, kUnsharpened);
-  runs.observed_reads = GetReads{10, 0, 0};
+  runs.observed_misses = MissWindow{GetReads{10, 0, 0}};
   EXPECT_EQ(PlanForCache(CacheAware(0), runs, Cache(9)).hot_width, kUnsharpened)
       << "more misses than the model's: nothing to sharpen";
-  runs.observed_reads = GetReads{0.1 * as_sampled.reads.filter, 0, 0};
+  runs.observed_misses = MissWindow{GetReads{0.1 * as_sampled.reads.filter, 0, 0}};
   const CachePlan sharpened = PlanForCache(CacheAware(0), runs, Cache(9));
   EXPECT_LT(sharpened.hot_width, 0.25);
   EXPECT_EQ(sharpened.spread_slices, as_sampled.spread_slices);

@@ -37,6 +37,25 @@ TEST(CacheReadsTest, NothingIsReadWhenEveryBlockFits) {
   EXPECT_EQ(reads.total(), 0);
 }
 
+// A tree compactions rewrite: a new filter partition's first request in
+// the window misses, even in a cache that holds every block. 100 filter
+// partitions each checked by 1 absent Get in 100; 10 of them new.
+TEST(CacheReadsTest, NewFilterPartitionsMissOnceAWindow) {
+  const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0.01, 5, 50)};
+  CacheWorkload churned = Bare(1000, 0);
+  EXPECT_EQ(PredictReads(runs, churned).total(), 0);
+  churned.new_filter_share = 0.1;
+  churned.window_gets = 10000;  // Each new one requested: 10 misses over 10,000 Gets.
+  GetReads reads = PredictReads(runs, churned);
+  EXPECT_NEAR(reads.filter, 10.0 / 10000, 1e-9);
+  EXPECT_EQ(reads.index + reads.data, 0);
+  churned.window_gets = 100;  // Requested with probability 1 - 1/e.
+  EXPECT_NEAR(PredictReads(runs, churned).filter, 10 * (1 - std::exp(-1.0)) / 100, 1e-9);
+  // No cache: every request misses already, a new block no more.
+  churned.capacity_bytes = 0;
+  EXPECT_NEAR(PredictReads(runs, churned).filter, 1, 1e-9);
+}
+
 // No cache: every check reads its filter partition, every false positive
 // (or the key's own run) an index partition and a data block.
 TEST(CacheReadsTest, WithoutACacheEveryRequestIsARead) {

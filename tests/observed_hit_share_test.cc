@@ -87,16 +87,24 @@ TEST(HitShareWindowTest, ACarriedShareHoldsUntilAWindowCloses) {
 }
 
 // A window also counts the block cache's misses per Get that reached the
-// tables, by kind of block; a carried share has none.
+// tables, by kind of block, its Gets and the filter bytes written in it;
+// a carried share has none.
 TEST(HitShareWindowTest, AWindowCountsTheCachesMissesPerGet) {
   HitShareWindow window(100);
   window.Carry(0.5);
-  EXPECT_FALSE(window.reads().has_value());
-  window.Observe({200, 100, 50, 100, 300});
-  ASSERT_TRUE(window.reads().has_value());
-  EXPECT_DOUBLE_EQ(window.reads()->filter, 0.25);
-  EXPECT_DOUBLE_EQ(window.reads()->index, 0.5);
-  EXPECT_DOUBLE_EQ(window.reads()->data, 1.5);
+  EXPECT_FALSE(window.misses().has_value());
+  window.Observe({200, 100, 50, 100, 300, 5000});
+  ASSERT_TRUE(window.misses().has_value());
+  EXPECT_DOUBLE_EQ(window.misses()->reads.filter, 0.25);
+  EXPECT_DOUBLE_EQ(window.misses()->reads.index, 0.5);
+  EXPECT_DOUBLE_EQ(window.misses()->reads.data, 1.5);
+  EXPECT_DOUBLE_EQ(window.misses()->gets, 200);
+  EXPECT_DOUBLE_EQ(window.misses()->new_filter_bytes, 5000);
+  // The next window counts from where this one closed.
+  window.Observe({500, 250, 80, 100, 300, 12000});
+  EXPECT_DOUBLE_EQ(window.misses()->reads.filter, 0.1);
+  EXPECT_DOUBLE_EQ(window.misses()->gets, 300);
+  EXPECT_DOUBLE_EQ(window.misses()->new_filter_bytes, 7000);
 }
 
 // The tickers are read one at a time while Gets run: found may run ahead of

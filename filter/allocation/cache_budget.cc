@@ -169,11 +169,11 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
   CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
   base.spread_slices = workload.popularity.slices();
-  if (runs.observed_reads.has_value() && runs.blocks.known()) {
+  if (runs.observed_misses.has_value() && runs.blocks.known()) {
     double bytes = 0;
     const std::vector<RunBlocks> today =
         BlocksAt(planned, runs.blocks, cache, FpRatesToday(planned), &bytes);
-    base.hot_width = FitHotWidth(today, workload, runs.observed_reads->filter);
+    base.hot_width = FitHotWidth(today, workload, *runs.observed_misses);
     workload.popularity = workload.popularity.Sharpened(base.hot_width);
   }
   const int deepest = DeepestLevel(runs);

@@ -111,7 +111,7 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 // find their key, spread over the keys as PopularityOf(*runs.traffic)
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree
-// as it is (FitHotWidth with runs.observed_reads).
+// as it is (FitHotWidth with runs.observed_misses).
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

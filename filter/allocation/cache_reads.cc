@@ -15,6 +15,7 @@ struct BlockClass {
   double rate = 0;
   bool high = false;        // In the high-priority pool (index and filter blocks).
   double* reads = nullptr;  // Where its misses count.
+  double new_share = 0;     // Of its blocks, new to the cache in the window.
 };
 
 // The t at which `occupancy` (increasing, 0 at 0) reaches `bytes`:
@@ -64,13 +65,27 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
     const double checks = (1 - hit) * run.reach + hit * (here + deeper);
     const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
     if (filtered) {
+      const size_t first = classes.size();
       AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, workload,
                &classes);
+      for (size_t i = first; i < classes.size(); ++i) {
+        classes[i].new_share = std::clamp(workload.new_filter_share, 0.0, 1.0);
+      }
     }
     AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, workload, &classes);
     AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, workload, &classes);
   }
   return classes;
+}
+
+// Per Get of a window of `window` Gets: the first misses of `c`'s new
+// blocks, each requested in the window (probability 1 - exp(-rate W))
+// where the steady state would have held it (1 - exp(-rate t)).
+double FirstMisses(const BlockClass& c, double t, double window) {
+  if (c.new_share <= 0 || window <= 0) return 0;
+  const double requested = -std::expm1(-c.rate * window);
+  const double held = std::isinf(t) ? 1.0 : -std::expm1(-c.rate * t);
+  return c.count * c.new_share * requested * held / window;
 }
 
 }  // namespace
@@ -105,6 +120,7 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
   for (const BlockClass& c : classes) {
     const double t = c.high ? t_high + t_low : t_low;
     if (!std::isinf(t)) *c.reads += c.count * c.rate * std::exp(-c.rate * t);
+    *c.reads += FirstMisses(c, t, workload.window_gets);
   }
   return reads;
 }

@@ -18,11 +18,15 @@ double FilterReadsAt(const std::vector<RunBlocks>& today, CacheWorkload workload
 
 }  // namespace
 
-double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& workload,
-                   double measured_filter_reads) {
-  const bool filtered = std::any_of(today.begin(), today.end(),
-                                    [](const RunBlocks& run) { return run.filter_blocks > 0; });
-  if (workload.popularity.uniform() || !filtered) return kUnsharpened;
+double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& steady,
+                   const MissWindow& window) {
+  double filter_bytes = 0;
+  for (const RunBlocks& run : today) filter_bytes += run.filter_blocks > 0 ? run.filter_bytes : 0;
+  if (steady.popularity.uniform() || filter_bytes <= 0) return kUnsharpened;
+  CacheWorkload workload = steady;
+  workload.new_filter_share = std::min(1.0, window.new_filter_bytes / filter_bytes);
+  workload.window_gets = window.gets;
+  const double measured_filter_reads = window.reads.filter;
   if (FilterReadsAt(today, workload, kUnsharpened) <= measured_filter_reads) return kUnsharpened;
   if (FilterReadsAt(today, workload, kSharpestHotWidth) >= measured_filter_reads) {
     return kSharpestHotWidth;

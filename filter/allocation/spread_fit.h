@@ -9,9 +9,12 @@
 // finds how far each table's Gets must be gathered (KeyPopularity::
 // Sharpened) for the model of the tree as it is to predict that count.
 // Filter blocks only: compactions read data and index blocks through the
-// cache too, but never filters. A sampled spread is never sharper than
-// the truth (a finer cut can only show more skew), so the fit only
-// sharpens.
+// cache too, but never filters. The tables compactions write during the
+// window bring filter partitions the cache has never held, whose first
+// requests miss however sharp the Gets: the model counts them (the
+// window's new filter bytes as a share of the tree's) beside the steady
+// state's. A sampled spread is never sharper than the truth (a finer cut
+// can only show more skew), so the fit only sharpens.
 #ifndef SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
 #define SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
 
@@ -26,14 +29,22 @@ inline constexpr double kUnsharpened = 0.5;
 // The sharpest tried: 99.6% of a table's Gets on 0.4% of its keys.
 inline constexpr double kSharpestHotWidth = 1.0 / 256;
 
+// The block cache's misses a DB's statistics counted over a window of
+// Gets, and the tree's churn meanwhile.
+struct MissWindow {
+  GetReads reads;               // Per Get that reached the tables, by kind of block.
+  double gets = 0;              // Those Gets.
+  double new_filter_bytes = 0;  // Of the tables written during the window.
+};
+
 // The hot width in [kSharpestHotWidth, kUnsharpened] at which the model
 // of `today` (the runs' blocks with the filters they hold) under
-// `workload`, its popularity sharpened so, predicts `measured_filter_reads`
-// filter blocks read per Get, to within about 3% of the width.
-// kUnsharpened where the popularity is uniform, no run has a filter, or
-// the model already predicts no more than was measured.
+// `workload`, its popularity sharpened so and its churn the window's,
+// predicts the filter blocks `window` read per Get, to within about 3% of
+// the width. kUnsharpened where the popularity is uniform, no run has a
+// filter, or the model already predicts no more than was measured.
 double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& workload,
-                   double measured_filter_reads);
+                   const MissWindow& window);
 
 }  // namespace sstfilter
 

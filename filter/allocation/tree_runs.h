@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "filter/allocation/cache_reads.h"  // GetReads
+#include "filter/allocation/spread_fit.h"  // MissWindow
 
 namespace sstfilter {
 
@@ -78,10 +78,10 @@ struct TreeRuns {
   // statistics say one.
   bool hit_share_carried = false;
   // The block cache's misses per Get that reached the tables, by kind of
-  // block, from the DB's statistics over the same window as hit_share;
-  // nullopt: none, or the DB has other column families (RocksDB counts
-  // them per DB).
-  std::optional<GetReads> observed_reads;
+  // block, from the DB's statistics over the same window as hit_share,
+  // and the filter bytes the DB wrote meanwhile; nullopt: none, or the DB
+  // has other column families (RocksDB counts them per DB).
+  std::optional<MissWindow> observed_misses;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

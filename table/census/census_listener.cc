@@ -124,9 +124,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
     tree.statistics = db->GetDBOptions().statistics;
-    if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
-      tree.hit_share.Observe(*gets);  // Before the first reading writes the traffic file.
-    }
+    ObserveGets(&tree);  // Before the first reading writes the traffic file.
     tree.carried = ReadCarriedTraffic(db);
     if (tree.carried.has_value() && tree.carried->hit_share.has_value()) {
       tree.hit_share.Carry(*tree.carried->hit_share);
@@ -171,6 +169,13 @@ void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
   }).join();
 }
 
+void LevelCensusListener::ObserveGets(DbTree* tree) {
+  std::optional<GetOutcomes> gets = GetOutcomesOf(tree->statistics.get());
+  if (!gets.has_value()) return;
+  gets->new_filter_bytes = tree->written_filter_bytes;
+  tree->hit_share.Observe(*gets);
+}
+
 bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
   const double paced = work_per_rebuild_ * tree.rebuild_micros;
   if (tree.work_micros >= paced) return true;
@@ -182,9 +187,7 @@ bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
 std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
     rocksdb::DB* db, bool in_step, double work_micros) {
   DbTree& tree = TreeOf(db);
-  if (const std::optional<GetOutcomes> gets = GetOutcomesOf(tree.statistics.get())) {
-    tree.hit_share.Observe(*gets);  // First: a rebuild writes it for the advisor.
-  }
+  ObserveGets(&tree);  // First: a rebuild writes it for the advisor.
   tree.work_micros += work_micros;
   if (!in_step || RebuildDue(tree)) Rebuild(db, &tree);
   const void* key = tree.census_key;
@@ -196,7 +199,7 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
     family.hit_share = tree.hit_share.share();
     family.hit_share_carried = tree.hit_share.carried();
     // The misses are the DB's: a column family's own only where it is alone.
-    if (runs.size() == 1) family.observed_reads = tree.hit_share.reads();
+    if (runs.size() == 1) family.observed_misses = tree.hit_share.misses();
   }
   // Only the default column family's options are known: the others keep
   // no targets (their compaction style could be another).
@@ -322,6 +325,10 @@ void LevelCensusListener::OnTableFileCreated(const rocksdb::TableFileCreationInf
   if (!info.status.ok() || number == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   records_[info.db_name][number] = RecordOf(info.table_properties);
+  // Its filter partitions are new to the block cache (spread_fit.h).
+  if (const auto tree = trees_.find(info.db_name); tree != trees_.end() && tree->second.built) {
+    tree->second.written_filter_bytes += info.table_properties.filter_size;
+  }
 }
 
 std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {

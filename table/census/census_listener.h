@@ -129,6 +129,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // share of Gets they say found their key.
     std::shared_ptr<rocksdb::Statistics> statistics;
     HitShareWindow hit_share;
+    // The filter bytes of the tables this instance wrote (the hit share's
+    // windows count them beside the cache's misses).
+    uint64_t written_filter_bytes = 0;
     // What the DB's last instance left (carried_traffic.h), until the
     // first reading takes up its tables' counts.
     std::optional<TrafficSummary> carried;
@@ -139,6 +142,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   DbTree& TreeOf(rocksdb::DB* db);
   // Under mu_: reads the DB's live tables into its tree afresh.
   void Rebuild(rocksdb::DB* db, DbTree* tree);
+  // Under mu_: the DB's statistics and the filter bytes it wrote, read
+  // into its hit share's window.
+  static void ObserveGets(DbTree* tree);
   // Under mu_: whether the tree is due a rebuild.
   bool RebuildDue(const DbTree& tree) const;
   // Under mu_: writes the tree's traffic summary into the DB's directory

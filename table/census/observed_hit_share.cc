@@ -32,9 +32,16 @@ std::optional<double> HitShareWindow::Observe(const GetOutcomes& now) {
                                            static_cast<double>(reached);
     };
     share_ = std::min(1.0, per_get(now.found, start_.found));
-    reads_ = GetReads{per_get(now.filter_misses, start_.filter_misses),
-                      per_get(now.index_misses, start_.index_misses),
-                      per_get(now.data_misses, start_.data_misses)};
+    MissWindow misses;
+    misses.reads = GetReads{per_get(now.filter_misses, start_.filter_misses),
+                            per_get(now.index_misses, start_.index_misses),
+                            per_get(now.data_misses, start_.data_misses)};
+    misses.gets = static_cast<double>(reached);
+    misses.new_filter_bytes =
+        now.new_filter_bytes < start_.new_filter_bytes
+            ? 0.0
+            : static_cast<double>(now.new_filter_bytes - start_.new_filter_bytes);
+    misses_ = misses;
     carried_ = false;
     start_ = now;
   }

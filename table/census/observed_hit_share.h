@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "filter/allocation/cache_reads.h"  // GetReads
+#include "filter/allocation/spread_fit.h"  // MissWindow
 #include "rocksdb/statistics.h"
 
 namespace sstfilter {
@@ -25,6 +25,9 @@ struct GetOutcomes {
   uint64_t reached = 0;
   uint64_t found = 0;
   uint64_t filter_misses = 0, index_misses = 0, data_misses = 0;
+  // The filter bytes of the tables the DB wrote since it opened: the
+  // census's own count (no ticker says it), set beside the statistics'.
+  uint64_t new_filter_bytes = 0;
 };
 
 // The counts in `statistics`; nullopt where it is null.
@@ -53,9 +56,10 @@ class HitShareWindow {
   std::optional<double> Observe(const GetOutcomes& now);
   // The last closed window's share; nullopt: none has.
   std::optional<double> share() const { return share_; }
-  // The block cache's misses per Get over the last closed window, by kind;
-  // nullopt: none has closed in this instance (a carried share has none).
-  std::optional<GetReads> reads() const { return reads_; }
+  // The block cache's misses per Get over the last closed window, by kind,
+  // its Gets and the filter bytes written meanwhile; nullopt: none has
+  // closed in this instance (a carried share has none).
+  std::optional<MissWindow> misses() const { return misses_; }
 
   // Takes up the share the DB's last instance saw (a reopened DB's
   // statistics start at zero), as the share until a window closes.
@@ -67,7 +71,7 @@ class HitShareWindow {
   uint64_t window_gets_ = kWindowGets;
   GetOutcomes start_;
   std::optional<double> share_;
-  std::optional<GetReads> reads_;
+  std::optional<MissWindow> misses_;
   bool carried_ = false;
 };
 
