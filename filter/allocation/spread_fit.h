@@ -38,12 +38,13 @@ struct MissWindow {
 };
 
 // The hot width in [kSharpestHotWidth, kUnsharpened] at which the model
-// of `today` (the runs' blocks with the filters they hold) under
-// `workload`, its popularity sharpened so and its churn the window's,
-// predicts the filter blocks `window` read per Get, to within about 3% of
-// the width. kUnsharpened where the popularity is uniform, no run has a
-// filter, or the model already predicts no more than was measured.
-double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& workload,
+// of `today` (the runs' blocks with the filters they hold) under `steady`
+// (the plan's workload: no churn), its popularity sharpened so and its
+// churn the window's, predicts the filter blocks `window` read per Get, to
+// within about 3% of the width. kUnsharpened where the popularity is
+// uniform, no run has a filter, or the model already predicts no more
+// than was measured.
+double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& steady,
                    const MissWindow& window);
 
 }  // namespace sstfilter
