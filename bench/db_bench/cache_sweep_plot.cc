@@ -1,5 +1,7 @@
 #include "bench/db_bench/cache_sweep_plot.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -61,6 +63,22 @@ std::string PanelScript(const Panel& panel) {
   return s + "\n";
 }
 
+// The range of the caches (`of_cache`) or of the reads above 0 (a log
+// axis has no 0), widened by half on each side: a sweep of one point still
+// gets an axis. "" where there is none.
+std::string RangeOf(const std::vector<Panel>& panels, bool of_cache) {
+  double low = INFINITY, high = 0;
+  for (const Panel& panel : panels) {
+    for (const auto& [policy, by_fraction] : panel.reads) {
+      for (const auto& [fraction, reads] : by_fraction) {
+        const double v = of_cache ? fraction : reads;
+        if (v > 0) low = std::min(low, v), high = std::max(high, v);
+      }
+    }
+  }
+  return high > 0 ? absl::StrFormat("[%g:%g]", low / 1.5, high * 1.5) : "[*:*]";
+}
+
 std::string Script(const std::vector<Panel>& panels, const std::string& title,
                    const std::string& png_name) {
   std::string s = bench::OutputBeside();
@@ -69,13 +87,13 @@ std::string Script(const std::vector<Panel>& panels, const std::string& title,
       "set terminal pngcairo noenhanced size %d,650 font 'sans,11'\n"
       "set output script_dir.'%s'\n"
       "set multiplot layout 1,%d title \"%s\" font 'sans,13'\n"
-      "set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+      "set logscale xy\nset format x '%%g'\nset format y '%%g'\nset xrange %s\nset yrange %s\n"
       "set xlabel 'block cache / bloomfilter:10 filter bytes'\n"
       "set ylabel 'device reads per Get (filter + index + data)'\n"
       "set grid xtics ytics mytics lc rgb '#dddddd'\n"
       "set key outside bottom center vertical font 'sans,9' samplen 3\n",
       500 * static_cast<int>(panels.size()) + 100, png_name, static_cast<int>(panels.size()),
-      absl::StrReplaceAll(title, {{"\"", "'"}}));
+      absl::StrReplaceAll(title, {{"\"", "'"}}), RangeOf(panels, true), RangeOf(panels, false));
   for (const Panel& panel : panels) s += PanelScript(panel);
   return s + "unset multiplot\n";
 }
