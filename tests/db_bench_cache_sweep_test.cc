@@ -84,14 +84,25 @@ TEST(CacheSweepTest, SkewedPointsShowTheModelByTablesShares) {
 }
 
 TEST(CacheSweepTest, CsvQuotesThePolicy) {
-  const std::string csv =
-      CacheSweepCsv({Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25)});
+  CachePoint p = Point("{id=\"x\"}", GetKind::kMixed, 1000000, 0.25);
+  const std::string csv = CacheSweepCsv({p});
   EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
                              "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500,"
-                             "0.35000,\"uniform\"\n"));
+                             "0.35000,\"uniform\",\"\"\n"));
   EXPECT_THAT(csv, HasSubstr(
                        ",model_filter_reads,model_index_reads,model_data_reads,model_reads,"
-                       "model_by_tables_reads,traffic\n"));
+                       "model_by_tables_reads,traffic,by_level\n"));
+}
+
+// Each level's filters, false positives and misses: under the point in the
+// table, and in the CSV's last column (no comma in it).
+TEST(CacheSweepTest, PointsSplitByLevel) {
+  CachePoint p = Point("a", GetKind::kAbsent, 1000000, 0.5);
+  p.levels = {{5, 3 << 20, 0.0115, 0.0428}, {6, 1 << 20, 0.0344, 0.1}};
+  const std::string split =
+      "L5 3.00 MiB: FP 0.0115 misses 0.0428; L6 1.00 MiB: FP 0.0344 misses 0.1000";
+  EXPECT_THAT(CacheSweepTable({p}), HasSubstr("by level, per Get: " + split + "\n"));
+  EXPECT_THAT(CacheSweepCsv({p}), HasSubstr(",\"uniform\",\"" + split + "\"\n"));
 }
 
 }  // namespace

@@ -376,7 +376,9 @@ std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
       "model_reads,model_by_tables_reads,traffic,by_level\n";
   for (const CachePoint& p : points) {
     absl::StrAppendFormat(
-        &out, "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\",\"%s\"\n",
+        &out,
+        "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\","
+        "\"%s\"\n",
         absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
         GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
         p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total(),
