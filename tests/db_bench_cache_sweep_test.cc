@@ -3,9 +3,12 @@
 // itself runs in db_bench_cli_test.sh.
 #include "bench/db_bench/cache_sweep.h"
 
+#include <filesystem>
+
 #include <string>
 #include <vector>
 
+#include "bench/db_bench/cache_sweep_plot.h"
 #include "filter/encodings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -103,6 +106,24 @@ TEST(CacheSweepTest, PointsSplitByLevel) {
       "L5 3.00 MiB: FP 0.0115 misses 0.0428; L6 1.00 MiB: FP 0.0344 misses 0.1000";
   EXPECT_THAT(CacheSweepTable({p}), HasSubstr("by level, per Get: " + split + "\n"));
   EXPECT_THAT(CacheSweepCsv({p}), HasSubstr(",\"uniform\",\"" + split + "\"\n"));
+}
+
+// The plot is drawn for a sweep of one point, and where every Get read
+// nothing from the device (no point on the log axis to scale it by).
+TEST(CacheSweepTest, PlotDrawsOnePointAndAllCached) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / "cache_sweep_plot_test";
+  std::filesystem::create_directories(dir);
+  CachePoint cached = Point("a", GetKind::kAbsent, 2000000, 0);
+  cached.index_reads = cached.data_reads = 0;
+  using Sweep = std::pair<std::string, std::vector<CachePoint>>;
+  for (const auto& [name, points] :
+       {Sweep{"one", {Point("a", GetKind::kAbsent, 1000000, 0.5)}}, Sweep{"cached", {cached}}}) {
+    const std::string stem = (dir / name).string();
+    const absl::Status s = RenderCacheSweepPlot(points, "a title", stem);
+    EXPECT_TRUE(s.ok()) << name << ": " << s;
+    EXPECT_TRUE(std::filesystem::exists(stem + ".png")) << name;
+  }
 }
 
 }  // namespace

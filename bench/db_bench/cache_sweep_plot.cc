@@ -65,7 +65,8 @@ std::string PanelScript(const Panel& panel) {
 
 // The range of the caches (`of_cache`) or of the reads above 0 (a log
 // axis has no 0), widened by half on each side: a sweep of one point still
-// gets an axis. "" where there is none.
+// gets an axis. Where no read is above 0 (everything cached), a fixed one:
+// gnuplot refuses to autoscale a log axis with no point on it.
 std::string RangeOf(const std::vector<Panel>& panels, bool of_cache) {
   double low = INFINITY, high = 0;
   for (const Panel& panel : panels) {
@@ -76,7 +77,7 @@ std::string RangeOf(const std::vector<Panel>& panels, bool of_cache) {
       }
     }
   }
-  return high > 0 ? absl::StrFormat("[%g:%g]", low / 1.5, high * 1.5) : "[*:*]";
+  return high > 0 ? absl::StrFormat("[%g:%g]", low / 1.5, high * 1.5) : "[0.001:1]";
 }
 
 std::string Script(const std::vector<Panel>& panels, const std::string& title,
