@@ -37,23 +37,29 @@ TEST(CacheReadsTest, NothingIsReadWhenEveryBlockFits) {
   EXPECT_EQ(reads.total(), 0);
 }
 
-// A tree compactions rewrite: a new filter partition's first request in
-// the window misses, even in a cache that holds every block. 100 filter
-// partitions each checked by 1 absent Get in 100; 10 of them new.
+// A tree that compactions rewrite: each new filter partition is read into
+// the cache as its table opens, one miss each in the window, even in a
+// cache that holds every block. 100 filter partitions each checked by 1
+// absent Get in 100.
 TEST(CacheReadsTest, NewFilterPartitionsMissOnceAWindow) {
   const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0.01, 5, 50)};
   CacheWorkload churned = Bare(1000, 0);
   EXPECT_EQ(PredictReads(runs, churned).total(), 0);
-  churned.new_filter_share = 0.1;
-  churned.window_gets = 10000;  // Each new one requested: 10 misses over 10,000 Gets.
+  churned.new_filter_share = 0.1;  // 10 new partitions over 10,000 Gets.
+  churned.window_gets = 10000;
   GetReads reads = PredictReads(runs, churned);
-  EXPECT_NEAR(reads.filter, 10.0 / 10000, 1e-9);
+  EXPECT_NEAR(reads.filter, 10.0 / 10000, 1e-12);
   EXPECT_EQ(reads.index + reads.data, 0);
-  churned.window_gets = 100;  // Requested with probability 1 - 1/e.
-  EXPECT_NEAR(PredictReads(runs, churned).filter, 10 * (1 - std::exp(-1.0)) / 100, 1e-9);
-  // No cache: every request misses already, a new block no more.
+  // Over 100 Gets, whether or not one asks for them; and rewritten 2.5
+  // times over (tables written and compacted away within the window).
+  churned.window_gets = 100;
+  EXPECT_NEAR(PredictReads(runs, churned).filter, 10.0 / 100, 1e-12);
+  churned.new_filter_share = 2.5;
+  EXPECT_NEAR(PredictReads(runs, churned).filter, 250.0 / 100, 1e-12);
+  // No cache: every check misses, and each new partition once more.
   churned.capacity_bytes = 0;
-  EXPECT_NEAR(PredictReads(runs, churned).filter, 1, 1e-9);
+  churned.new_filter_share = 0.1, churned.window_gets = 10000;
+  EXPECT_NEAR(PredictReads(runs, churned).filter, 1 + 10.0 / 10000, 1e-12);
 }
 
 // No cache: every check reads its filter partition, every false positive

@@ -69,7 +69,7 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
       AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, workload,
                &classes);
       for (size_t i = first; i < classes.size(); ++i) {
-        classes[i].new_share = std::clamp(workload.new_filter_share, 0.0, 1.0);
+        classes[i].new_share = std::max(workload.new_filter_share, 0.0);
       }
     }
     AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, workload, &classes);
@@ -78,14 +78,11 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
   return classes;
 }
 
-// Per Get of a window of `window` Gets: the first misses of `c`'s new
-// blocks, each requested in the window (probability 1 - exp(-rate W))
-// where the steady state would have held it (1 - exp(-rate t)).
-double FirstMisses(const BlockClass& c, double t, double window) {
-  if (c.new_share <= 0 || window <= 0) return 0;
-  const double requested = -std::expm1(-c.rate * window);
-  const double held = std::isinf(t) ? 1.0 : -std::expm1(-c.rate * t);
-  return c.count * c.new_share * requested * held / window;
+// Per Get of a window of `window` Gets: one miss for each of `c`'s new
+// blocks, read into the cache as its table opens, whether or not a Get
+// asks for it (from then on it is held or not as the steady state says).
+double FirstMisses(const BlockClass& c, double window) {
+  return c.new_share > 0 && window > 0 ? c.count * c.new_share / window : 0;
 }
 
 }  // namespace
@@ -120,7 +117,7 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
   for (const BlockClass& c : classes) {
     const double t = c.high ? t_high + t_low : t_low;
     if (!std::isinf(t)) *c.reads += c.count * c.rate * std::exp(-c.rate * t);
-    *c.reads += FirstMisses(c, t, workload.window_gets);
+    *c.reads += FirstMisses(c, workload.window_gets);
   }
   return reads;
 }

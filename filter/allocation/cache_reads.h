@@ -77,11 +77,13 @@ struct CacheWorkload {
   KeyPopularity popularity = {};
   // What the cache charges a block beyond its bytes in the table.
   double block_overhead_bytes = kRocksDbBlockOverhead;
-  // A tree that compactions rewrite while the Gets run: over a window of
-  // window_gets Gets, a share new_filter_share of each run's filter blocks
-  // is new to the cache (written meanwhile), and a new block's first
-  // request in the window misses where the steady state would have found
-  // it cached. 0: a still tree (what the plan is for).
+  // A tree that flushes and compactions rewrite while the Gets run: over a
+  // window of window_gets Gets they write new_filter_share times each run's
+  // filter blocks (above 1 where they rewrite more than the tree holds),
+  // and RocksDB reads each new table's filter partitions into the cache as
+  // it opens the table (prefetch_index_and_filter_in_cache, true for a
+  // flush's or compaction's output), a miss each whether or not a Get asks
+  // for it. 0: a still tree (what the plan is for).
   double new_filter_share = 0;
   double window_gets = 0;
   // RocksDB's LRU cache charges each block the usable size of its
@@ -94,8 +96,8 @@ struct CacheWorkload {
 };
 
 // The expected device reads per Get of `runs` (newest first) under
-// `workload`, with the first misses of its new filter blocks where it has
-// some. Runs without blocks are skipped.
+// `workload`, with a miss for each new filter block where it has some.
+// Runs without blocks are skipped.
 GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& workload);
 
 }  // namespace sstfilter

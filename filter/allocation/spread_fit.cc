@@ -24,7 +24,7 @@ double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& ste
   for (const RunBlocks& run : today) filter_bytes += run.filter_blocks > 0 ? run.filter_bytes : 0;
   if (steady.popularity.uniform() || filter_bytes <= 0) return kUnsharpened;
   CacheWorkload workload = steady;
-  workload.new_filter_share = std::min(1.0, window.new_filter_bytes / filter_bytes);
+  workload.new_filter_share = window.new_filter_bytes / filter_bytes;
   workload.window_gets = window.gets;
   const double measured_filter_reads = window.reads.filter;
   if (FilterReadsAt(today, workload, kUnsharpened) <= measured_filter_reads) return kUnsharpened;

@@ -9,11 +9,11 @@
 // finds how far each table's Gets must be gathered (KeyPopularity::
 // Sharpened) for the model of the tree as it is to predict that count.
 // Filter blocks only: compactions read data and index blocks through the
-// cache too, but never filters. The tables compactions write during the
-// window bring filter partitions the cache has never held, whose first
-// requests miss however sharp the Gets: the model counts them (the
-// window's new filter bytes as a share of the tree's) beside the steady
-// state's. A sampled spread is never sharper than the truth (a finer cut
+// cache too, but never filters. The tables flushes and compactions write
+// during the window bring filter partitions that RocksDB reads into the
+// cache as it opens them, a miss each however the Gets gather: the model
+// counts them (the window's new filter bytes as a share of the tree's)
+// beside the steady state's. A sampled spread is never sharper than the truth (a finer cut
 // can only show more skew), so the fit only sharpens.
 #ifndef SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
 #define SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
