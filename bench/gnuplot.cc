@@ -3,7 +3,16 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "absl/strings/str_format.h"
+
 namespace sstfilter::bench {
+
+std::string CurveStyle(size_t i, bool ours, bool stands_out) {
+  constexpr const char* kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e",
+                                      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", kColours[i % 10],
+                         stands_out ? 2.5 : 1.5, ours ? 1 : 2, 4 + static_cast<int>(i));
+}
 
 std::string PngNameOf(const std::string& path_stem) {
   const size_t slash = path_stem.rfind('/');

@@ -13,10 +13,10 @@
 
 namespace sstfilter::bench {
 
-// The colours of a plot's curves, in order (kPlotColours[i % 10]).
-inline constexpr const char* kPlotColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
-                                               "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-                                               "#7f7f7f", "#bcbd22"};
+// The style of a plot's i-th curve (its colour and point shape by i):
+// sstfilter's solid, others' (RocksDB's built-ins) dashed, the family a
+// reader compares (`stands_out`) thick.
+std::string CurveStyle(size_t i, bool ours, bool stands_out);
 
 // "x.png" for the path stem "dir/x".
 std::string PngNameOf(const std::string& path_stem);

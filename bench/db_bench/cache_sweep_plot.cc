@@ -37,10 +37,8 @@ std::vector<Panel> PanelsOf(const std::vector<CachePoint>& points) {
 // Our cache_aware rows solid and thick, our other rows solid, RocksDB's
 // built-ins dashed.
 std::string Style(const std::string& policy, size_t i) {
-  const bool ours = policy.rfind("sstfilter.", 0) == 0;
-  const bool cache_aware = policy.find("cache_aware") != std::string::npos;
-  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", bench::kPlotColours[i % 10],
-                         cache_aware ? 2.5 : 1.5, ours ? 1 : 2, 4 + static_cast<int>(i));
+  return bench::CurveStyle(i, policy.rfind("sstfilter.", 0) == 0,
+                           policy.find("cache_aware") != std::string::npos);
 }
 
 // Datablock $k<kind>_<i>: cache fraction, device reads per Get.

@@ -24,10 +24,8 @@ std::string DataBlocks(const std::vector<FrontierCurve>& curves) {
 // Our per-level curves are solid and thick, uniform ones thinner, RocksDB's
 // built-ins dashed: the families a reader compares stand apart.
 std::string Style(const FrontierCurve& curve, size_t i) {
-  const bool ours = curve.label.rfind("sstfilter.", 0) == 0;
-  const bool per_level = curve.label.find("optimize_levels") != std::string::npos;
-  return absl::StrFormat("lc rgb '%s' lw %g dt %d pt %d ps 1.1", bench::kPlotColours[i % 10],
-                         per_level ? 2.5 : 1.5, ours ? 1 : 2, 4 + static_cast<int>(i));
+  return bench::CurveStyle(i, curve.label.rfind("sstfilter.", 0) == 0,
+                           curve.label.find("optimize_levels") != std::string::npos);
 }
 
 std::string Script(const std::vector<FrontierCurve>& curves, const std::string& title,

@@ -15,7 +15,6 @@ struct BlockClass {
   double rate = 0;
   bool high = false;        // In the high-priority pool (index and filter blocks).
   double* reads = nullptr;  // Where its misses count.
-  double new_share = 0;     // Of its blocks, new to the cache in the window.
 };
 
 // The t at which `occupancy` (increasing, 0 at 0) reaches `bytes`:
@@ -65,12 +64,8 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
     const double checks = (1 - hit) * run.reach + hit * (here + deeper);
     const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
     if (filtered) {
-      const size_t first = classes.size();
       AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, workload,
                &classes);
-      for (size_t i = first; i < classes.size(); ++i) {
-        classes[i].new_share = std::max(workload.new_filter_share, 0.0);
-      }
     }
     AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, workload, &classes);
     AddClass(run.data_blocks, run.data_bytes, passes, false, &reads->data, workload, &classes);
@@ -78,11 +73,14 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
   return classes;
 }
 
-// Per Get of a window of `window` Gets: one miss for each of `c`'s new
-// blocks, read into the cache as its table opens, whether or not a Get
-// asks for it (from then on it is held or not as the steady state says).
-double FirstMisses(const BlockClass& c, double window) {
-  return c.new_share > 0 && window > 0 ? c.count * c.new_share / window : 0;
+// Per Get of the workload's window: one miss for each new filter block,
+// read into the cache as its table opens, whether or not a Get asks for
+// it (from then on it is held or not as the steady state says).
+double NewFilterMisses(const std::vector<RunBlocks>& runs, const CacheWorkload& workload) {
+  if (workload.new_filter_share <= 0 || workload.window_gets <= 0) return 0;
+  double blocks = 0;
+  for (const RunBlocks& run : runs) blocks += run.filter_blocks;
+  return blocks * workload.new_filter_share / workload.window_gets;
 }
 
 }  // namespace
@@ -117,8 +115,8 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
   for (const BlockClass& c : classes) {
     const double t = c.high ? t_high + t_low : t_low;
     if (!std::isinf(t)) *c.reads += c.count * c.rate * std::exp(-c.rate * t);
-    *c.reads += FirstMisses(c, workload.window_gets);
   }
+  reads.filter += NewFilterMisses(runs, workload);
   return reads;
 }
 
