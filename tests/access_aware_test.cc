@@ -183,7 +183,8 @@ TEST(AccessAwareDbTest, SampledGetsReachTheCensusAndSizeTheNextCompaction) {
   options.compression = rocksdb::kNoCompression;
   options.target_file_size_base = 128 << 10;  // ~1,000 keys a table.
   options.disable_auto_compactions = true;
-  options.listeners.push_back(std::make_shared<LevelCensusListener>(0.0));  // Read at each event.
+  const auto listener = std::make_shared<LevelCensusListener>(0.0);  // Read at each event.
+  options.listeners.push_back(listener);
   rocksdb::BlockBasedTableOptions table;
   ASSERT_TRUE(rocksdb::FilterPolicy::CreateFromString(
                   rocksdb::ConfigOptions(),
@@ -221,7 +222,9 @@ TEST(AccessAwareDbTest, SampledGetsReachTheCensusAndSizeTheNextCompaction) {
   EXPECT_TRUE(runs->traffic->known()) << runs->traffic->gets << " sampled Gets";
   EXPECT_GT(runs->traffic->ShareOf(Key(0), Key(kKeys / 10 - 1)), 0.8);
   EXPECT_LT(runs->traffic->ShareOf(Key(kKeys / 2), Key(kKeys - 1)), 0.1);
-  // The summary for the advisor, in the DB's directory (traffic_file.h).
+  // The summary for the advisor, in the DB's directory (traffic_file.h),
+  // written on the census's own thread.
+  listener->WaitForFiles();
   std::ifstream file(dir.path() + "/" + kTrafficFileName);
   std::stringstream text;
   text << file.rdbuf();

@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "filter/allocation/cache_plan_memo.h"
 #include "tests/db_test_util.h"
+#include "tests/warning_log.h"
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
@@ -44,32 +45,10 @@ namespace {
 
 using testing::RandomKeys;
 using testing::WaitForBackgroundWork;
+using testing::WarningLog;
 
 constexpr char kPlain[] = "sstfilter.bloom:10:cache_local:optimize_levels";
 constexpr char kCacheAware[] = "sstfilter.bloom:10:cache_local:optimize_levels:cache_aware";
-
-// An info log keeping its lines at WARN and above (RocksDB logs from its
-// background threads too).
-class WarningLog final : public rocksdb::Logger {
- public:
-  WarningLog() : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL) {}
-  using rocksdb::Logger::Logv;
-  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
-    if (level < rocksdb::InfoLogLevel::WARN_LEVEL) return;
-    char line[4096];
-    std::vsnprintf(line, sizeof(line), format, ap);
-    std::lock_guard<std::mutex> lock(mu_);
-    lines_.push_back(line);
-  }
-  std::vector<std::string> Lines() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return lines_;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::vector<std::string> lines_;
-};
 
 // ~100-byte values, each telling which key it belongs to.
 std::string LongValueFor(const std::string& key) {

@@ -78,6 +78,8 @@ TEST(TrafficFileTest, NamesWhatIsDamaged) {
       {"sstfilter traffic 2\nhit_share\n", "line 2 is not 'hit_share"},
       {"sstfilter traffic 2\n12 0.5\nhit_share 0.5\n", "line 3 is not '<file number>"},
       {"sstfilter traffic 2\n12 -0.1\n", "line 2 is not '<file number> <share in [0, 1]>'"},
+      {"sstfilter traffic 3\ndb a\n12 0.5 1", "the last line is cut short"},
+      {"sstfilter traffic 3\ndb \x01\xff\n12 x 1\n", "line 3 is not"},
   };
   for (const auto& c : cases) {
     const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(c.text);
@@ -85,6 +87,35 @@ TEST(TrafficFileTest, NamesWhatIsDamaged) {
     EXPECT_NE(read.status().message().find(c.says), std::string::npos)
         << c.text << ": " << read.status();
   }
+}
+
+// A damaged file's bytes are quoted as printable text (they reach the
+// DB's LOG and the advisor's output).
+TEST(TrafficFileTest, QuotesDamageAsPrintableText) {
+  const absl::StatusOr<TrafficSummary> read =
+      ParseTrafficFile("sstfilter traffic 3\ndb a\n\x1b[2J\xff 0.5 1\n");
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("'\\x1b[2J\\xff 0.5 1'"), std::string::npos)
+      << read.status();
+}
+
+// The census writes at most kMaxTrafficTables tables, those with the
+// largest exposures, so the file it writes is one it reads back; a share
+// of -0 is written as 0.
+TEST(TrafficFileTest, WritesTheMostExposedTablesWithinItsBound) {
+  TrafficSummary summary{{}, -0.0, "d", {}};
+  for (uint64_t n = 1; n <= kMaxTrafficTables + 2; ++n) {
+    summary.tables[n] = 0.0;
+    summary.exposures[n] = n <= 2 ? 0.5 : 1000.0 + static_cast<double>(n);
+  }
+  const std::string text = FormatTrafficFile(summary);
+  EXPECT_LE(text.size(), kMaxTrafficFileBytes);
+  EXPECT_NE(text.find("hit_share 0\n"), std::string::npos);
+  const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(text);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->tables.size(), kMaxTrafficTables);
+  EXPECT_EQ(read->tables.count(1) + read->tables.count(2), 0u) << "the least exposed are left out";
+  EXPECT_EQ(read->tables.count(kMaxTrafficTables + 2), 1u);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "tools/cache_advice.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -9,12 +9,14 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "filter/allocation/cache_budget.h"
 #include "filter/bloom_math.h"
 #include "filter/allocation/cache_reads.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/filter_options.h"
+#include "table/census/dir_file.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {
@@ -70,12 +72,14 @@ CacheSite SiteOf(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache
 
 }  // namespace
 
-std::optional<AdvisedCache> CacheFromLog(const std::string& dir) {
-  std::ifstream log(dir + "/LOG");
+absl::StatusOr<std::optional<AdvisedCache>> CacheFromLog(const std::string& dir) {
+  const absl::StatusOr<std::string> log = ReadRegularFileHead(dir + "/LOG", kLogHeadBytes);
+  if (absl::IsNotFound(log.status())) return std::nullopt;
+  if (!log.ok()) return log.status();
   std::optional<AdvisedCache> found;
   AdvisedCache cache;
   bool lru = false, in_options = false;
-  for (std::string line; std::getline(log, line);) {
+  for (const absl::string_view line : absl::StrSplit(*log, '\n')) {
     if (absl::StrContains(line, "block_cache_name:")) {
       lru = absl::StrContains(line, "LRUCache");
       continue;
@@ -91,9 +95,9 @@ std::optional<AdvisedCache> CacheFromLog(const std::string& dir) {
     if (!absl::StartsWith(line, "    ")) {
       in_options = false;
     } else if (const auto capacity = NumberAfter(line, "capacity :")) {
-      cache.capacity_bytes = *capacity;
+      cache.capacity_bytes = std::isfinite(*capacity) && *capacity > 0 ? *capacity : 0;
     } else if (const auto ratio = NumberAfter(line, "high_pri_pool_ratio:")) {
-      cache.high_pri_ratio = *ratio;
+      cache.high_pri_ratio = *ratio >= 0 && *ratio <= 1 ? *ratio : 0;
     }
     if (cache.capacity_bytes > 0) found = cache;
   }

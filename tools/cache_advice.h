@@ -24,9 +24,13 @@ struct AdvisedCache {
 };
 
 // The block cache of the DB's last open, as RocksDB's LOG in `dir` records
-// it (its capacity and high-priority ratio); nullopt if the LOG does not
-// say (no LOG, another cache, the options not logged).
-std::optional<AdvisedCache> CacheFromLog(const std::string& dir);
+// it (its capacity and high-priority ratio) in its first kLogHeadBytes
+// (where the open writes its options); nullopt if the LOG does not say (no
+// LOG, another cache, the options not logged). The ratio is taken as the
+// policy takes a cache's: one outside [0, 1] or unreadable is 0 (one
+// list). An error names a LOG that is not a regular file (dir_file.h).
+absl::StatusOr<std::optional<AdvisedCache>> CacheFromLog(const std::string& dir);
+inline constexpr size_t kLogHeadBytes = size_t{16} << 20;
 
 // --cache_mb's value checked (MiB > 0), or an error naming the flag.
 absl::StatusOr<double> CheckCacheMb(double mb);

@@ -16,6 +16,7 @@
 #include "filter/allocation/tree_projection.h"
 #include "filter/encoding_id.h"
 #include "filter/fp_target.h"
+#include "table/census/dir_file.h"
 #include "table/rocksdb/registration.h"
 #include "tools/cache_advice.h"
 #include "tools/child_guard.h"
@@ -148,8 +149,10 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
 }
 
 // The cache the report assumes: --cache_mb, else the DB's LOG's; nullopt:
-// neither (the section says how to give it).
-std::optional<AdvisedCache> CacheOf(const std::string& dir, const CacheQuestion& question) {
+// neither (the section says how to give it), an error: the LOG could not
+// be read.
+absl::StatusOr<std::optional<AdvisedCache>> CacheOf(const std::string& dir,
+                                                    const CacheQuestion& question) {
   if (question.cache_mb.has_value()) {
     return AdvisedCache{*question.cache_mb * 1024 * 1024, 0.5,
                         "--cache_mb; RocksDB's default high-priority pool"};
@@ -170,7 +173,11 @@ AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* 
 // Every column family's report; the exit status.
 int Report(const std::string& dir, std::vector<FamilyTables> families,
            const CacheQuestion& question) {
-  const std::optional<AdvisedCache> cache = CacheOf(dir, question);
+  const absl::StatusOr<std::optional<AdvisedCache>> logged = CacheOf(dir, question);
+  const std::optional<AdvisedCache> cache = logged.ok() ? *logged : std::nullopt;
+  const std::string cache_unknown =
+      logged.ok() ? "the DB's LOG does not record one"
+                  : absl::StrFormat("its LOG: %s", PrintableExcerpt(logged.status().message(), 400));
   // The lookups the serving process sampled, if its census left them.
   const absl::StatusOr<std::optional<TrafficSummary>> summary = ReadTrafficSummary(dir);
   if (!summary.ok()) absl::PrintF("lookups: not shown: %s\n", summary.status().message());
@@ -191,8 +198,9 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr);
     } else {
       absl::PrintF(
-          "\nblock cache: not known (the DB's LOG does not record one); --cache_mb=N shows "
-          "the device reads per Get its filters cost in a block cache of N MiB\n");
+          "\nblock cache: not known (%s); --cache_mb=N shows "
+          "the device reads per Get its filters cost in a block cache of N MiB\n",
+          cache_unknown);
     }
     if (OutputClosed()) break;  // Nobody reads the rest.
   }

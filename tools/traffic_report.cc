@@ -1,28 +1,22 @@
 #include "tools/traffic_report.h"
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
-#include <system_error>
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "filter/allocation/tree_projection.h"
 #include "filter/allocation/tree_traffic.h"
+#include "table/census/dir_file.h"
 
 namespace sstfilter {
 
 absl::StatusOr<std::optional<TrafficSummary>> ReadTrafficSummary(const std::string& dir) {
-  const std::string path = dir + "/" + kTrafficFileName;
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) return absl::UnavailableError(absl::StrFormat("%s: cannot be read", path));
-  absl::StatusOr<TrafficSummary> summary = ParseTrafficFile(text.str());
+  const absl::StatusOr<std::string> text =
+      ReadRegularFile(dir + "/" + kTrafficFileName, kMaxTrafficFileBytes);
+  if (absl::IsNotFound(text.status())) return std::nullopt;
+  if (!text.ok()) return text.status();
+  absl::StatusOr<TrafficSummary> summary = ParseTrafficFile(*text);
   if (!summary.ok()) return summary.status();
   return *std::move(summary);
 }

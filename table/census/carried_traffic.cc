@@ -1,57 +1,56 @@
 #include "table/census/carried_traffic.h"
 
-#include <memory>
 #include <string>
-#include <thread>
 
-#include "rocksdb/env.h"
+#include "absl/status/statusor.h"
 #include "rocksdb/options.h"
+#include "table/census/dir_file.h"
 
 namespace sstfilter {
 
 namespace {
 
-// The file's text; nullopt where there is none (a new DB, or one whose
-// census has not known its traffic yet).
-std::optional<std::string> ReadTextOf(rocksdb::DB* db, const std::string& path) {
-  std::string text;
-  rocksdb::Status read;
-  std::thread([&] { read = rocksdb::ReadFileToString(db->GetEnv(), path, &text); }).join();
-  if (!read.ok()) return std::nullopt;
-  return text;
+void Warn(const TrafficFileSite& site, const std::string& why) {
+  rocksdb::Log(rocksdb::InfoLogLevel::WARN_LEVEL, site.log.get(),
+               "sstfilter census: %s not taken up: %s", site.path.c_str(), why.c_str());
 }
 
 }  // namespace
 
-std::optional<TrafficSummary> ReadCarriedTraffic(rocksdb::DB* db) {
-  const std::string path = db->GetName() + "/" + kTrafficFileName;
-  const std::optional<std::string> text = ReadTextOf(db, path);
-  if (!text.has_value()) return std::nullopt;
-  const std::shared_ptr<rocksdb::Logger> log = db->GetDBOptions().info_log;
+TrafficFileSite TrafficFileSiteOf(rocksdb::DB* db) {
+  TrafficFileSite site{db->GetName() + "/" + kTrafficFileName, "", db->GetEnv(),
+                       db->GetDBOptions().info_log};
+  if (!db->GetDbIdentity(site.identity).ok()) site.identity.clear();
+  return site;
+}
+
+std::optional<TrafficSummary> ReadCarriedTraffic(const TrafficFileSite& site) {
+  const absl::StatusOr<std::string> text =
+      ReadRegularFile(site.env, site.path, kMaxTrafficFileBytes);
+  if (absl::IsNotFound(text.status())) return std::nullopt;  // A new DB, or none known yet.
+  if (!text.ok()) {
+    Warn(site, PrintableExcerpt(text.status().message(), 400));
+    return std::nullopt;
+  }
   absl::StatusOr<TrafficSummary> summary = ParseTrafficFile(*text);
   if (!summary.ok()) {
-    rocksdb::Log(rocksdb::InfoLogLevel::WARN_LEVEL, log.get(),
-                 "sstfilter census: %s not taken up: %s", path.c_str(),
-                 std::string(summary.status().message()).c_str());
+    Warn(site, std::string(summary.status().message()));
     return std::nullopt;
   }
   if (summary->db_identity.empty()) {
-    rocksdb::Log(rocksdb::InfoLogLevel::WARN_LEVEL, log.get(),
-                 "sstfilter census: %s not taken up: written before version 3, it does not name "
-                 "its DB",
-                 path.c_str());
+    Warn(site, summary->version < 3
+                   ? "written before version 3, it does not name its DB"
+                   : "it has no 'db <identity>' line, so it does not name its DB");
     return std::nullopt;
   }
-  std::string identity;
-  if (!db->GetDbIdentity(identity).ok() || summary->db_identity != identity) {
-    rocksdb::Log(rocksdb::InfoLogLevel::WARN_LEVEL, log.get(),
-                 "sstfilter census: %s not taken up: it names DB '%s', not this one ('%s')",
-                 path.c_str(), summary->db_identity.c_str(), identity.c_str());
+  if (site.identity.empty() || summary->db_identity != site.identity) {
+    Warn(site, "it names DB '" + PrintableExcerpt(summary->db_identity, 80) +
+                   "', not this one ('" + site.identity + "')");
     return std::nullopt;
   }
-  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log.get(),
-               "sstfilter census: taken up from %s: %zu tables' shares of the Gets%s", path.c_str(),
-               summary->tables.size(),
+  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, site.log.get(),
+               "sstfilter census: taken up from %s: %zu tables' shares of the Gets%s",
+               site.path.c_str(), summary->tables.size(),
                summary->hit_share.has_value() ? ", the share finding their key" : "");
   return *std::move(summary);
 }

@@ -9,21 +9,34 @@
 #ifndef SSTFILTER_TABLE_CENSUS_CARRIED_TRAFFIC_H_
 #define SSTFILTER_TABLE_CENSUS_CARRIED_TRAFFIC_H_
 
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {
 
-// The traffic file in `db`'s directory, if there is one that reads and
-// names this DB's identity (version 3 on); else nullopt. A file of another
-// DB (left in the directory) or of an earlier version is not taken up: its
-// file numbers could name other tables; nor is a damaged one. The DB's
-// info log says which it took up, or why not (a warning). Reads on a
-// thread of its own: called from a flush or compaction job's thread, whose
-// I/O RocksDB tags as the job's.
-std::optional<TrafficSummary> ReadCarriedTraffic(rocksdb::DB* db);
+// What reading a DB's traffic file needs of the DB, taken on the thread of
+// the event that asks (the file is read on the census's own thread, which
+// must not touch a DB that may close meanwhile).
+struct TrafficFileSite {
+  std::string path;      // The traffic file's.
+  std::string identity;  // The DB's (DB::GetDbIdentity); empty if unknown.
+  rocksdb::Env* env = nullptr;
+  std::shared_ptr<rocksdb::Logger> log;  // The DB's info log.
+};
+TrafficFileSite TrafficFileSiteOf(rocksdb::DB* db);
+
+// The traffic file at `site`, if there is one that reads and names this
+// DB's identity (version 3 on); else nullopt. A file of another DB (left in
+// the directory) or of an earlier version is not taken up: its file
+// numbers could name other tables; nor is a damaged one, one that is not a
+// regular file, or one larger than kMaxTrafficFileBytes (dir_file.h). The
+// DB's info log says which it took up, or why not (a warning).
+std::optional<TrafficSummary> ReadCarriedTraffic(const TrafficFileSite& site);
 
 }  // namespace sstfilter
 

@@ -87,12 +87,10 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   db->GetLiveFilesMetaData(&files);
   // Tables from before the listener: seen at the first reading only, every
   // later one is recorded when built.
-  if (!tree->built) {
-    RecordUnseenTables(db, files);
-    if (tree->carried.has_value()) {
-      tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
-      tree->carried.reset();
-    }
+  if (!tree->built) RecordUnseenTables(db, files);
+  if (tree->carried.has_value()) {
+    tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
+    tree->carried.reset();
   }
   tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
   tree->born.clear();
@@ -101,7 +99,7 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   tree->targets = LevelTargetsOf(db->GetOptions(),
                                  tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
   tree->built = true;
-  WriteTrafficFile(db, tree);
+  WriteTrafficFile(tree);
   tree->work_micros = 0;
   tree->rebuilt = start;
   tree->rebuild_micros =
@@ -125,17 +123,25 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.census_key = CensusKeyOf(db);
     tree.statistics = db->GetDBOptions().statistics;
     ObserveGets(&tree);  // Before the first reading writes the traffic file.
-    tree.carried = ReadCarriedTraffic(db);
-    if (tree.carried.has_value() && tree.carried->hit_share.has_value()) {
-      tree.hit_share.Carry(*tree.carried->hit_share);
-    }
+    tree.file_site = TrafficFileSiteOf(db);
+    tree.writes = std::make_shared<TrafficWrites>();
+    tree.carry = std::make_shared<CarrySlot>();
+    const uint64_t read = files_.Post(
+        "read " + tree.file_site.path, [site = tree.file_site, slot = tree.carry] {
+          std::optional<TrafficSummary> summary = ReadCarriedTraffic(site);
+          std::lock_guard<std::mutex> lock(slot->mu);
+          slot->summary = std::move(summary);
+          slot->ready = true;
+        });
+    files_.WaitFor(read, kCarryWait);
+    TakeUpCarry(&tree);
     ForgetLastPlans(tree.census_key);  // A new DB object: no plan of its own yet.
     Rebuild(db, &tree);
   }
   return tree;
 }
 
-void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
+void LevelCensusListener::WriteTrafficFile(DbTree* tree) {
   const auto now = std::chrono::steady_clock::now();
   TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share(), "", {}};
   if (summary.tables.empty() && !summary.hit_share.has_value()) return;
@@ -148,7 +154,8 @@ void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
       !news) {
     return;
   }
-  if (!db->GetDbIdentity(summary.db_identity).ok()) summary.db_identity.clear();
+  summary.db_identity = tree->file_site.identity;
+  if (summary.db_identity.empty()) return;  // A file naming no DB is never taken up.
   for (const auto& [number, share] : summary.tables) {
     const auto seen = tree->samples.tables().find(number);
     summary.exposures[number] = seen == tree->samples.tables().end() ? 0 : seen->second.exposure;
@@ -156,17 +163,27 @@ void LevelCensusListener::WriteTrafficFile(rocksdb::DB* db, DbTree* tree) {
   tree->traffic_written = now;
   tree->traffic_written_share = summary.hit_share;
   tree->traffic_written_tables = !summary.tables.empty();
-  const std::string path = db->GetName() + "/" + kTrafficFileName;
-  const std::string text = FormatTrafficFile(summary);
-  // On a thread of its own, as RecordUnseenTables reads: not the job's I/O.
-  // A summary that cannot be written is left out (a filter never fails a
-  // flush or a compaction); the advisor then shows no traffic.
-  std::thread([&] {
-    rocksdb::Env* env = db->GetEnv();
-    if (rocksdb::WriteStringToFile(env, text, path + ".tmp", /*should_sync=*/false).ok()) {
-      env->RenameFile(path + ".tmp", path).PermitUncheckedError();
-    }
-  }).join();
+  // On the census's file thread: a flush or compaction never waits on the
+  // DB's directory. A newer summary replaces one not yet written.
+  files_.Post("write " + tree->file_site.path,
+              [site = tree->file_site, text = FormatTrafficFile(summary), writes = tree->writes] {
+                WriteTrafficSummary(site, text, writes.get());
+              });
+}
+
+bool LevelCensusListener::TakeUpCarry(DbTree* tree) {
+  if (tree->carry == nullptr) return false;
+  std::optional<TrafficSummary> summary;
+  {
+    std::lock_guard<std::mutex> lock(tree->carry->mu);
+    if (!tree->carry->ready) return false;
+    summary = std::move(tree->carry->summary);
+  }
+  tree->carry.reset();
+  if (!summary.has_value()) return false;
+  if (summary->hit_share.has_value()) tree->hit_share.Carry(*summary->hit_share);
+  tree->carried = std::move(summary);
+  return true;
 }
 
 void LevelCensusListener::ObserveGets(DbTree* tree) {
@@ -189,6 +206,8 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
   DbTree& tree = TreeOf(db);
   ObserveGets(&tree);  // First: a rebuild writes it for the advisor.
   tree.work_micros += work_micros;
+  // A traffic file read since: its tables' counts are taken up at a reading.
+  if (TakeUpCarry(&tree)) in_step = false;
   if (!in_step || RebuildDue(tree)) Rebuild(db, &tree);
   const void* key = tree.census_key;
   if (std::find(published_.begin(), published_.end(), key) == published_.end()) {

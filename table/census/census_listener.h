@@ -51,10 +51,13 @@
 #include "filter/allocation/tree_runs.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
+#include "table/census/carried_traffic.h"
 #include "table/census/census_tree.h"
+#include "table/census/file_worker.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/read_samples.h"
 #include "table/census/traffic_file.h"
+#include "table/census/traffic_writer.h"
 
 namespace sstfilter {
 
@@ -90,6 +93,14 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // the tables' sampled reads (read_samples.h) are only read then, and a
   // tree read but not written needs them too.
   static constexpr std::chrono::seconds kTrafficRefresh{5};
+  // A new DB instance's first event waits this long at most for its
+  // traffic file to be read (on the census's own thread); one read later
+  // is taken up at a later event.
+  static constexpr std::chrono::milliseconds kCarryWait{100};
+
+  // Waits until the census's file writes and reads posted so far are done
+  // (tests; a process that reads the traffic file it just had written).
+  void WaitForFiles() { files_.Drain(); }
 
  private:
   // A running job, by (DB path, column family, job id).
@@ -98,6 +109,12 @@ class LevelCensusListener final : public rocksdb::EventListener {
   struct JobTree {
     const void* census_key = nullptr;
     std::shared_ptr<const TreeRuns> runs;
+  };
+  // The traffic file read for a new DB instance, filled on the file thread.
+  struct CarrySlot {
+    std::mutex mu;
+    bool ready = false;
+    std::optional<TrafficSummary> summary;
   };
   // One DB's tree and what paces its rebuilds.
   struct DbTree {
@@ -132,8 +149,13 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // The filter bytes of the tables this instance wrote (the hit share's
     // windows count them beside the cache's misses).
     uint64_t written_filter_bytes = 0;
-    // What the DB's last instance left (carried_traffic.h), until the
-    // first reading takes up its tables' counts.
+    // Where its traffic file is, and this instance's writes of it.
+    TrafficFileSite file_site;
+    std::shared_ptr<TrafficWrites> writes;
+    // What the DB's last instance left (carried_traffic.h): read on the
+    // file thread into `carry`, taken up by an event once there, and kept
+    // in `carried` until the next reading takes up its tables' counts.
+    std::shared_ptr<CarrySlot> carry;
     std::optional<TrafficSummary> carried;
   };
 
@@ -145,11 +167,14 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // Under mu_: the DB's statistics and the filter bytes it wrote, read
   // into its hit share's window.
   static void ObserveGets(DbTree* tree);
+  // Under mu_: takes up what the file thread read of the DB's last
+  // instance, once it is there; whether it took some up now.
+  static bool TakeUpCarry(DbTree* tree);
   // Under mu_: whether the tree is due a rebuild.
   bool RebuildDue(const DbTree& tree) const;
   // Under mu_: writes the tree's traffic summary into the DB's directory
   // (traffic_file.h) if one is due and the traffic is known.
-  void WriteTrafficFile(rocksdb::DB* db, DbTree* tree);
+  void WriteTrafficFile(DbTree* tree);
   // Under mu_: after an event that changed the tree (in_step false: it
   // named a table the tree does not hold), rebuilds it if due, counts
   // `work_micros` of job time, and publishes its runs.
@@ -170,6 +195,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
   std::map<std::string, std::map<uint64_t, TableRecord>> records_;  // DB path -> tables.
   std::map<JobKey, JobTree> jobs_;
   std::vector<const void*> published_;  // DBs to Forget when destroyed.
+  // Last: destroyed first, running what waits while the rest still lives.
+  FileWorker files_;
 };
 
 // A listener to add to DBOptions::listeners beside a policy with

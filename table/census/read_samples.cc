@@ -70,7 +70,9 @@ void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
     const auto share = shares.find(f.file_number);
     const auto exposure = exposures.find(f.file_number);
     if (share == shares.end() || exposure == exposures.end()) continue;
-    tables_[f.file_number] = TableSamples{share->second * exposure->second, exposure->second};
+    TableSamples& t = tables_[f.file_number];  // Zero before the first reading.
+    t.samples += share->second * exposure->second;
+    t.exposure += exposure->second;
     double& gets = gets_[f.column_family_name];
     gets = std::max(gets, exposure->second);
   }

@@ -49,13 +49,14 @@ class ReadSamples {
   void Update(const std::vector<rocksdb::LiveFileMetaData>& files,
               const std::map<uint64_t, double>& born_share);
 
-  // Before the first Update of a reopened DB: takes up the counts its last
-  // instance left (`shares` and `exposures`, by file number: its traffic
-  // file, traffic_file.h) for each of `files` named there, as if the
-  // table had seen its exposure's sampled Gets at its share; each column
-  // family's Gets are the most any of its tables saw. The first Update
-  // adds the Gets since the DB opened, and the counts then decay as the
-  // new instance's Gets come, as counts of its own would.
+  // Takes up the counts a reopened DB's last instance left (`shares` and
+  // `exposures`, by file number: its traffic file, traffic_file.h) for
+  // each of `files` named there, as if the table had seen its exposure's
+  // sampled Gets at its share, beside what this instance counted so far
+  // (the file is read on the census's own thread: it may come after the
+  // first reading); each column family's Gets are at least the most any
+  // of its tables saw. Later Updates add the new Gets, and the counts then
+  // decay as counts of its own would.
   void Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
              const std::map<uint64_t, double>& shares,
              const std::map<uint64_t, double>& exposures);

@@ -1,5 +1,6 @@
 #include "table/census/traffic_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "table/census/dir_file.h"
 
 namespace sstfilter {
 
@@ -33,7 +35,7 @@ int VersionOf(absl::string_view line) {
 absl::Status NotA(size_t line_index, absl::string_view expected, absl::string_view line) {
   return absl::InvalidArgumentError(absl::StrFormat("%s: line %d is not '%s': '%s'",
                                                     kTrafficFileName, line_index + 1, expected,
-                                                    std::string(line.substr(0, 80))));
+                                                    PrintableExcerpt(line, 80)));
 }
 
 // A table's line, into `summary`: "<number> <share>", and from version 3
@@ -58,18 +60,36 @@ absl::Status ParseTableLine(int version, size_t i, absl::string_view line,
   return absl::OkStatus();
 }
 
+// The file numbers of the kMaxTrafficTables tables with the largest
+// exposures (all if there are no more).
+std::vector<uint64_t> TablesWritten(const TrafficSummary& summary) {
+  std::vector<uint64_t> numbers;
+  for (const auto& entry : summary.tables) numbers.push_back(entry.first);
+  if (numbers.size() <= kMaxTrafficTables) return numbers;
+  const auto exposure = [&](uint64_t number) {
+    const auto it = summary.exposures.find(number);
+    return it == summary.exposures.end() ? 0.0 : it->second;
+  };
+  std::nth_element(numbers.begin(), numbers.begin() + kMaxTrafficTables, numbers.end(),
+                   [&](uint64_t a, uint64_t b) { return exposure(a) > exposure(b); });
+  numbers.resize(kMaxTrafficTables);
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
 }  // namespace
 
 std::string FormatTrafficFile(const TrafficSummary& summary) {
   std::string text = absl::StrCat(kHeader, "\n");
   if (!summary.db_identity.empty()) absl::StrAppend(&text, kDbKey, " ", summary.db_identity, "\n");
+  // + 0.0: a share of -0 is written as 0.
   if (summary.hit_share.has_value()) {
-    absl::StrAppendFormat(&text, "%s %.6g\n", kHitShareKey, *summary.hit_share);
+    absl::StrAppendFormat(&text, "%s %.6g\n", kHitShareKey, *summary.hit_share + 0.0);
   }
-  for (const auto& [number, share] : summary.tables) {
+  for (const uint64_t number : TablesWritten(summary)) {
     const auto exposure = summary.exposures.find(number);
-    absl::StrAppendFormat(&text, "%d %.6g %.6g\n", number, share,
-                          exposure == summary.exposures.end() ? 0.0 : exposure->second);
+    absl::StrAppendFormat(&text, "%d %.6g %.6g\n", number, summary.tables.at(number) + 0.0,
+                          exposure == summary.exposures.end() ? 0.0 : exposure->second + 0.0);
   }
   return text;
 }
@@ -83,7 +103,15 @@ absl::StatusOr<TrafficSummary> ParseTrafficFile(std::string_view text) {
         absl::StrFormat("%s: the first line is not '%s' (or an earlier version's)",
                         kTrafficFileName, kHeader));
   }
+  // Every version ends each line with a newline: a file without one at its
+  // end was cut short (a copy or a disk that failed mid-write).
+  if (text.back() != '\n') {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: the last line is cut short (no newline at its end): '%s'",
+                        kTrafficFileName, PrintableExcerpt(lines.back(), 80)));
+  }
   TrafficSummary summary;
+  summary.version = version;
   size_t i = 1;
   // Version 3's db line, then version 2's hit_share line, each optional.
   if (version >= 3 && i < lines.size() && FirstWord(lines[i]) == kDbKey) {

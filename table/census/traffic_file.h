@@ -21,11 +21,14 @@
 // share is worth. Version 2 (written on 2026-11-28) has no db line and no
 // exposures; version 1 (before) no hit_share line either; both are read.
 // RocksDB ignores a file whose name it does not know; deleting it only
-// loses the summary until the next one.
+// loses the summary until the next one. The census writes and reads it as
+// dir_file.h says (a fresh name renamed over it; a regular file of at most
+// kMaxTrafficFileBytes), on its own thread (file_worker.h).
 #ifndef SSTFILTER_TABLE_CENSUS_TRAFFIC_FILE_H_
 #define SSTFILTER_TABLE_CENSUS_TRAFFIC_FILE_H_
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -38,6 +41,13 @@ namespace sstfilter {
 
 inline constexpr char kTrafficFileName[] = "sstfilter-traffic";
 inline constexpr std::chrono::seconds kTrafficFileInterval{10};
+// At most this many tables' lines are written (those with the largest
+// exposures): a line is at most 42 bytes, so a file the census wrote is
+// under 4.2 MB; one larger than kMaxTrafficFileBytes is not read (it names
+// tables the census never wrote: taking it up would cost more than it is
+// worth).
+inline constexpr size_t kMaxTrafficTables = 100000;
+inline constexpr size_t kMaxTrafficFileBytes = size_t{8} << 20;
 
 // Each table's share of its column family's Gets, by file number.
 using TableShares = std::map<uint64_t, double>;
@@ -47,13 +57,16 @@ struct TrafficSummary {
   std::optional<double> hit_share;  // The DB's, where its statistics say it.
   std::string db_identity;          // Empty: not said (before version 3).
   std::map<uint64_t, double> exposures;  // By file number; empty before version 3.
+  int version = 3;  // The version read; FormatTrafficFile writes the newest.
 };
 
+// The newest version's text; of the tables, the kMaxTrafficTables with the
+// largest exposures.
 std::string FormatTrafficFile(const TrafficSummary& summary);
 
-// The summary a FormatTrafficFile text (of either version) holds;
-// InvalidArgument naming the line that is not one (a damaged or foreign
-// file).
+// The summary a FormatTrafficFile text (of any version) holds;
+// InvalidArgument naming the line that is not one, quoted as printable
+// text (a damaged or foreign file), or a last line cut short.
 absl::StatusOr<TrafficSummary> ParseTrafficFile(std::string_view text);
 
 }  // namespace sstfilter
