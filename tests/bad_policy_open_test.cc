@@ -5,6 +5,8 @@
 // filter policy's parse error; so either the parse fails or DB::Open does,
 // with a message naming the bad value. A good string in the same paths
 // gives exactly the policy it names (the control).
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -21,7 +23,9 @@
 #include "rocksdb/utilities/options_util.h"
 #include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
+#include "table/census/census_listener.h"
 #include "tests/db_test_util.h"
+#include "tests/warning_log.h"
 
 namespace sstfilter {
 namespace {
@@ -220,6 +224,91 @@ TEST(UnresolvablePolicyTest, OnlyStrictParsingReportsIt) {
       EXPECT_EQ(table.filter_policy, nullptr) << strict_settings;
     }
   }
+}
+
+// Malformed option maps naming sstfilter.bloom that RocksDB may drop before
+// sstfilter's parser sees them (issue 53): put in a DB's OPTIONS file in
+// place of a good policy and loaded with RocksDB's defaults, either the load
+// or DB::Open refuses them, or the DB opens with another policy (none), and
+// then the census (which a per-level policy needs beside it) says so at
+// ERROR in the LOG before the first table is written: never a DB that loses
+// sstfilter's filters without a word. docs/rocksdb.md#filter-policy-strings-
+// rocksdb-drops lists which RocksDB drops.
+class DroppedPolicyTest : public ::testing::TestWithParam<BadPolicy> {
+ protected:
+  void SetUp() override { EnsureRocksDbFilterPoliciesRegistered(); }
+};
+
+TEST_P(DroppedPolicyTest, RefusedOrTheCensusSaysSo) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/db";
+  rocksdb::Options options;
+  rocksdb::Status s = FromEditedOptionsFile(path, GetParam().text, &options);
+  std::unique_ptr<rocksdb::DB> db;
+  if (s.ok()) {
+    const auto log = std::make_shared<testing::WarningLog>();
+    options.info_log = log;
+    options.listeners = {NewLevelCensusListener()};
+    s = OpenDb(options, path, &db);
+    if (s.ok()) {
+      ASSERT_NE(PolicyIdOf(options).rfind("sstfilter.bloom", 0), 0u)
+          << GetParam().text << " gave " << PolicyIdOf(options) << ": not a dropped string";
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k", "v").ok());
+      ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+      const std::vector<std::string> lines = log->Lines();
+      EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.find("sstfilter census: column family 'default' has filter policy none") !=
+               std::string::npos;
+      })) << GetParam().text << ": opened with no filter, and the census did not say so";
+      std::printf("%s: RocksDB dropped it; the census said so\n", GetParam().text.c_str());
+      return;
+    }
+  }
+  EXPECT_FALSE(s.ok());
+  std::printf("%s: refused: %s\n", GetParam().text.c_str(), s.ToString().c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MalformedMaps, DroppedPolicyTest,
+    ::testing::Values(BadPolicy{"no_closing_brace", "{id=sstfilter.bloom;bits_per_key=10", ""},
+                      BadPolicy{"id_no_closing_brace", "{id=sstfilter.bloom:0", ""},
+                      BadPolicy{"empty_field", "{id=sstfilter.bloom;;bits_per_key=10}", ""},
+                      BadPolicy{"field_without_value", "{id=sstfilter.bloom;bits_per_key}", ""},
+                      BadPolicy{"value_without_field", "{id=sstfilter.bloom;=10}", ""},
+                      BadPolicy{"two_opening_braces", "{{id=sstfilter.bloom}", ""}),
+    [](const ::testing::TestParamInfo<BadPolicy>& info) { return info.param.name; });
+
+// The census's line counts the live tables that carry sstfilter's filters
+// (their filter_policy_name property), which a compaction under the other
+// policy would rewrite without them.
+TEST(DroppedPolicyCountTest, TheCensusCountsTheTablesThatWouldLoseTheirFilters) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/db";
+  rocksdb::Options options;
+  ASSERT_TRUE(FromDefaultString("sstfilter.bloom:10", &options).ok());
+  options.disable_auto_compactions = true;
+  {
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, path, &db).ok());
+    for (const char* key : {"a", "b", "c"}) {
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, "v").ok());
+      ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    }
+  }
+  rocksdb::BlockBasedTableOptions no_filter;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(no_filter));
+  const auto log = std::make_shared<testing::WarningLog>();
+  options.info_log = log;
+  options.listeners = {NewLevelCensusListener()};
+  std::unique_ptr<rocksdb::DB> db;
+  ASSERT_TRUE(OpenDb(options, path, &db).ok());
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "d", "v").ok());
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  const std::vector<std::string> lines = log->Lines();
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.find("3 of its 3 live tables carry sstfilter filters") != std::string::npos;
+  })) << "no census line counting the tables";
 }
 
 }  // namespace

@@ -87,7 +87,10 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   db->GetLiveFilesMetaData(&files);
   // Tables from before the listener: seen at the first reading only, every
   // later one is recorded when built.
-  if (!tree->built) RecordUnseenTables(db, files);
+  if (!tree->built) {
+    RecordUnseenTables(db, files);
+    CheckPolicy(db, files, tree);
+  }
   if (tree->carried.has_value()) {
     tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
     tree->carried.reset();
@@ -104,6 +107,20 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   tree->rebuilt = start;
   tree->rebuild_micros =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+void LevelCensusListener::CheckPolicy(rocksdb::DB* db,
+                                      const std::vector<rocksdb::LiveFileMetaData>& files,
+                                      DbTree* tree) {
+  const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+  uint64_t ours = 0, tables = 0;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.column_family_name != rocksdb::kDefaultColumnFamilyName) continue;
+    ++tables;
+    const auto record = records.find(f.file_number);
+    if (record != records.end() && record->second.sstfilter_filter) ++ours;
+  }
+  tree->policy_guard.Check(db, ours, tables);
 }
 
 LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
@@ -272,6 +289,15 @@ void LevelCensusListener::OnCompactionBegin(rocksdb::DB* db,
   }
   std::lock_guard<std::mutex> lock(mu_);
   DbTree& tree = TreeOf(db);  // First: a new instance's tree forgets the last one's jobs.
+  if (info.cf_name == rocksdb::kDefaultColumnFamilyName) {
+    const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+    uint64_t ours = 0;
+    for (const uint64_t number : compaction.inputs) {
+      const auto record = records.find(number);
+      if (record != records.end() && record->second.sstfilter_filter) ++ours;
+    }
+    tree.policy_guard.BeforeCompaction(db, info.job_id, ours);
+  }
   running_[db->GetName()][info.job_id] = compaction;
   const bool in_step = tree.tree.StartCompaction(info.job_id, std::move(compaction));
   StartJob(db, info.cf_name, info.job_id, Update(db, in_step, 0));

@@ -55,6 +55,7 @@
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
 #include "table/census/observed_hit_share.h"
+#include "table/census/policy_guard.h"
 #include "table/census/read_samples.h"
 #include "table/census/traffic_file.h"
 #include "table/census/traffic_writer.h"
@@ -157,6 +158,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // in `carried` until the next reading takes up its tables' counts.
     std::shared_ptr<CarrySlot> carry;
     std::optional<TrafficSummary> carried;
+    // Says so where the column family's policy is not sstfilter's.
+    PolicyGuard policy_guard;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of
@@ -184,6 +187,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // census has not seen built (a DB opened by this process: its tables
   // from before), from their table properties, once each.
   void RecordUnseenTables(rocksdb::DB* db, const std::vector<rocksdb::LiveFileMetaData>& files);
+  // Under mu_, at a DB instance's first reading: whether the default
+  // column family's filter policy is sstfilter's (policy_guard.h).
+  void CheckPolicy(rocksdb::DB* db, const std::vector<rocksdb::LiveFileMetaData>& files,
+                   DbTree* tree);
   // Under mu_: keeps the column family's tree for the job's tables.
   void StartJob(rocksdb::DB* db, const std::string& column_family, int job_id,
                 const std::map<std::string, std::shared_ptr<const TreeRuns>>& published);

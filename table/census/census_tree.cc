@@ -1,5 +1,6 @@
 #include "table/census/census_tree.h"
 
+#include "filter/filter_options.h"
 #include "table/census/live_traffic.h"
 
 namespace sstfilter {
@@ -41,6 +42,7 @@ TableRecord RecordOf(const rocksdb::TableProperties& props) {
                       ? props.index_size - props.top_level_index_size
                       : props.index_size;
   r.index_blocks = partitioned ? props.index_partitions : 1;
+  r.sstfilter_filter = props.filter_policy_name == kBloomPolicyName;
   return r;
 }
 

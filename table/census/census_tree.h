@@ -36,6 +36,8 @@ struct TableRecord {
   // Its index and data blocks (BlockShape's parts); data_blocks 0: not read.
   uint64_t data_bytes = 0, data_blocks = 0;
   uint64_t index_bytes = 0, index_blocks = 0;
+  // Whether its filter is sstfilter's (its filter_policy_name property).
+  bool sstfilter_filter = false;
 };
 
 // The record of a table with properties `props`.
