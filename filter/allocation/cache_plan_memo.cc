@@ -1,11 +1,14 @@
 #include "filter/allocation/cache_plan_memo.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "filter/allocation/steady_tree.h"
 
@@ -13,10 +16,61 @@ namespace sstfilter {
 
 namespace {
 
+// What of a tree a plan depends on most, compared between trees: each
+// level's entries (L0's tables together), what the DB's statistics and
+// sampled reads say.
+struct TreeShape {
+  std::vector<double> level_keys;  // [0]: L0's tables.
+  double keys = 0;
+  std::optional<double> hit_share;
+  bool traffic_known = false;
+  bool misses_known = false;
+};
+
+TreeShape ShapeOf(const TreeRuns& runs) {
+  TreeShape shape;
+  shape.level_keys.assign(std::max<size_t>(runs.levels.size(), 1), 0);
+  for (const RunCensus& t : runs.l0_tables) shape.level_keys[0] += static_cast<double>(t.keys);
+  for (size_t l = 1; l < runs.levels.size(); ++l) {
+    shape.level_keys[l] = static_cast<double>(runs.levels[l].keys);
+  }
+  for (const double k : shape.level_keys) shape.keys += k;
+  shape.hit_share = runs.hit_share;
+  shape.traffic_known = runs.traffic != nullptr;
+  shape.misses_known = runs.observed_misses.has_value();
+  return shape;
+}
+
+// Whether a plan made for `made` serves `now`: no level's entries moved by
+// more than kNearShare of the tree's, the same share of Gets found (within
+// kNearHitShare) and the same inputs known. A fill into many small tables
+// asks for a plan at every flush, each of a tree one table larger; the
+// plan of a tree a few percent off differs from its own by less than the
+// model's error (cache_budget.h's tie margin).
+constexpr double kNearShare = 0.05;
+constexpr double kNearHitShare = 0.01;
+
+bool Near(const TreeShape& made, const TreeShape& now) {
+  if (made.level_keys.size() != now.level_keys.size() ||
+      made.traffic_known != now.traffic_known || made.misses_known != now.misses_known ||
+      made.hit_share.has_value() != now.hit_share.has_value()) {
+    return false;
+  }
+  if (made.hit_share.has_value() && std::abs(*made.hit_share - *now.hit_share) > kNearHitShare) {
+    return false;
+  }
+  const double allowed = kNearShare * std::max(made.keys, now.keys);
+  for (size_t l = 0; l < now.level_keys.size(); ++l) {
+    if (std::abs(made.level_keys[l] - now.level_keys[l]) > allowed) return false;
+  }
+  return true;
+}
+
 // A plan and what it was made for. The tree is held weakly: a live tree
 // object is never another tree.
 struct Entry {
   std::weak_ptr<const TreeRuns> runs;
+  TreeShape shape;
   int level = 0;
   FilterOptions options;
   CacheSite cache;
@@ -29,8 +83,9 @@ bool SameCache(const CacheSite& a, const CacheSite& b) {
          a.partitions_coupled == b.partitions_coupled;
 }
 
-// A few entries: compactions into different levels run at once.
-constexpr size_t kEntries = 8;
+// Enough entries for every level's plans while compactions into different
+// levels run at once.
+constexpr size_t kEntries = 32;
 
 // The plan last chosen for each DB and column family (CacheSite::db,
 // column_family). Forgotten all at once past kLastSites (DBs closed and
@@ -78,19 +133,27 @@ CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const
     if (memo.last.size() >= kLastSites) memo.last.clear();
     memo.last[SiteKey{cache.db, cache.column_family}] = plan;
   };
+  TreeShape shape = ShapeOf(*runs);
   {
+    // The plan of this tree object, else of a tree near it.
     std::lock_guard<std::mutex> lock(memo.mu);
+    const Entry* near = nullptr;
     for (const Entry& e : memo.entries) {
-      if (e.runs.lock() == runs && e.level == level && e.options == options &&
-          SameCache(e.cache, cache)) {
+      if (e.level != level || !(e.options == options) || !SameCache(e.cache, cache)) continue;
+      if (e.runs.lock() == runs) {
         keep_last(e.plan);
         return e.plan;
       }
+      if (near == nullptr && Near(e.shape, shape)) near = &e;
+    }
+    if (near != nullptr) {
+      keep_last(near->plan);
+      return near->plan;
     }
   }
   CachePlan plan = PlanForCache(options, SteadyTree(*runs, level), cache);
   std::lock_guard<std::mutex> lock(memo.mu);
-  memo.entries[memo.next] = Entry{runs, level, options, cache, plan};
+  memo.entries[memo.next] = Entry{runs, std::move(shape), level, options, cache, plan};
   memo.next = (memo.next + 1) % kEntries;
   keep_last(plan);
   return plan;
