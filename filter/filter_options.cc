@@ -303,7 +303,7 @@ absl::StatusOr<std::optional<double>> ParseShare(std::string_view name, std::str
   }
   const bool in_range = zero_allowed ? HitShareInRange(share) : CacheShareInRange(share);
   if (!in_range) return ShareOutOfRange(name, value, zero_allowed);
-  return share;
+  return share + 0.0;  // -0 is 0: written back as 0.
 }
 
 }  // namespace
@@ -514,6 +514,12 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   if (s.ok()) s = CheckPerLevelOptions(options);
   if (!s.ok()) return s;
   return options;
+}
+
+std::optional<double> ParsePlainNumber(std::string_view text) {
+  double value = 0;
+  if (!IsPlainNumber(text) || !absl::SimpleAtod(AbslView(text), &value)) return std::nullopt;
+  return value + 0.0;  // -0 + 0 is +0.
 }
 
 std::string FormatBitsPerKey(double bits_per_key) {

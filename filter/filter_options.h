@@ -172,6 +172,13 @@ std::string FormatCompactFromLevel(const std::optional<int>& level);
 // Shortest decimal that reads back as exactly the same double.
 std::string FormatBitsPerKey(double bits_per_key);
 
+// `text` as a number, where it is one as option strings and the tools'
+// flags write them: an optional '-', decimal digits with an optional
+// fraction and exponent ("10", "7.5", "1e1"), or nan / inf (which range
+// checks then refuse); nullopt for anything else ("0x10", "+10", " 10":
+// absl::SimpleAtod alone takes those, which nobody means). -0 reads as 0.
+std::optional<double> ParsePlainNumber(std::string_view text);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_FILTER_OPTIONS_H_

@@ -5,6 +5,7 @@
 // RocksDB's statistics count on absent-key Gets. Then small trees of L0
 // tables: damaged ones, a closed output, filters of several kinds.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -229,7 +230,16 @@ TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   r = RunTool({"--file", file, "--cache_mb", "8"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(Contains(r.output, "--cache_mb and --hit_share go with --db")) << r.output;
+  // Numbers as option strings write them: no hex, and the value as given.
+  r = RunTool({"--db", dir.path(), "--cache_mb", "0x10"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(Contains(r.output, "'0x10'")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "not a plain decimal number")) << r.output;
+  r = RunTool({"--db", dir.path(), "--hit_share", "1.0000001"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.output, "--hit_share=1.0000001: expected")) << r.output;
 }
+
 
 // A DB in `dir` whose L0 holds one table per key set, each written (and
 // flushed) by the policy paired with it; no compaction runs.
@@ -496,6 +506,62 @@ TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
       << skewed_output;
   EXPECT_GT(uniform, 0.3) << uniform_output;
   EXPECT_LT(skewed, 0.6 * uniform) << skewed_output;
+}
+
+// A DB directory is input (table/census/dir_file.h): a FIFO or a link to
+// /dev/zero at the traffic file's name or the LOG's is named and left out,
+// never read (a FIFO would hang the advisor, /dev/zero fill its memory); a
+// LOG's high-priority ratio outside [0, 1] is taken as the policy takes it
+// (0); a hit share of -0 is 0%.
+TEST(SstAdvisorDirectoryTest, FilesThatAreNotRegularAreNamedNotRead) {
+  TempDir dir;
+  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)}});
+  const std::string traffic = dir.path() + "/" + kTrafficFileName;
+  const std::string log = dir.path() + "/LOG";
+  ASSERT_EQ(mkfifo(traffic.c_str(), 0644), 0);
+  std::filesystem::remove(log);
+  ASSERT_EQ(mkfifo(log.c_str(), 0644), 0);
+  Result r = RunTool({"--db", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "lookups: not shown: " + traffic + " is a FIFO")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "block cache: not known (its LOG: " + log + " is a FIFO)"))
+      << r.output;
+  std::filesystem::remove(traffic);
+  std::filesystem::remove(log);
+  std::filesystem::create_symlink("/dev/zero", traffic);
+  std::filesystem::create_symlink("/dev/zero", log);
+  r = RunTool({"--db", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, traffic + " is a character device")) << r.output;
+  EXPECT_TRUE(Contains(r.output, log + " is a character device")) << r.output;
+  std::filesystem::remove(log);
+  std::ofstream(log) << "  Options.table_factory\n    block_cache_name: LRUCache\n"
+                        "    block_cache_options:\n      capacity : 8388608\n"
+                        "      high_pri_pool_ratio: 7.000\n";
+  r = RunTool({"--db", dir.path(), "--hit_share", "-0"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "block cache 8.00 MiB (from the DB's LOG: its last open), "
+                                 "high-priority pool 0%"))
+      << r.output;
+  EXPECT_TRUE(Contains(r.output, "  0% found")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "-0% found")) << r.output;
+}
+
+// Tables without filters: no projection at 0 bits/key.
+TEST(SstAdvisorDirectoryTest, NoFilterBytesNoProjection) {
+  TempDir dir;
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+    for (const std::string& k : RandomKeys(2000, 1)) ASSERT_TRUE(db->Put({}, k, ValueFor(k)).ok());
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  }
+  const Result r = RunTool({"--db", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "the tables have no filter bytes to spend")) << r.output;
+  EXPECT_FALSE(Contains(r.output, "x fewer")) << r.output;
 }
 
 }  // namespace

@@ -104,16 +104,17 @@ absl::StatusOr<std::optional<AdvisedCache>> CacheFromLog(const std::string& dir)
   return found;
 }
 
-absl::StatusOr<double> CheckCacheMb(double mb) {
+absl::StatusOr<double> CheckCacheMb(double mb, const std::string& shown) {
   if (mb > 0 && mb <= kMaxBudgetMb) return mb;
-  return absl::InvalidArgumentError(
-      absl::StrFormat("--cache_mb=%g: expected the block cache's MiB, more than 0", mb));
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "--cache_mb=%s: expected the block cache's MiB, more than 0 and at most %.0f", shown,
+      kMaxBudgetMb));
 }
 
-absl::StatusOr<double> CheckHitShare(double share) {
-  if (share >= 0 && share <= 1) return share;
+absl::StatusOr<double> CheckHitShare(double share, const std::string& shown) {
+  if (share >= 0 && share <= 1) return share + 0.0;  // -0 is 0.
   return absl::InvalidArgumentError(absl::StrFormat(
-      "--hit_share=%g: expected the share of Gets that find their key, in [0, 1]", share));
+      "--hit_share=%s: expected the share of Gets that find their key, in [0, 1]", shown));
 }
 
 namespace {

@@ -32,10 +32,11 @@ struct AdvisedCache {
 absl::StatusOr<std::optional<AdvisedCache>> CacheFromLog(const std::string& dir);
 inline constexpr size_t kLogHeadBytes = size_t{16} << 20;
 
-// --cache_mb's value checked (MiB > 0), or an error naming the flag.
-absl::StatusOr<double> CheckCacheMb(double mb);
+// --cache_mb's value checked (MiB > 0), or an error naming the flag and
+// its value as given (`shown`).
+absl::StatusOr<double> CheckCacheMb(double mb, const std::string& shown);
 // --hit_share's value checked (in [0, 1]), or an error naming the flag.
-absl::StatusOr<double> CheckHitShare(double share);
+absl::StatusOr<double> CheckHitShare(double share, const std::string& shown);
 
 // The share of Gets that find their key the section is for, and whence:
 // --hit_share, else the DB's statistics (as the census left them in the

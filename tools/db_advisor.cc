@@ -128,6 +128,12 @@ void PrintRuns(const std::string& cf, const std::vector<TreeRun>& runs, bool byt
   const TreeProjection p = ProjectOptimizeLevels(today);
   absl::PrintF("%-5s %6d %10d %12d %8.2f  %-36s %9s %6s %10.4f\n", "all", tables, keys, bytes,
                keys ? 8.0 * bytes / keys : 0.0, "", "", "", p.reads_today);
+  if (bytes == 0) {
+    // No filter bytes to spend elsewhere: a projection at 0 bits/key says nothing.
+    absl::PrintF("optimize_levels: the tables have no filter bytes to spend; give the column "
+                 "family a policy (sstfilter.bloom:10:banded:optimize_levels) to project one\n");
+    return;
+  }
   const EncodingId bottom = today.back().encoding;
   absl::PrintF(
       "optimize_levels at these filter bytes (sstfilter.bloom:%.3g:%s:optimize_levels): "

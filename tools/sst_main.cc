@@ -44,6 +44,7 @@
 #include "tools/db_advisor.h"
 #include "tools/flags_usage.h"
 #include "tools/leveldb_inspect.h"
+#include "tools/number_flag.h"
 #include "tools/sst_tool.h"
 
 ABSL_FLAG(std::string, file, "", "the SST file to inspect (this or --db)");
@@ -51,12 +52,13 @@ ABSL_FLAG(std::string, db, "",
           "a RocksDB database directory: per level, its tables' filters, their modelled FP "
           "and data-block reads per absent Get, and what optimize_levels would give "
           "(this or --file)");
-ABSL_FLAG(double, cache_mb, 0,
+ABSL_FLAG(sstfilter::NumberFlag, cache_mb, {},
           "with --db: the block cache's MiB to show the device reads per Get of its filters "
-          "at (0: the block cache of the DB's last open, from its LOG)");
-ABSL_FLAG(double, hit_share, -1,
+          "at (not given: the block cache of the DB's last open, from its LOG)");
+ABSL_FLAG(sstfilter::NumberFlag, hit_share, {},
           "with --db: the share of Gets that find their key, in [0, 1], for the block-cache "
-          "section (-1: 0.5, assumed)");
+          "section (not given: the DB's statistics as its census left them, else 0.5, "
+          "assumed)");
 ABSL_FLAG(std::vector<std::string>, key, {},
           "a user key (raw bytes) to look up in the filter; repeat the flag for more keys");
 ABSL_FLAG(std::vector<std::string>, key_hex, {},
@@ -452,19 +454,20 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
       return Fail(kExitUsage, "--db takes no --file, --key, --key_hex or --sample_absent");
     }
     CacheQuestion cache;
-    if (const double mb = absl::GetFlag(FLAGS_cache_mb); mb != 0) {
-      const absl::StatusOr<double> checked = CheckCacheMb(mb);
+    if (const NumberFlag mb = absl::GetFlag(FLAGS_cache_mb); mb.value.has_value()) {
+      const absl::StatusOr<double> checked = CheckCacheMb(*mb.value, mb.text);
       if (!checked.ok()) return Fail(kExitUsage, std::string(checked.status().message()));
       cache.cache_mb = *checked;
     }
-    if (const double share = absl::GetFlag(FLAGS_hit_share); share != -1) {
-      const absl::StatusOr<double> checked = CheckHitShare(share);
+    if (const NumberFlag share = absl::GetFlag(FLAGS_hit_share); share.value.has_value()) {
+      const absl::StatusOr<double> checked = CheckHitShare(*share.value, share.text);
       if (!checked.ok()) return Fail(kExitUsage, std::string(checked.status().message()));
       cache.hit_share = *checked;
     }
     return AdviseDb(db, absl::GetFlag(FLAGS_verify_checksums), cache);
   }
-  if (absl::GetFlag(FLAGS_cache_mb) != 0 || absl::GetFlag(FLAGS_hit_share) != -1) {
+  if (absl::GetFlag(FLAGS_cache_mb).value.has_value() ||
+      absl::GetFlag(FLAGS_hit_share).value.has_value()) {
     return Fail(kExitUsage, "--cache_mb and --hit_share go with --db (a whole database)");
   }
   Questions questions;

@@ -97,7 +97,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // A new DB instance's first event waits this long at most for its
   // traffic file to be read (on the census's own thread); one read later
   // is taken up at a later event.
-  static constexpr std::chrono::milliseconds kCarryWait{100};
+  static constexpr std::chrono::milliseconds kCarryWait{500};
 
   // Waits until the census's file writes and reads posted so far are done
   // (tests; a process that reads the traffic file it just had written).

@@ -126,7 +126,7 @@ absl::StatusOr<TrafficSummary> ParseTrafficFile(std::string_view text) {
     if (fields.size() != 2 || !absl::SimpleAtod(fields[1], &share) || !ShareInRange(share)) {
       return NotA(i, "hit_share <share in [0, 1]>", lines[i]);
     }
-    summary.hit_share = share;
+    summary.hit_share = share + 0.0;  // -0 is 0.
     ++i;
   }
   for (; i < lines.size(); ++i) {
