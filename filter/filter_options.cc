@@ -33,7 +33,8 @@ absl::Status BadValue(std::string_view option, std::string_view value,
 }
 
 bool BitsPerKeyInRange(double bits_per_key) {
-  return std::isfinite(bits_per_key) && bits_per_key > 0 && bits_per_key <= kMaxBitsPerKey;
+  return std::isfinite(bits_per_key) && bits_per_key >= kMinBitsPerKey &&
+         bits_per_key <= kMaxBitsPerKey;
 }
 
 size_t SkipDigits(std::string_view text, size_t i) {
@@ -70,8 +71,8 @@ bool IsPlainNumber(std::string_view text) {
 
 absl::Status BitsPerKeyOutOfRange(std::string_view shown) {
   return BadValue("bits_per_key", shown,
-                  absl::StrFormat("is out of range; expected a number in (0, %g]",
-                                  kMaxBitsPerKey));
+                  absl::StrFormat("is out of range; expected a number in [%g, %g]",
+                                  kMinBitsPerKey, kMaxBitsPerKey));
 }
 
 absl::Status CompactFromLevelOutOfRange(std::string_view shown) {
@@ -139,17 +140,22 @@ absl::Status CheckAccuracy(const FilterOptions& options) {
 
 absl::Status BudgetOutOfRange(std::string_view shown) {
   return BadValue(kBudgetName, shown,
-                  absl::StrFormat("is out of range; expected MiB in (0, %.0f]", kMaxBudgetMb));
+                  absl::StrFormat("is out of range; expected MiB in [%g, %.0f]", kMinBudgetMb,
+                                  kMaxBudgetMb));
 }
+
+bool BudgetInRange(double mb) { return mb >= kMinBudgetMb && mb <= kMaxBudgetMb; }
 
 absl::Status ShareOutOfRange(std::string_view name, std::string_view shown,
                              bool zero_allowed) {
   return BadValue(name, shown,
-                  absl::StrFormat("is out of range; expected a share in %s0, 1]",
-                                  zero_allowed ? "[" : "("));
+                  zero_allowed
+                      ? std::string("is out of range; expected a share in [0, 1]")
+                      : absl::StrFormat("is out of range; expected a share in [%g, 1]",
+                                        kMinCacheShare));
 }
 
-bool CacheShareInRange(double share) { return share > 0 && share <= 1; }
+bool CacheShareInRange(double share) { return share >= kMinCacheShare && share <= 1; }
 bool HitShareInRange(double share) { return share >= 0 && share <= 1; }
 
 // cache_aware refines optimize_levels; the shares refine cache_aware.
@@ -182,7 +188,7 @@ absl::Status CheckCacheOptions(const FilterOptions& options) {
 absl::Status CheckPerLevelOptions(const FilterOptions& options) {
   if (options.budget_mb.has_value()) {
     const double mb = *options.budget_mb;
-    if (!(mb > 0 && mb <= kMaxBudgetMb)) return BudgetOutOfRange(FormatBudget(mb));
+    if (!BudgetInRange(mb)) return BudgetOutOfRange(FormatBudget(mb));
     if (!options.optimize_levels) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: %s without %s: the budget is spent by the per-level allocation; add %s "
@@ -279,10 +285,10 @@ absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value) {
   double mb = 0;
   if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &mb)) {
     return BadValue(kBudgetName, value,
-                    absl::StrFormat("is not a number; expected MiB in (0, %.0f] or %s",
-                                    kMaxBudgetMb, kBudgetUnset));
+                    absl::StrFormat("is not a number; expected MiB in [%g, %.0f] or %s",
+                                    kMinBudgetMb, kMaxBudgetMb, kBudgetUnset));
   }
-  if (!(mb > 0 && mb <= kMaxBudgetMb)) return BudgetOutOfRange(value);
+  if (!BudgetInRange(mb)) return BudgetOutOfRange(value);
   return mb;
 }
 
@@ -298,8 +304,8 @@ absl::StatusOr<std::optional<double>> ParseShare(std::string_view name, std::str
   double share = 0;
   if (!IsPlainNumber(value) || !absl::SimpleAtod(AbslView(value), &share)) {
     return BadValue(name, value,
-                    absl::StrFormat("is not a number; expected a share in %s0, 1] or %s",
-                                    zero_allowed ? "[" : "(", kShareUnset));
+                    absl::StrFormat("is not a number; expected a share in [%g, 1] or %s",
+                                    zero_allowed ? 0.0 : kMinCacheShare, kShareUnset));
   }
   const bool in_range = zero_allowed ? HitShareInRange(share) : CacheShareInRange(share);
   if (!in_range) return ShareOutOfRange(name, value, zero_allowed);
@@ -339,9 +345,12 @@ absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view v
   // A sign is a negative level ("-0" too: levels are written as plain
   // digits, so the value round-trips as written). More digits than any
   // level in range has: out of range, not an overflow.
+  // Leading zeros are the same level ("00006" is 6).
+  std::string_view significant = digits;
+  while (significant.size() > 1 && significant[0] == '0') significant.remove_prefix(1);
   int level = 0;
-  if (digits.size() != value.size() || digits.size() > 4 || !absl::SimpleAtoi(AbslView(value), &level) || level < 0 ||
-      level > kMaxCompactFromLevel) {
+  if (digits.size() != value.size() || significant.size() > 4 ||
+      !absl::SimpleAtoi(AbslView(significant), &level) || level > kMaxCompactFromLevel) {
     return CompactFromLevelOutOfRange(value);
   }
   return level;
@@ -453,6 +462,17 @@ absl::Status ReadLevelFlags(std::string_view id, const IdParts& parts, size_t i,
     if (!s.ok()) return s;
   }
   if (i == parts.size()) return absl::OkStatus();
+  const absl::string_view part = parts[i];
+  const bool repeated = part == kOptimizeLevelsName ||
+                        (part == kAccessAwareName && options->access_aware) ||
+                        (part == kBudgetName && options->budget_mb.has_value()) ||
+                        (part == kCacheAwareName && options->cache_aware) ||
+                        (part == kCacheShareName && options->cache_share.has_value()) ||
+                        (part == kHitShareName && options->hit_share.has_value());
+  if (repeated) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s is given twice in '%s'",
+                                                      kBloomPolicyName, StdView(part), id));
+  }
   return BadId(id, absl::StrFormat(": %s comes last and takes no value (but for %s, "
                                    "%s:<MiB> and %s[:%s:<F>][:%s:<F>] after it, in that order)",
                                    kOptimizeLevelsName, kAccessAwareName, kBudgetName,

@@ -63,6 +63,16 @@ inline constexpr char kAccessAwareName[] = "access_aware";
 inline constexpr char kBudgetName[] = "budget_mb";
 inline constexpr char kBudgetUnset[] = "none";
 inline constexpr double kMaxBudgetMb = 1024.0 * 1024 * 1024;
+// The least budget that means something: 0.001 MiB (about 1 KiB), a
+// quarter of one 4 KiB filter partition; below it no table keeps a filter
+// worth its probes (4.9e-324 was accepted and gave filters of no bytes).
+inline constexpr double kMinBudgetMb = 0.001;
+// The least bits per key an option may ask: below one bit per key a Bloom
+// filter passes over 63% of absent keys (k = 1: 1 - e^-1) and costs a
+// probe for what it saves; RocksDB's own Bloom filter treats less than one
+// as one, and less than a half as no filter. A per-level allocation still
+// gives single tables fewer where the tree says so.
+inline constexpr double kMinBitsPerKey = 1.0;
 // The cache-aware option's name, as optimize_levels'; its two shares',
 // in ids (cache_share:<F>) and option maps, and their spelling for "not
 // set" where every option is written out.
@@ -70,10 +80,15 @@ inline constexpr char kCacheAwareName[] = "cache_aware";
 inline constexpr char kCacheShareName[] = "cache_share";
 inline constexpr char kHitShareName[] = "hit_share";
 inline constexpr char kShareUnset[] = "none";
+// The least cache_share: one column family among a thousand sharing one
+// block cache. Below it the filters' share of any cache RocksDB users run
+// (8 MiB to hundreds of GiB) is a few KiB at most: a typo, not a setup
+// (4.9e-324 was accepted and planned filters for a cache of no bytes).
+inline constexpr double kMinCacheShare = 0.001;
 
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
-  // (0, kMaxBitsPerKey].
+  // [kMinBitsPerKey, kMaxBitsPerKey].
   double bits_per_key = 10.0;
   // When set, replaces bits_per_key: each filter gets the fewest bits/key
   // at which its encoding's own FP model, at the filter's number of keys,
@@ -106,7 +121,7 @@ struct FilterOptions {
   // spends the lesser of this and bits_per_key over the tree's keys: the
   // budget holds in a tree too big for bits_per_key, bits_per_key caps the
   // accuracy of one smaller than the budget (and sizes tables built before
-  // the census knows the tree). In (0, kMaxBudgetMb].
+  // the census knows the tree). In [kMinBudgetMb, kMaxBudgetMb].
   std::optional<double> budget_mb = std::nullopt;
   // RocksDB only, with optimize_levels: the filters are sized for the block
   // cache they live in (cache_index_and_filter_blocks): the budget is the
@@ -117,7 +132,7 @@ struct FilterOptions {
   bool cache_aware = false;
   // With cache_aware: the share of the block cache's capacity that this
   // column family's blocks hold, where one cache serves several column
-  // families or DBs. In (0, 1]; unset: the whole cache.
+  // families or DBs. In [kMinCacheShare, 1]; unset: the whole cache.
   std::optional<double> cache_share = std::nullopt;
   // With cache_aware: the share of Gets that find their key, which decides
   // how many index and data blocks compete with the filters. In [0, 1];
@@ -154,17 +169,17 @@ std::string FormatFpRate(const std::optional<double>& fp_rate);
 absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
 absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value);
 absl::StatusOr<bool> ParseCacheAwareValue(std::string_view value);
-// A share in (0, 1], or kShareUnset (nullopt).
+// A share in [kMinCacheShare, 1], or kShareUnset (nullopt).
 absl::StatusOr<std::optional<double>> ParseCacheShareValue(std::string_view value);
 // A share in [0, 1], or kShareUnset (nullopt).
 absl::StatusOr<std::optional<double>> ParseHitShareValue(std::string_view value);
 std::string FormatShare(const std::optional<double>& share);
-// MiB in (0, kMaxBudgetMb], or kBudgetUnset (nullopt).
+// MiB in [kMinBudgetMb, kMaxBudgetMb], or kBudgetUnset (nullopt).
 absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value);
 std::string FormatBudget(const std::optional<double>& budget_mb);
 std::string FormatFlagValue(const bool& flag);
-// A level in [0, kMaxCompactFromLevel] in plain decimal digits, or
-// kCompactFromLevelUnset (nullopt).
+// A level in [0, kMaxCompactFromLevel] in plain decimal digits (leading
+// zeros allowed), or kCompactFromLevelUnset (nullopt).
 absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);
 // The text ParseCompactFromLevelValue reads back to `level`.
 std::string FormatCompactFromLevel(const std::optional<int>& level);

@@ -7,9 +7,9 @@ passed=0; failed=0
 pass() { passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
-check() {  # check <description> <command...>: the command must succeed.
+check() {  # check <description> <command...>: the command must succeed; its status.
   local what="$1"; shift
-  if "$@"; then pass; else fail "$what"; fi
+  if "$@"; then pass; else fail "$what"; return 1; fi
 }
 
 expect_line() {  # expect_line <output> <exact line>

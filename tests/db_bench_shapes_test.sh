@@ -3,9 +3,10 @@
 # and a per-level policy, each measure point is printed for each, with
 # figures in range and the advisor's optimum; JSON has every point; a bad
 # shape name is refused naming it and listing the shapes.
-# Usage: db_bench_shapes_test.sh <path to sstfilter_db_bench>
+# Usage: db_bench_shapes_test.sh <path to sstfilter_db_bench> <path to sstfilter_sst>
 set -uo pipefail
 bench="$1"
+sst="$2"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 tool="$bench"
 source "$(dirname "$0")/cli_test_lib.sh"
@@ -23,7 +24,7 @@ shapes="$(printf "%s\n" "${points[@]%%:*}" | uniq | paste -sd, - | sed "s/,/, /g
 out="$("$bench" --shapes=all --num=10000 --reads=4000 --present_reads=1000 \
        --write_buffer_size=65536 --target_file_size_base=65536 --max_bytes_for_level_base=262144 \
        --use_direct_reads=false --compare="$(IFS=,; echo "${policies[*]}")" \
-       --json="$work/shapes.json" 2>"$work/progress")"
+       --json="$work/shapes.json" --db="$work/db" 2>"$work/progress")"
 status=$?
 echo "$out"
 check "--shapes=all exits 0 (status $status; stderr: $(tail -n 3 "$work/progress"))" \
@@ -42,8 +43,17 @@ for point in "${points[@]}"; do
       awk -v b="${bits-}" 'BEGIN { exit !(b > 6 && b < 16) }'
     check "$point $policy: the advisor's optimum (${optimum-})" \
       awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }'
-    check "$point $policy: model/opt a ratio (${model_opt-})" \
-      awk -v r="${model_opt%x}" 'BEGIN { exit !(r > 0.5 && r < 5) }'
+    if ! check "$point $policy: model/opt a ratio (${model_opt-})" \
+      awk -v r="${model_opt%x}" 'BEGIN { exit !(r > 0.5 && r < 5) }'; then
+      # Which tables hold which bits: the advisor on the shape's DB as the
+      # run left it (its last point), and the policy's plans in its LOG.
+      index=0; [ "$policy" = "${policies[0]}" ] || index=1
+      db="$work/db.${point%%:*}.$index"
+      echo "--- the advisor on $db (the shape's last point):"
+      "$sst" --db "$db" 2>&1 | head -n 60
+      echo "--- its census's and policy's LOG lines:"
+      grep -E 'sstfilter' "$db/LOG" | tail -n 40
+    fi
     check "$point $policy: absent-key Get time > 0 us (${absent_us-})" \
       awk -v t="${absent_us-}" 'BEGIN { exit !(t > 0) }'
     check "$point $policy: present blocks per Get in [0, 1.5] (${present-})" \

@@ -1,6 +1,7 @@
 #include "filter/filter_options.h"
 
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -56,7 +57,7 @@ TEST(BloomOptionsTest, DefaultIsTenBitsPerKey) {
 }
 
 TEST(BloomOptionsTest, AcceptsBitsPerKeyInRange) {
-  for (double b : {1e-3, 0.5, 1.0, 9.5, 10.0, 30.0, kMaxBitsPerKey}) {
+  for (double b : {kMinBitsPerKey, 1.0, 9.5, 10.0, 30.0, kMaxBitsPerKey}) {
     absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(WithBits(b));
     ASSERT_TRUE(resolved.ok()) << b << ": " << resolved.status();
     EXPECT_EQ(resolved->bits_per_key, b);
@@ -103,7 +104,7 @@ TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
       {"sstfilter.bloom:10:optimize_levels:cache_local",
        "optimize_levels comes last and takes no value"},
-      {"sstfilter.bloom:10:optimize_levels:optimize_levels", "comes last"},
+      {"sstfilter.bloom:10:optimize_levels:optimize_levels", "optimize_levels is given twice"},
       {"sstfilter.bloom:fp_rate:0.01:optimize_levels",
        "optimize_levels with fp_rate=0.01: optimize_levels spends bits_per_key on average"},
   };
@@ -129,7 +130,7 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
       {"sstfilter.bloom:10:access_aware", "access_aware comes last, after optimize_levels"},
       {"sstfilter.bloom:10:access_aware:optimize_levels", "access_aware comes last"},
-      {"sstfilter.bloom:10:optimize_levels:access_aware:access_aware",
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:1:access_aware",
        "optimize_levels comes last and takes no value (but for access_aware, budget_mb:<MiB> "
        "and cache_aware[:cache_share:<F>][:hit_share:<F>] after it, in that order)"},
       {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
@@ -212,7 +213,7 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share",
        "cache_share needs a value (cache_share:<F>)"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0",
-       "cache_share=0 is out of range; expected a share in (0, 1]"},
+       "cache_share=0 is out of range; expected a share in [0.001, 1]"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:-0.5",
        "cache_share=-0.5 is out of range"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:1.5",
@@ -229,6 +230,19 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "in that order"},
       {"sstfilter.bloom:10:optimize_levels:cache_share:0.5", "in that order"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:budget_mb:8", "in that order"},
+      // Values that mean nothing: a cache of no bytes, a budget of none.
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:4.9e-324",
+       "cache_share=4.9e-324 is out of range; expected a share in [0.001, 1]"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0.0009",
+       "cache_share=0.0009 is out of range"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:4.9e-324",
+       "budget_mb=4.9e-324 is out of range; expected MiB in [0.001, 1073741824]"},
+      // A field given twice is named as such, not as out of order.
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0.5:hit_share:0.5",
+       "hit_share is given twice"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:8:budget_mb:8", "budget_mb is given twice"},
+      {"sstfilter.bloom:10:optimize_levels:access_aware:access_aware",
+       "access_aware is given twice"},
   };
   ExpectIdsRejected(kCases);
   FilterOptions options;
@@ -312,6 +326,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{-0.0, "bits_per_key=-0"},
                       BadValue{-1.0, "bits_per_key=-1"},
                       BadValue{100.5, "bits_per_key=100.5"},
+                      // Below one bit per key a filter passes most absent
+                      // keys: values that mean nothing (kMinBitsPerKey).
+                      BadValue{0.999, "bits_per_key=0.999"},
+                      BadValue{0.001, "bits_per_key=0.001"},
+                      BadValue{1e-200, "bits_per_key=1e-200"},
                       BadValue{1e300, "bits_per_key=1e+300"}),
     BadValueName);
 
@@ -340,6 +359,24 @@ INSTANTIATE_TEST_SUITE_P(
                                "fp_rate=4.94066e-324"}),
     BadValueName);
 
+// The least values that mean something are taken; a level's leading zeros
+// are the same level; a share of -0 is 0.
+TEST(BloomOptionsTest, TheLeastMeaningfulValuesAreTaken) {
+  const absl::StatusOr<FilterOptions> least = ParsePolicyId(
+      "sstfilter.bloom:1:optimize_levels:budget_mb:0.001:cache_aware:cache_share:0.001:"
+      "hit_share:-0");
+  ASSERT_TRUE(least.ok()) << least.status();
+  EXPECT_EQ(least->bits_per_key, kMinBitsPerKey);
+  EXPECT_EQ(least->budget_mb, kMinBudgetMb);
+  EXPECT_EQ(least->cache_share, kMinCacheShare);
+  EXPECT_FALSE(std::signbit(*least->hit_share)) << "-0 is kept as 0";
+  EXPECT_EQ(FormatPolicyId(*least).find("hit_share:-0"), std::string::npos);
+  const absl::StatusOr<FilterOptions> level =
+      ParsePolicyId("sstfilter.bloom:10:cache_local:compact_from_level:00006");
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->compact_from_level, 6);
+}
+
 // One bad value gets one message whichever way it arrives: as a number in
 // FilterOptions, as text in a value, inside a policy id, or through the
 // LevelDB-shaped policy factory.
@@ -348,7 +385,7 @@ TEST(BloomOptionsTest, OneMessagePerBadValue) {
     double value = 0;
     ASSERT_TRUE(absl::SimpleAtod(text, &value)) << text;
     const std::string want = std::string("sstfilter.bloom: bits_per_key=") + text +
-                             " is out of range; expected a number in (0, 100]";
+                             " is out of range; expected a number in [1, 100]";
     EXPECT_EQ(Check(WithBits(value)).message(), want);
     EXPECT_EQ(ParseBitsPerKeyValue(text).status().message(), want);
     EXPECT_EQ(ParsePolicyId(std::string("sstfilter.bloom:") + text).status().message(),
@@ -375,7 +412,7 @@ TEST(BloomOptionsTest, BitsPerKeyTextIsPlainDecimal) {
         << bad;
   }
   for (const auto& [text, value] : std::vector<std::pair<const char*, double>>{
-           {"10", 10}, {"7.5", 7.5}, {".5", 0.5}, {"10.", 10}, {"1e1", 10}, {"1E+1", 10},
+           {"10", 10}, {"7.5", 7.5}, {".5e1", 5}, {"10.", 10}, {"1e1", 10}, {"1E+1", 10},
            {"25e-1", 2.5}, {"0010", 10}}) {
     absl::StatusOr<double> parsed = ParseBitsPerKeyValue(text);
     ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
