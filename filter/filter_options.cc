@@ -536,6 +536,27 @@ absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id) {
   return options;
 }
 
+std::vector<std::string> StatedOptions(std::string_view id) {
+  const IdParts parts = absl::StrSplit(AbslView(id), ':');
+  std::vector<std::string> stated;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const absl::string_view part = parts[i];
+    const bool takes_value = part == kFpRateName || part == kCompactFromLevelName ||
+                             part == kBudgetName || part == kCacheShareName ||
+                             part == kHitShareName;
+    if (takes_value || part == kOptimizeLevelsName || part == kAccessAwareName ||
+        part == kCacheAwareName) {
+      stated.emplace_back(part);
+      if (takes_value) ++i;
+    } else if (i == 1) {
+      stated.emplace_back("bits_per_key");
+    } else {
+      stated.emplace_back(kEncodingKey);
+    }
+  }
+  return stated;
+}
+
 std::optional<double> ParsePlainNumber(std::string_view text) {
   double value = 0;
   if (!IsPlainNumber(text) || !absl::SimpleAtod(AbslView(text), &value)) return std::nullopt;

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "filter/encoding_id.h"
@@ -157,6 +158,12 @@ absl::StatusOr<FilterOptions> ResolveFilterOptions(const FilterOptions& options)
 absl::StatusOr<FilterOptions> ParsePolicyId(std::string_view id);
 // REQUIRES: options resolved. With fp_rate, the id holds it, not bits_per_key.
 std::string FormatPolicyId(const FilterOptions& options);
+
+// The options a policy id states, by their names in option maps
+// ("bits_per_key", kEncodingKey, kFpRateName, kCompactFromLevelName, ...):
+// what an option map beside the id ({id=<id>;format=...}) must not say
+// otherwise. REQUIRES: ParsePolicyId(id) is ok.
+std::vector<std::string> StatedOptions(std::string_view id);
 
 // Strict parsers for one option value given as text.
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value);

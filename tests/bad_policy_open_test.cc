@@ -148,7 +148,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0", "cache_share=0"},
         BadPolicy{"map_zero_cache_share",
                   "{id=sstfilter.bloom;optimize_levels=true;cache_aware=true;cache_share=0}",
-                  "cache_share=0"}),
+                  "cache_share=0"},
+        // A map beside an id must not say otherwise than the id states
+        // (RocksDB would take the map's silently).
+        BadPolicy{"map_conflicting_format", "{id=sstfilter.bloom:10:banded;format=leveldb}",
+                  "format=leveldb conflicts with id=sstfilter.bloom:10:banded, which states format"},
+        BadPolicy{"map_conflicting_bits", "{id=sstfilter.bloom:10;bits_per_key=20}",
+                  "bits_per_key=20 conflicts with id=sstfilter.bloom:10, which states bits_per_key"},
+        BadPolicy{"map_conflicting_flag",
+                  "{id=sstfilter.bloom:10:optimize_levels:cache_aware;cache_aware=false}",
+                  "cache_aware=false conflicts with id=sstfilter.bloom:10:optimize_levels:cache_aware"}),
     [](const ::testing::TestParamInfo<BadPolicy>& info) { return info.param.name; });
 
 // The control: good strings through the same two paths open a DB with
@@ -163,6 +172,8 @@ TEST(GoodPolicyOpenTest, SamePathsGiveThePolicyAsked) {
        "sstfilter.bloom:10:cache_local:compact_from_level:2"},
       {"{id=sstfilter.bloom;format=cache_local;compact_from_level=1}",
        "sstfilter.bloom:10:cache_local:compact_from_level:1"},
+      // A map repeating what its id states, as a saved OPTIONS file does.
+      {"{id=sstfilter.bloom:10:banded;bits_per_key=10;format=banded}", "sstfilter.bloom:10:banded"},
   };
   for (const auto& [policy, expected_id] : kPolicies) {
     testing::TempDir dir;

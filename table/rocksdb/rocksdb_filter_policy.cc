@@ -1,5 +1,6 @@
 #include "table/rocksdb/rocksdb_filter_policy.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
@@ -201,6 +203,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       const std::unordered_map<std::string, std::string>& options,
       std::unordered_map<std::string, std::string>* unused) override {
     rocksdb::Status s = UnknownOption(config_options, options);
+    if (s.ok()) s = ConflictWithId(config_options, options);
     if (s.ok()) s = rocksdb::FilterPolicy::ConfigureOptions(config_options, options, unused);
     if (s.ok()) s = Combination();
     config_error_ = s.ok() ? s : Rejection(GetId(), s);
@@ -212,7 +215,39 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
     return NewBitsReader(contents);
   }
 
+  // The policy was made from `id`: the option map RocksDB configures next
+  // ({id=<id>;...}) may repeat what it states, not say otherwise.
+  void StatedById(const std::string& id) {
+    id_ = id;
+    id_stated_ = StatedOptions(id);
+  }
+
  private:
+  // A field of the map beside the id that the id states otherwise
+  // ({id=sstfilter.bloom:10:banded;format=leveldb}): refused naming both,
+  // where RocksDB would silently take the map's. Only the first map: later
+  // configurations of the policy change it as asked.
+  rocksdb::Status ConflictWithId(const rocksdb::ConfigOptions& config_options,
+                                 const std::unordered_map<std::string, std::string>& options) {
+    std::vector<std::string> stated = std::move(id_stated_);
+    id_stated_.clear();
+    for (const auto& [name, value] : options) {
+      if (std::find(stated.begin(), stated.end(), name) == stated.end()) continue;
+      const rocksdb::OptionTypeInfo& info = OptionInfo().at(name);
+      FilterOptions given = options_;
+      std::string mismatch;
+      if (!info.Parse(config_options, name, value, &given).ok() ||
+          info.AreEqual(config_options, name, &options_, &given, &mismatch)) {
+        continue;  // A bad value is named by the configuration itself.
+      }
+      return rocksdb::Status::InvalidArgument(absl::StrFormat(
+          "%s: %s=%s conflicts with id=%s, which states %s otherwise; give each option once",
+          kBloomPolicyName, name, value, id_, name));
+    }
+    return rocksdb::Status::OK();
+  }
+
+
   static rocksdb::Status Rejection(const std::string& id, const rocksdb::Status& why) {
     return rocksdb::Status::InvalidArgument(absl::StrFormat(
         "filter_policy %s was rejected, the DB would run without the filter it asks for: %s",
@@ -296,6 +331,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   mutable FpCredit memory_credit_;
   mutable std::atomic<bool> fallback_said_{false};  // At a first table (SayFallback).
 
+  // The id it was made from, and the options it states (StatedById).
+  std::string id_;
+  std::vector<std::string> id_stated_;
   std::string rejected_id_;
   rocksdb::Status id_error_;      // The id itself was bad (permanent).
   rocksdb::Status config_error_;  // The last ConfigureOptions failed.
@@ -314,7 +352,9 @@ std::unique_ptr<rocksdb::FilterPolicy> NewRocksDbFilterPolicyFromId(const std::s
   absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
   if (options.ok()) options = ResolveFilterOptions(*options);
   if (!options.ok()) return std::make_unique<RocksDbFilterPolicy>(id, options.status());
-  return std::make_unique<RocksDbFilterPolicy>(*options);
+  auto policy = std::make_unique<RocksDbFilterPolicy>(*options);
+  policy->StatedById(id);
+  return policy;
 }
 
 }  // namespace sstfilter
