@@ -79,9 +79,9 @@ inline std::vector<std::string> ConsumeKeys(FuzzedDataProvider& in, size_t max_k
   return keys;
 }
 
-// A valid bits_per_key, (0, 100]: an integer (LevelDB's own setting), a
+// A valid builder setting, (0, 100]: an integer (LevelDB's own setting), a
 // decimal fraction, or any double the fuzzer can spell that is in range
-// (subnormals included).
+// (subnormals included). A policy's bits_per_key starts at kMinBitsPerKey.
 inline double ConsumeBitsPerKey(FuzzedDataProvider& in) {
   constexpr double kMax = 100.0;  // kMaxBitsPerKey.
   switch (in.ConsumeIntegralInRange(0, 2)) {
