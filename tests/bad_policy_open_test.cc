@@ -238,7 +238,7 @@ TEST(UnresolvablePolicyTest, OnlyStrictParsingReportsIt) {
 }
 
 // Malformed option maps naming sstfilter.bloom that RocksDB may drop before
-// sstfilter's parser sees them (issue 53): put in a DB's OPTIONS file in
+// sstfilter's parser sees them: put in a DB's OPTIONS file in
 // place of a good policy and loaded with RocksDB's defaults, either the load
 // or DB::Open refuses them, or the DB opens with another policy (none), and
 // then the census (which a per-level policy needs beside it) says so at

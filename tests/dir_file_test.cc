@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,18 +21,12 @@
 #include "rocksdb/env.h"
 #include "table/census/file_worker.h"
 #include "tests/db_test_util.h"
+#include "tests/sst_test_util.h"
 
 namespace sstfilter {
 namespace {
 
 using testing::TempDir;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> Names(const std::string& dir) {
   std::vector<std::string> names;
@@ -79,7 +72,7 @@ TEST(DirFileTest, ReplacesALinkWithoutWritingThroughIt) {
   const std::string path = dir.path() + "/f";
   ASSERT_EQ(symlink(victim.c_str(), path.c_str()), 0);
   ASSERT_TRUE(ReplaceFile(path, "new").ok());
-  EXPECT_EQ(Slurp(victim), "kept");
+  EXPECT_EQ(testing::ReadFileBytes(victim), "kept");
   EXPECT_EQ(*ReadRegularFile(path, 100), "new");
   EXPECT_EQ(Names(dir.path()), std::vector<std::string>{"f"});
 }
@@ -93,7 +86,7 @@ TEST(DirFileTest, ADirectoryInTheWayFailsTheWriteAndLeavesNothing) {
   EXPECT_FALSE(s.ok());
   EXPECT_TRUE(absl::StrContains(s.message(), "renaming")) << s;
   EXPECT_EQ(Names(dir.path()), std::vector<std::string>{"f"});
-  EXPECT_EQ(Slurp(path + "/inside"), "x");
+  EXPECT_EQ(testing::ReadFileBytes(path + "/inside"), "x");
 }
 
 TEST(DirFileTest, WritesThroughAnEnvOfItsOwn) {

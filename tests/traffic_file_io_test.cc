@@ -18,7 +18,6 @@
 #include <fstream>
 #include <future>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +34,7 @@
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"
+#include "tests/sst_test_util.h"
 #include "tests/warning_log.h"
 
 namespace sstfilter {
@@ -47,13 +47,6 @@ constexpr char kPolicy[] = "sstfilter.bloom:10:cache_local:optimize_levels";
 constexpr size_t kKeys = 2000;
 // Far above a case's few hundred milliseconds: only a hang reaches it.
 constexpr std::chrono::seconds kDeadline{60};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool IsRegularFile(const std::string& path) {
   struct stat st;
@@ -126,7 +119,7 @@ class TrafficFileIoTest : public ::testing::Test {
   // The census's own file stands at the name and reads.
   void ExpectOwnTrafficFile() {
     ASSERT_TRUE(IsRegularFile(TrafficPath())) << Warnings();
-    EXPECT_TRUE(ParseTrafficFile(Slurp(TrafficPath())).ok());
+    EXPECT_TRUE(ParseTrafficFile(testing::ReadFileBytes(TrafficPath())).ok());
     for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
       const std::string name = entry.path().filename().string();
       EXPECT_FALSE(IsFreshFileOf(name, kTrafficFileName)) << name << " left behind";
@@ -170,7 +163,7 @@ TEST_F(TrafficFileIoTest, ADirectoryInTheWayIsNamedAndLeftAsItIs) {
   ReopenReadAndFlush();
   EXPECT_TRUE(absl::StrContains(Warnings(), "is a directory")) << Warnings();
   EXPECT_TRUE(absl::StrContains(Warnings(), "the traffic summary was not written")) << Warnings();
-  EXPECT_EQ(Slurp(TrafficPath() + "/keep"), "user data");
+  EXPECT_EQ(testing::ReadFileBytes(TrafficPath() + "/keep"), "user data");
   for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
     const std::string name = entry.path().filename().string();
     EXPECT_FALSE(IsFreshFileOf(name, kTrafficFileName)) << name << " left behind";
@@ -194,7 +187,7 @@ TEST_F(TrafficFileIoTest, ALinkAtTheOldTemporaryNameIsNeverWrittenThrough) {
   std::ofstream(victim) << "outside the DB";
   ASSERT_EQ(symlink(victim.c_str(), LegacyTmpPath().c_str()), 0);
   ReopenReadAndFlush();
-  EXPECT_EQ(Slurp(victim), "outside the DB");
+  EXPECT_EQ(testing::ReadFileBytes(victim), "outside the DB");
   ExpectOwnTrafficFile();
   EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(LegacyTmpPath())))
       << "the old temporary name is cleared away";
