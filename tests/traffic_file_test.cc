@@ -5,6 +5,7 @@
 // named.
 #include "table/census/traffic_file.h"
 
+#include <cmath>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -116,6 +117,17 @@ TEST(TrafficFileTest, WritesTheMostExposedTablesWithinItsBound) {
   EXPECT_EQ(read->tables.size(), kMaxTrafficTables);
   EXPECT_EQ(read->tables.count(1) + read->tables.count(2), 0u) << "the least exposed are left out";
   EXPECT_EQ(read->tables.count(kMaxTrafficTables + 2), 1u);
+}
+
+// A share, exposure or hit share written as -0 (by hand: the census writes
+// 0) is read as 0, as the traffic file fuzz target requires.
+TEST(TrafficFileTest, ReadsMinusZeroAsZero) {
+  const absl::StatusOr<TrafficSummary> read =
+      ParseTrafficFile("sstfilter traffic 3\nhit_share -0\n7 -0 -0\n");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_FALSE(std::signbit(*read->hit_share));
+  EXPECT_FALSE(std::signbit(read->tables.at(7)));
+  EXPECT_FALSE(std::signbit(read->exposures.at(7)));
 }
 
 }  // namespace

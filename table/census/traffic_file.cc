@@ -55,8 +55,8 @@ absl::Status ParseTableLine(int version, size_t i, absl::string_view line,
                                 : "<file number> <share in [0, 1]>",
                 line);
   }
-  summary->tables[number] = share;
-  if (version >= 3) summary->exposures[number] = exposure;
+  summary->tables[number] = share + 0.0;  // -0 is 0.
+  if (version >= 3) summary->exposures[number] = exposure + 0.0;
   return absl::OkStatus();
 }
 
