@@ -3,8 +3,13 @@
 // pointed at another real, intact block, and a block's compression type byte
 // can be changed with its checksum recomputed. RocksDB (whose build may keep
 // assert() on, as Debian's does) trusts such fields; the tool must still end
-// with exit 0 or 1 and a message, never a signal (abort, core dump).
+// with exit 0 or 1 and a message, never a signal (abort, core dump). The
+// child process the tool reads in (tools/child_guard.h) names how it ended.
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +23,7 @@
 #include "tests/db_test_util.h"
 #include "tests/sst_test_util.h"
 #include "tests/tool_runner.h"
+#include "tools/child_guard.h"
 
 namespace sstfilter {
 namespace {
@@ -222,6 +228,49 @@ INSTANTIATE_TEST_SUITE_P(
       return absl::StrFormat("%s_%s", info.param.partitioned ? "partitioned" : "full",
                              info.param.compressed ? "snappy" : "uncompressed");
     });
+
+// The tool's reading child: its exit code passed on; an exception nothing
+// caught named (out of memory told apart from damage), a SIGKILL named as
+// the kernel's or a user's, other signals with the caller's explanation.
+TEST(ChildGuardTest, PassesTheExitCodeOn) {
+  const ChildOutcome outcome = RunInChild([] { return 3; });
+  EXPECT_TRUE(outcome.error.empty()) << outcome.error;
+  EXPECT_EQ(outcome.exit_code, 3);
+  EXPECT_EQ(outcome.term_signal, 0);
+}
+
+TEST(ChildGuardTest, NamesRunningOutOfMemory) {
+  const ChildOutcome outcome = RunInChild([]() -> int { throw std::bad_alloc(); });
+  EXPECT_EQ(outcome.term_signal, SIGABRT);
+  EXPECT_EQ(outcome.uncaught, "std::bad_alloc");
+  EXPECT_EQ(ChildDeath(outcome, "the table", "it is damaged"),
+            "ran out of memory (std::bad_alloc) while reading the table");
+}
+
+TEST(ChildGuardTest, NamesAnyUncaughtException) {
+  const ChildOutcome outcome =
+      RunInChild([]() -> int { throw std::runtime_error("bad \x1b line"); });
+  EXPECT_EQ(outcome.term_signal, SIGABRT);
+  EXPECT_EQ(ChildDeath(outcome, "the DB's files", "unused"),
+            "stopped on an exception nothing caught ('bad \\x1b line') while reading the "
+            "DB's files");
+}
+
+TEST(ChildGuardTest, NamesAKill) {
+  const ChildOutcome outcome = RunInChild([] { return raise(SIGKILL); });
+  EXPECT_EQ(outcome.term_signal, SIGKILL);
+  EXPECT_EQ(ChildDeath(outcome, "the table", "unused"),
+            "was killed (SIGKILL: the kernel's out-of-memory killer, or a user) while reading "
+            "the table");
+}
+
+TEST(ChildGuardTest, GivesTheReasonForAnAbort) {
+  const ChildOutcome outcome = RunInChild([]() -> int { std::abort(); });
+  EXPECT_EQ(outcome.term_signal, SIGABRT);
+  EXPECT_TRUE(outcome.uncaught.empty()) << outcome.uncaught;
+  EXPECT_EQ(ChildDeath(outcome, "the table", "it is damaged"),
+            "RocksDB stopped with SIGABRT while reading the table: it is damaged");
+}
 
 }  // namespace
 }  // namespace sstfilter

@@ -518,14 +518,17 @@ int main(int argc, char** argv) {
   // table's fault whichever way it ends the child.
   if (outcome.term_signal == SIGPIPE) return sstfilter::kExitOutputClosed;
   if (outcome.term_signal != 0) {
+    const bool db = absl::GetFlag(FLAGS_file).empty();
     return sstfilter::Fail(
         sstfilter::kExitBadFile,
-        absl::StrFormat("%s: RocksDB stopped with %s while reading the table: it is damaged "
-                        "in a way no checksum covers (a format_version <= 5 footer has "
-                        "none), or RocksDB failed an internal check on it",
-                        absl::GetFlag(FLAGS_file).empty() ? absl::GetFlag(FLAGS_db)
-                                                          : absl::GetFlag(FLAGS_file),
-                        sstfilter::SignalName(outcome.term_signal)));
+        absl::StrFormat(
+            "%s: %s", db ? absl::GetFlag(FLAGS_db) : absl::GetFlag(FLAGS_file),
+            sstfilter::ChildDeath(
+                outcome, db ? "the DB's files" : "the table",
+                db ? "a table or the MANIFEST is damaged in a way no checksum covers, or RocksDB "
+                     "failed an internal check on it"
+                   : "it is damaged in a way no checksum covers (a format_version <= 5 footer "
+                     "has none), or RocksDB failed an internal check on it")));
   }
   return outcome.exit_code;
 }
