@@ -42,7 +42,8 @@ for point in "${points[@]}"; do
     check "$point $policy: bits/entry in (6, 16) (${bits-})" \
       awk -v b="${bits-}" 'BEGIN { exit !(b > 6 && b < 16) }'
     check "$point $policy: the advisor's optimum (${optimum-})" \
-      awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }'
+      awk -v o="${optimum-}" 'BEGIN { exit !(o > 0 && o < 1) }' ||
+      grep -E "projection at '${point#*:}' failed" "$work/progress"
     if ! check "$point $policy: model/opt a ratio (${model_opt-})" \
       awk -v r="${model_opt%x}" 'BEGIN { exit !(r > 0.5 && r < 5) }'; then
       # Which tables hold which bits: the advisor on the shape's DB as the

@@ -188,6 +188,10 @@ class ShapeRunner {
     if (!absent.ok()) return absent.status();
     point.absent = *std::move(absent);
     point.optimum = ProjectDbTree(path_, PerTableShares() ? TableShareOf(written) : nullptr);
+    if (!point.optimum.ok()) {
+      report_(absl::StrFormat("the advisor's projection at '%s' failed: %s", step.label,
+                              point.optimum.status().message()));
+    }
     absl::StatusOr<BenchmarkResult> present =
         db_->RunRead("readrandom", written, config_.present_reads);
     if (!present.ok()) return present.status();
