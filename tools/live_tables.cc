@@ -1,11 +1,13 @@
 #include "tools/live_tables.h"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -35,8 +37,12 @@ namespace {
 constexpr int kMaxOpenFiles = 20;
 
 // The most listings of the tables while some listed table is missing (a
-// busy DB's compactions keep removing tables).
-constexpr int kListings = 5;
+// busy DB's compactions keep removing tables, and a listing may still name
+// a table its compaction has just removed), the first kFirstPause apart,
+// each pause twice the last: about 1.3 s in all before a table that stays
+// missing is called lost.
+constexpr int kListings = 8;
+constexpr std::chrono::milliseconds kFirstPause{10};
 
 // A filter's bytes as the advisor models them.
 FilterDescription Describe(const std::string& compatibility_name, const std::string& bytes) {
@@ -214,21 +220,20 @@ absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
   db_options.max_open_files = kMaxOpenFiles;
   db_options.info_log = std::make_shared<SilentLogger>();
   // A compaction in the process that writes the DB deletes its input
-  // tables: a table missing here is lost only if the next listing names it
-  // too (and it is still missing); otherwise the tables new in that listing
-  // are read, and so on.
+  // tables: while a listed table is missing the tables are listed again
+  // (after a pause), and the tables new in that listing are read; a table
+  // missing from every listing is lost. Two listings in a row may name the
+  // same removed table.
   TablesRead read;
-  std::set<std::string> missing;
   std::vector<rocksdb::LiveFileMetaData> files;
-  for (int listing = 0; listing < kListings; ++listing) {
+  std::chrono::milliseconds pause = kFirstPause;
+  for (int listing = 0; listing < kListings; ++listing, pause *= 2) {
+    if (listing > 0) std::this_thread::sleep_for(pause);
     absl::StatusOr<std::vector<rocksdb::LiveFileMetaData>> listed =
         ListLiveTables(dir, db_options, families);
     if (!listed.ok()) return listed.status();
     files = *std::move(listed);
-    std::set<std::string> now_missing =
-        ReadNew(files, db_options, families, verify_checksums, &read);
-    if (now_missing.empty() || now_missing == missing) break;
-    missing = std::move(now_missing);
+    if (ReadNew(files, db_options, families, verify_checksums, &read).empty()) break;
   }
   return Gather(files, families, read);
 }
