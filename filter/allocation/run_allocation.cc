@@ -17,7 +17,12 @@ namespace {
 // a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
 constexpr double kMinReach = 1e-3;
 
-// The search for mu (in ln mu) stops at this width.
+// The searches for mu and for a repaying factor (in ln) stop at these
+// widths: the open allocation's mu to 0.01% (each run's FP moves as
+// much, far inside the models' error; small filters grow in whole cache
+// lines, so the memory may never come within 0.1% of the budget and the
+// search runs to this width), a factor to a part in 1e9.
+constexpr double kLnMuPrecision = 1e-4;
 constexpr double kMuPrecision = 1e-9;
 
 // What a bit per key buys the run, c in bits(p) = a - ln(p) / c: measured
@@ -50,20 +55,30 @@ double MemoryAt(const std::vector<RunModel>& runs, const std::vector<double>& fp
 // to `budget` from below: lo if even lo's is within it, hi if even hi's is
 // over it. Memory is a step function of mu (filters grow in whole bytes, a
 // small one in whole cache lines), so within 0.1% may never come: the
-// search also stops when mu is known to a part in 1e9.
-template <typename Memory>
-double SolveLnMu(Memory memory, double budget, double lo, double hi) {
+// search also stops when ln mu is known to kLnMuPrecision. Each point after
+// `guess` is Newton's step toward the middle of that 0.1% (`slope`: the
+// memory's derivative in ln mu, < 0) where it falls inside the bracket
+// and the bracket halved at least every other point, else the midpoint:
+// memory is close to linear in ln mu, so a few points find it where
+// bisection from the wide bracket takes twenty.
+template <typename Memory, typename Slope>
+double SolveLnMu(Memory memory, Slope slope, double budget, double lo, double hi, double guess) {
   double at_hi = memory(hi);
   if (at_hi > budget) return hi;
   if (memory(lo) <= budget) return lo;
-  for (int i = 0; i < 200 && at_hi < 0.999 * budget && hi - lo > kMuPrecision; ++i) {
-    const double mid = (lo + hi) / 2;
-    const double m = memory(mid);
+  const double aim = 0.9995 * budget;
+  double x = guess, width = hi - lo;
+  for (int i = 0; i < 200 && at_hi < 0.999 * budget && hi - lo > kLnMuPrecision; ++i) {
+    if (!(x > lo && x < hi) || (i % 2 == 1 && hi - lo > width / 2)) x = (lo + hi) / 2;
+    if (i % 2 == 1) width = hi - lo;
+    const double m = memory(x);
     if (m > budget) {
-      lo = mid;
+      lo = x;
     } else {
-      hi = mid, at_hi = m;
+      hi = x, at_hi = m;
     }
+    const double s = slope(x);
+    x = s < 0 ? x + (aim - m) / s : (lo + hi) / 2;
   }
   return hi;
 }
@@ -81,13 +96,30 @@ double Budget(const std::vector<RunModel>& runs, double max_bits) {
   return std::min(budget, max_bits);
 }
 
-// The open loop's ln mu: every run free, the whole budget.
+// The open loop's ln mu: every run free, the whole budget. With bits(p) =
+// a - ln(p) / c, memory falls by keys / c per unit of ln mu in each run
+// below kMaxRunFpRate; the search starts where the largest run's FP is 1%.
 double OpenLnMu(const std::vector<RunModel>& runs, const std::vector<double>& slopes,
                 double max_bits) {
   auto memory = [&](double ln_mu) {
     return MemoryAt(runs, FpRatesAt(runs, slopes, std::exp(ln_mu)));
   };
-  return SolveLnMu(memory, Budget(runs, max_bits), std::log(1e-300), std::log(1e6));
+  auto slope = [&](double ln_mu) {
+    const std::vector<double> fp = FpRatesAt(runs, slopes, std::exp(ln_mu));
+    double s = 0;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (fp[i] < kMaxRunFpRate) s -= runs[i].keys / slopes[i];
+    }
+    return s;
+  };
+  size_t largest = 0;
+  for (size_t i = 1; i < runs.size(); ++i) {
+    if (runs[i].keys > runs[largest].keys) largest = i;
+  }
+  const RunModel& big = runs[largest];
+  const double guess =
+      std::log(0.01 * slopes[largest] * std::max(big.reach, kMinReach) / big.keys);
+  return SolveLnMu(memory, slope, Budget(runs, max_bits), std::log(1e-300), std::log(1e6), guess);
 }
 
 // Runs that repay a debt together: the bits their fixed parts hold over
