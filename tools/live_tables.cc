@@ -1,6 +1,11 @@
 #include "tools/live_tables.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -99,17 +104,48 @@ TableFilters FiltersOf(const rocksdb::TableProperties& props, const SstFilter& f
   return t;
 }
 
+// A listed table held open from just after its listing: a compaction that
+// removes it later does not take it from under the reading (its bytes stay
+// readable through the descriptor, /proc/self/fd/N). Not held: missing by
+// then, or it could not be opened (errno says).
+class HeldTable {
+ public:
+  explicit HeldTable(const std::string& path)
+      : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)), error_(fd_ < 0 ? errno : 0) {}
+  ~HeldTable() {
+    if (fd_ >= 0) close(fd_);
+  }
+  HeldTable(const HeldTable&) = delete;
+  HeldTable& operator=(const HeldTable&) = delete;
+
+  bool missing() const { return error_ == ENOENT; }
+  int error() const { return error_; }
+  // The path that reads the held file (`listed`, where /proc is not mounted).
+  std::string path(const std::string& listed) const {
+    static const bool proc = std::filesystem::is_directory("/proc/self/fd");
+    return proc ? absl::StrFormat("/proc/self/fd/%d", fd_) : listed;
+  }
+
+ private:
+  int fd_;
+  int error_;
+};
+
 // A live table's filters, or what is wrong with it: missing, not of the size
 // the MANIFEST records (truncated), or failing the inspector's checks
 // (checked_table.h; not every data block's checksum: that reads the DB).
+// `held`: the table, opened when it was listed.
 absl::StatusOr<TableFilters> ReadLiveTable(const rocksdb::LiveFileMetaData& f,
+                                           const HeldTable& held,
                                            const rocksdb::Options& options, bool verify) {
-  const std::string path = f.db_path + f.name;
+  if (held.missing()) return absl::NotFoundError("missing, though the MANIFEST lists it");
+  if (held.error() != 0) return absl::UnavailableError(std::strerror(held.error()));
+  const std::string path = held.path(f.db_path + f.name);
   std::error_code error;
-  const uint64_t size = std::filesystem::file_size(path, error);
-  if (error == std::errc::no_such_file_or_directory) {
-    return absl::NotFoundError("missing, though the MANIFEST lists it");
+  if (!std::filesystem::is_regular_file(path, error)) {
+    return absl::FailedPreconditionError("not a regular file");
   }
+  const uint64_t size = std::filesystem::file_size(path, error);
   if (error) return absl::UnavailableError(error.message());
   if (size != f.size) {
     return absl::DataLossError(absl::StrFormat("%s: %d bytes, the MANIFEST records %d",
@@ -155,26 +191,39 @@ std::set<std::string> ReadNew(const std::vector<rocksdb::LiveFileMetaData>& file
                               const rocksdb::DBOptions& db_options,
                               const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
                               bool verify, TablesRead* read) {
+  // Each table to read is opened first, all at once: reading them takes
+  // long enough for a busy DB's compactions to remove some that were live
+  // at the listing, and a table held open is read whole whatever happens.
+  std::map<std::string, std::unique_ptr<HeldTable>> held;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    const std::string path = f.db_path + f.name;
+    const auto it = read->find(path);
+    if (it == read->end() || absl::IsNotFound(it->second.status())) {
+      held.emplace(path, std::make_unique<HeldTable>(path));
+    }
+  }
   std::set<std::string> missing;
   for (const rocksdb::ColumnFamilyDescriptor& family : families) {
     const rocksdb::Options options(db_options, family.options);
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != family.name) continue;
       const std::string path = f.db_path + f.name;
-      auto it = read->find(path);
-      if (it == read->end() || absl::IsNotFound(it->second.status())) {
-        it = read->insert_or_assign(path, ReadLiveTable(f, options, verify)).first;
+      const auto h = held.find(path);
+      if (h != held.end()) {
+        read->insert_or_assign(path, ReadLiveTable(f, *h->second, options, verify));
+        held.erase(h);  // Closed once read.
       }
-      if (absl::IsNotFound(it->second.status())) missing.insert(path);
+      if (absl::IsNotFound(read->at(path).status())) missing.insert(path);
     }
   }
   return missing;
 }
 
-// Each family's tables as `files` lists them, from `read`.
+// Each family's tables as `files` lists them, from `read`, but those in
+// `left_out`.
 std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& files,
                                  const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
-                                 const TablesRead& read) {
+                                 const TablesRead& read, const std::set<std::string>& left_out) {
   std::vector<FamilyTables> result;
   for (const rocksdb::ColumnFamilyDescriptor& family : families) {
     FamilyTables& tables = result.emplace_back();
@@ -182,7 +231,7 @@ std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& f
     const rocksdb::Comparator* cmp = family.options.comparator;
     tables.bytewise = cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
     for (const rocksdb::LiveFileMetaData& f : files) {
-      if (f.column_family_name != family.name) continue;
+      if (f.column_family_name != family.name || left_out.count(f.db_path + f.name) > 0) continue;
       const absl::StatusOr<TableFilters>& t = read.at(f.db_path + f.name);
       if (!t.ok()) {
         tables.unreadable.push_back(absl::StrFormat("%s%s (L%d): %s", f.db_path, f.name, f.level,
@@ -218,14 +267,21 @@ absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
   db_options.paranoid_checks = false;
   db_options.create_if_missing = false;
   db_options.max_open_files = kMaxOpenFiles;
+  // Nor read tables' properties at the open: the sooner the listing, the
+  // fewer of its tables a busy DB's compactions remove before they are
+  // held open (ReadNew).
+  db_options.skip_stats_update_on_db_open = true;
   db_options.info_log = std::make_shared<SilentLogger>();
   // A compaction in the process that writes the DB deletes its input
-  // tables: while a listed table is missing the tables are listed again
-  // (after a pause), and the tables new in that listing are read; a table
-  // missing from every listing is lost. Two listings in a row may name the
-  // same removed table.
+  // tables after the MANIFEST says so: a listed table found missing is
+  // lost only if the next listing, made after it was found missing, still
+  // names it. While the last listing names a table missing that the one
+  // before did not, the tables are listed again (after a pause) and the
+  // tables new in that listing are read. A table found missing in the last
+  // listing alone was removed while it was read; it is left out.
   TablesRead read;
   std::vector<rocksdb::LiveFileMetaData> files;
+  std::set<std::string> missing, unconfirmed;
   std::chrono::milliseconds pause = kFirstPause;
   for (int listing = 0; listing < kListings; ++listing, pause *= 2) {
     if (listing > 0) std::this_thread::sleep_for(pause);
@@ -233,9 +289,15 @@ absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
         ListLiveTables(dir, db_options, families);
     if (!listed.ok()) return listed.status();
     files = *std::move(listed);
-    if (ReadNew(files, db_options, families, verify_checksums, &read).empty()) break;
+    const std::set<std::string> before = std::move(missing);
+    missing = ReadNew(files, db_options, families, verify_checksums, &read);
+    unconfirmed.clear();
+    for (const std::string& path : missing) {
+      if (before.count(path) == 0) unconfirmed.insert(path);
+    }
+    if (unconfirmed.empty()) break;
   }
-  return Gather(files, families, read);
+  return Gather(files, families, read, unconfirmed);
 }
 
 }  // namespace sstfilter
