@@ -30,6 +30,7 @@
 #include "table/census/census_tree.h"
 #include "table/census/open_db.h"
 #include "table/census/silent_logger.h"
+#include "table/census/table_listing_fs.h"
 #include "tools/builtin_filter.h"
 #include "tools/checked_table.h"
 
@@ -48,6 +49,9 @@ constexpr int kMaxOpenFiles = 20;
 // missing is called lost.
 constexpr int kListings = 8;
 constexpr std::chrono::milliseconds kFirstPause{10};
+
+// The most read-only opens of the DB for one listing (OpenForListing).
+constexpr int kOpenAttempts = 6;
 
 // A filter's bytes as the advisor models them.
 FilterDescription Describe(const std::string& compatibility_name, const std::string& bytes) {
@@ -164,13 +168,34 @@ absl::StatusOr<TableFilters> ReadLiveTable(const rocksdb::LiveFileMetaData& f,
   return filters;
 }
 
+// Opens the DB read-only. The writer may delete a file the open has found
+// before the open reads it (a MANIFEST it has just replaced; the WALs,
+// which it deletes after each flush, are not listed: table_listing_fs.h):
+// an open that fails on a missing file is tried again after a pause
+// (kFirstPause, doubling, up to kOpenAttempts in all); a DB whose files
+// are truly missing fails each time.
+rocksdb::Status OpenForListing(const std::string& dir, const rocksdb::DBOptions& options,
+                               const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                               std::vector<rocksdb::ColumnFamilyHandle*>* handles,
+                               std::unique_ptr<rocksdb::DB>* db) {
+  rocksdb::Status s;
+  std::chrono::milliseconds pause = kFirstPause;
+  for (int attempt = 0; attempt < kOpenAttempts; ++attempt, pause *= 2) {
+    if (attempt > 0) std::this_thread::sleep_for(pause);
+    handles->clear();
+    s = OpenDbForReadOnly(options, dir, families, handles, db);
+    if (s.ok() || !s.IsPathNotFound()) break;
+  }
+  return s;
+}
+
 // The live tables of every column family, as the MANIFEST lists them now.
 absl::StatusOr<std::vector<rocksdb::LiveFileMetaData>> ListLiveTables(
     const std::string& dir, const rocksdb::DBOptions& options,
     const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   std::unique_ptr<rocksdb::DB> db;
-  if (rocksdb::Status s = OpenDbForReadOnly(options, dir, families, &handles, &db); !s.ok()) {
+  if (rocksdb::Status s = OpenForListing(dir, options, families, &handles, &db); !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrFormat("--db=%s: RocksDB cannot open it: %s", dir, s.ToString()));
   }
@@ -251,8 +276,12 @@ std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& f
 
 absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
                                                          bool verify_checksums) {
+  // Every file RocksDB opens is checked to be a regular file; no WAL is
+  // replayed (table_listing_fs.h).
+  const std::unique_ptr<rocksdb::Env> env = NewTableListingEnv();
   rocksdb::ConfigOptions config;
   config.ignore_unknown_options = true;
+  config.env = env.get();
   rocksdb::DBOptions db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, dir, &db_options, &families);
@@ -264,6 +293,7 @@ absl::StatusOr<std::vector<FamilyTables>> ReadLiveTables(const std::string& dir,
   // paranoid checks off it neither refuses a table it cannot open nor, as a
   // secondary instance's recovery would, silently stops at the last state
   // before that table; each table is then read and checked here.
+  db_options.env = env.get();
   db_options.paranoid_checks = false;
   db_options.create_if_missing = false;
   db_options.max_open_files = kMaxOpenFiles;

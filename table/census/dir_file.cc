@@ -116,6 +116,12 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, size_t max_
   return text;
 }
 
+absl::Status CheckRegularIfPresent(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(path, " is ", KindOf(st.st_mode)));
+}
+
 absl::StatusOr<std::string> ReadRegularFileHead(const std::string& path, size_t max_bytes) {
   Fd file{open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (file.fd < 0) return ErrnoStatus(errno, absl::StrCat("opening ", path));

@@ -39,6 +39,11 @@ absl::StatusOr<std::string> ReadRegularFile(const std::string& path, size_t max_
 // head is what is read).
 absl::StatusOr<std::string> ReadRegularFileHead(const std::string& path, size_t max_bytes);
 
+// OK if `path` names a regular file (through any symlinks) or nothing;
+// else FailedPrecondition naming what it is ("PATH is a FIFO"): what to
+// check before a reader that would block on a FIFO (RocksDB's) opens it.
+absl::Status CheckRegularIfPresent(const std::string& path);
+
 // Writes `text` to a fresh file beside `path` and renames it over `path`;
 // on any failure removes the fresh file and says why. The fresh file's name
 // is `path` + "." + 16 hex digits + kFreshSuffix.

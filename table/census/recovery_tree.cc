@@ -1,50 +1,23 @@
 #include "table/census/recovery_tree.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <vector>
 
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
-#include "rocksdb/file_system.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "table/census/census_tree.h"
 #include "table/census/open_db.h"
 #include "table/census/silent_logger.h"
+#include "table/census/table_listing_fs.h"
 
 namespace sstfilter {
 
-namespace {
-
-// A file system whose directory listings leave out write-ahead logs: the
-// secondary instance then finds none to replay.
-class NoWalFileSystem final : public rocksdb::FileSystemWrapper {
- public:
-  explicit NoWalFileSystem(const std::shared_ptr<rocksdb::FileSystem>& base)
-      : FileSystemWrapper(base) {}
-  const char* Name() const override { return "sstfilter.NoWalFileSystem"; }
-
-  rocksdb::IOStatus GetChildren(const std::string& dir, const rocksdb::IOOptions& options,
-                                std::vector<std::string>* result,
-                                rocksdb::IODebugContext* dbg) override {
-    rocksdb::IOStatus s = target()->GetChildren(dir, options, result, dbg);
-    result->erase(std::remove_if(result->begin(), result->end(),
-                                 [](const std::string& name) {
-                                   return name.size() > 4 &&
-                                          name.compare(name.size() - 4, 4, ".log") == 0;
-                                 }),
-                  result->end());
-    return s;
-  }
-};
-
-}  // namespace
-
 std::shared_ptr<const TreeRuns> ReadRecoveryTree(const std::string& db_path,
                                                  const std::string& column_family) {
-  const std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(
-      std::make_shared<NoWalFileSystem>(rocksdb::FileSystem::Default()));
+  // No WAL replayed: the tree is the tables'.
+  const std::unique_ptr<rocksdb::Env> env = NewTableListingEnv();
   rocksdb::DBOptions options;
   options.env = env.get();
   options.info_log = std::make_shared<SilentLogger>();
