@@ -18,6 +18,7 @@
 #ifndef SSTFILTER_INSPECT_BLOCK_ENTRIES_H_
 #define SSTFILTER_INSPECT_BLOCK_ENTRIES_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,10 @@
 #include "inspect/block_handle.h"
 
 namespace sstfilter {
+
+// Internal keys (RocksDB's and LevelDB's) end in 8 bytes of
+// (sequence number << 8 | value type).
+inline constexpr size_t kInternalKeyTrailer = 8;
 
 struct BlockEntry {
   std::string key;

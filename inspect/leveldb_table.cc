@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "inspect/block_entries.h"
 #include "inspect/block_reader.h"
 #include "inspect/coding.h"
 
@@ -18,7 +19,6 @@ namespace sstfilter {
 
 namespace {
 
-constexpr size_t kInternalKeyTrailer = 8;  // fixed64 sequence << 8 | type.
 constexpr uint8_t kNoCompression = 0;
 constexpr uint8_t kSnappyCompression = 1;
 

@@ -10,9 +10,6 @@ namespace sstfilter {
 
 namespace {
 
-// Internal keys end in 8 bytes of (sequence number << 8 | value type).
-constexpr size_t kInternalKeyTrailer = 8;
-
 absl::Status ReadPartitions(const SstSource& file, const SstIndexFormat& index_format,
                             bool verify_checksums, SstFilter* filter) {
   absl::StatusOr<std::string> index_block =

@@ -11,6 +11,10 @@ namespace sstfilter {
 
 namespace {
 
+// The entries of its EncodingInfo, named apart from the other encodings'
+// (a unity build compiles them as one source).
+namespace banded_entries {
+
 constexpr char kName[] = "banded";
 
 FilterDescription DescribeLayers(const BandedShape& shape) {
@@ -42,17 +46,18 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 std::string Kernels() { return GetBandedKernels(BestSimdLevel()).name; }
 
+}  // namespace banded_entries
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kBandedEncodingInfo = {
-    kName,
+    banded_entries::kName,
     "sstfilter banded (bumped Ribbon, 64-slot bands)",
     kBandedTag,
     BandedFilterReader::Recognises,
     StructuredExpectedFpRate<BandedFilterBuilder>,
     StructuredSizedFpRate<BandedFilterBuilder>,
-    Describe,
-    Details,
-    Kernels};
+    banded_entries::Describe,
+    banded_entries::Details,
+    banded_entries::Kernels};
 
 }  // namespace sstfilter

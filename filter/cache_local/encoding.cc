@@ -13,6 +13,10 @@ namespace sstfilter {
 
 namespace {
 
+// The entries of its EncodingInfo, named apart from the other encodings'
+// (a unity build compiles them as one source).
+namespace cache_local_entries {
+
 constexpr char kName[] = "cache_local";
 
 FilterDescription Describe(std::string_view filter) {
@@ -59,10 +63,18 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 std::string Kernels() { return std::string(SimdLevelName(BestSimdLevel())); }
 
+}  // namespace cache_local_entries
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCacheLocalEncodingInfo = {
-    kName, "sstfilter cache-local Bloom", kCacheLocalTag, CacheLocalBloomReader::Recognises,
-    CacheLocalExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
+    cache_local_entries::kName,
+    "sstfilter cache-local Bloom",
+    kCacheLocalTag,
+    CacheLocalBloomReader::Recognises,
+    CacheLocalExpectedFpRate,
+    cache_local_entries::SizedFpRate,
+    cache_local_entries::Describe,
+    cache_local_entries::Details,
+    cache_local_entries::Kernels};
 
 }  // namespace sstfilter

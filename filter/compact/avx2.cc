@@ -17,7 +17,7 @@ namespace sstfilter {
 namespace {
 
 namespace cp = compact;
-constexpr size_t kLanes = 4;
+constexpr size_t kAvx2Lanes = 4;
 
 // The folded product hi ^ lo of h * k (CellsOf's `folded`), and lo.
 SSTFILTER_AVX2 inline __m256i FoldedProduct(__m256i h, __m256i k, __m256i* lo) {
@@ -48,7 +48,7 @@ SSTFILTER_AVX2 inline __m256i BitOffset(__m256i cell, __m256i bits, __m256i narr
 SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint64_t multiplier,
                                    const cp::FuseParams& p, size_t first, cp::LocatedGroup* out) {
   // Lanes past `lanes` hash to 0: they map to valid cells and are not read.
-  uint64_t padded[kLanes] = {};
+  uint64_t padded[kAvx2Lanes] = {};
   std::memcpy(padded, hashes, lanes * sizeof(uint64_t));
   const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(padded));
   __m256i lo;
@@ -83,8 +83,8 @@ SSTFILTER_AVX2 inline void Locate4(const uint64_t* hashes, size_t lanes, uint64_
 SSTFILTER_AVX2 void QueryAvx2(const uint64_t* hashes, size_t n, const char* array,
                               uint64_t multiplier, const cp::FuseParams& p, bool* out) {
   cp::LocatedGroup at;
-  for (size_t first = 0; first < n; first += kLanes) {
-    const size_t lanes = std::min(kLanes, n - first);
+  for (size_t first = 0; first < n; first += kAvx2Lanes) {
+    const size_t lanes = std::min(kAvx2Lanes, n - first);
     Locate4(hashes + first, lanes, multiplier, p, first, &at);
     cp::PrefetchLocated(array, at, first, first + lanes);
   }

@@ -19,7 +19,7 @@ namespace sstfilter {
 namespace {
 
 namespace cp = compact;
-constexpr size_t kLanes = 8;
+constexpr size_t kAvx512Lanes = 8;
 
 // The folded product hi ^ lo of h * k (CellsOf's `folded`), and lo.
 SSTFILTER_AVX512 inline __m512i FoldedProduct(__m512i h, __m512i k, __m512i* lo) {
@@ -80,8 +80,8 @@ SSTFILTER_AVX512 inline void Locate8(const uint64_t* hashes, size_t lanes, uint6
 SSTFILTER_AVX512 void QueryAvx512(const uint64_t* hashes, size_t n, const char* array,
                                   uint64_t multiplier, const cp::FuseParams& p, bool* out) {
   cp::LocatedGroup at;
-  for (size_t first = 0; first < n; first += kLanes) {
-    const size_t lanes = std::min(kLanes, n - first);
+  for (size_t first = 0; first < n; first += kAvx512Lanes) {
+    const size_t lanes = std::min(kAvx512Lanes, n - first);
     Locate8(hashes + first, lanes, multiplier, p, first, &at);
     cp::PrefetchLocated(array, at, first, first + lanes);
   }

@@ -12,6 +12,10 @@ namespace sstfilter {
 
 namespace {
 
+// The entries of its EncodingInfo, named apart from the other encodings'
+// (a unity build compiles them as one source).
+namespace compact_entries {
+
 constexpr char kName[] = "compact";
 
 FilterDescription DescribeFuse(const FuseShape& shape) {
@@ -48,17 +52,18 @@ std::string Kernels() {
                          std::string(SimdLevelName(BestSimdLevel())), kCompactSimdMinGroup);
 }
 
+}  // namespace compact_entries
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kCompactEncodingInfo = {
-    kName,
+    compact_entries::kName,
     "sstfilter compact (4-wise binary fuse)",
     kCompactTag,
     CompactFilterReader::Recognises,
     StructuredExpectedFpRate<CompactFilterBuilder>,
     StructuredSizedFpRate<CompactFilterBuilder>,
-    Describe,
-    Details,
-    Kernels};
+    compact_entries::Describe,
+    compact_entries::Details,
+    compact_entries::Kernels};
 
 }  // namespace sstfilter

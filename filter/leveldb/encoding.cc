@@ -10,6 +10,10 @@ namespace sstfilter {
 
 namespace {
 
+// The entries of its EncodingInfo, named apart from the other encodings'
+// (a unity build compiles them as one source).
+namespace leveldb_entries {
+
 FilterDescription Describe(std::string_view filter) {
   const LevelDbBloomReader r(filter);
   if (r.state() == FilterState::kMatchNothing) {
@@ -45,10 +49,18 @@ PlanDetails Details(size_t num_keys, double bits_per_key) {
 
 std::string Kernels() { return "scalar"; }
 
+}  // namespace leveldb_entries
 }  // namespace
 
 ABSL_CONST_INIT const EncodingInfo kLevelDbEncodingInfo = {
-    "leveldb", "sstfilter LevelDB-compatible Bloom", /*tag=*/0, LevelDbBloomReader::Recognises,
-    LevelDbExpectedFpRate, SizedFpRate, Describe, Details, Kernels};
+    "leveldb",
+    "sstfilter LevelDB-compatible Bloom",
+    /*tag=*/0,
+    LevelDbBloomReader::Recognises,
+    LevelDbExpectedFpRate,
+    leveldb_entries::SizedFpRate,
+    leveldb_entries::Describe,
+    leveldb_entries::Details,
+    leveldb_entries::Kernels};
 
 }  // namespace sstfilter
