@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -135,7 +136,8 @@ double BlockedBloomFpRate(double keys_per_line, int num_probes) {
 
 int CacheLocalNumProbes(double bits_per_key) {
   // Memoised: every builder asks, and a partitioned or per-SST build makes
-  // many builders with the same bits/key.
+  // many builders with the same bits/key. Forgotten all at once when full
+  // (models searching over settings ask for many).
   static std::mutex mu;
   static std::map<double, int>* memo = new std::map<double, int>();
   {
@@ -144,25 +146,34 @@ int CacheLocalNumProbes(double bits_per_key) {
     if (it != memo->end()) return it->second;
   }
   const double lambda = cache_local::kLineBits / bits_per_key;
-  // The FP rate is unimodal in k: scan up to the first increase.
   double fp[cache_local::kMaxProbes + 1];
-  double best_fp = 1.0;
-  int last = cache_local::kMaxProbes;
-  for (int k = 1; k <= cache_local::kMaxProbes; ++k) {
-    fp[k] = BlockedBloomFpRate(lambda, k);
-    if (k > 1 && fp[k] > fp[k - 1]) {
-      last = k;
-      break;
-    }
-    best_fp = std::min(best_fp, fp[k]);
+  std::fill(std::begin(fp), std::end(fp), -1.0);  // Not computed.
+  auto fp_of = [&](int k) {
+    if (fp[k] < 0) fp[k] = BlockedBloomFpRate(lambda, k);
+    return fp[k];
+  };
+  // The FP rate is unimodal in k: `last`, the first k whose rate is above
+  // k - 1's (kMaxProbes + 1 if none), found by walking from near a
+  // standard Bloom filter's optimum, ln 2 * bits/key (below it the rates
+  // do not rise, from it on they do not fall).
+  const int guess = static_cast<int>(
+      std::clamp(std::round(0.6931471805599453 * bits_per_key), 2.0,
+                 static_cast<double>(cache_local::kMaxProbes)));
+  int last = guess;
+  if (fp_of(last) > fp_of(last - 1)) {
+    while (last > 2 && fp_of(last - 1) > fp_of(last - 2)) --last;
+  } else {
+    while (last <= cache_local::kMaxProbes && !(fp_of(last) > fp_of(last - 1))) ++last;
   }
-  // The FP rate is flat near its minimum (at 10 bits/key k = 6 and 7 differ
-  // by 0.05%) while every probe costs time: take the fewest probes within
-  // kProbeTolerance of the minimum.
-  int k = 1;
-  while (k < last && fp[k] > best_fp * (1 + kProbeTolerance)) ++k;
+  // The rates fall to last - 1, the minimum, which is flat (at 10 bits/key
+  // k = 6 and 7 differ by 0.05%) while every probe costs time: take the
+  // fewest probes within kProbeTolerance of the minimum.
+  const double best_fp = fp_of(last - 1);
+  int k = last - 1;
+  while (k > 1 && fp_of(k - 1) <= best_fp * (1 + kProbeTolerance)) --k;
   std::lock_guard<std::mutex> lock(mu);
-  if (memo->size() < 1024) (*memo)[bits_per_key] = k;
+  if (memo->size() >= 1024) memo->clear();
+  (*memo)[bits_per_key] = k;
   return k;
 }
 
