@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 namespace sstfilter {
 
@@ -19,7 +18,8 @@ struct BlockClass {
 
 // The t at which `occupancy` (increasing, 0 at 0) reaches `bytes`:
 // infinity if it never does.
-double TimeToFill(const std::function<double(double)>& occupancy, double bytes) {
+template <typename Occupancy>
+double TimeToFill(Occupancy occupancy, double bytes) {
   if (occupancy(INFINITY) <= bytes) return INFINITY;
   double low = 0, high = 1;
   while (occupancy(high) < bytes) high *= 2;

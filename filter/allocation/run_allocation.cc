@@ -6,6 +6,7 @@
 #include <map>
 
 #include "filter/allocation/encoding_model_memo.h"
+#include "filter/allocation/fp_curve.h"
 #include "filter/encodings.h"
 #include "filter/fp_target.h"
 
@@ -190,20 +191,31 @@ std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, do
   return fp;
 }
 
+namespace {
+
+double SpentBits(EncodingId encoding, size_t n, double setting) {
+  return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
+}
+
+}  // namespace
+
+std::function<double(double fp_rate)> ExactBitsForFp(EncodingId encoding, size_t filter_keys) {
+  return [encoding, n = filter_keys](double fp_rate) {
+    return SpentBits(encoding, n,
+                     BitsPerKeyForFpModel(
+                         [&](double setting) { return MemoExpectedFpRate(encoding, n, setting); },
+                         fp_rate));
+  };
+}
+
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
-                          double filter_keys) {
+                          double filter_keys, bool sampled) {
   const auto n = static_cast<size_t>(std::clamp(filter_keys > 0 ? filter_keys : keys, 1.0,
                                                 static_cast<double>(kNominalFilterKeys)));
-  auto spent = [encoding, n](double setting) {
-    return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
-  };
   RunModel model;
   model.keys = keys;
-  model.uniform_bits = spent(bits_per_key);
-  model.bits_for_fp = [encoding, n, spent](double fp_rate) {
-    return spent(BitsPerKeyForFpModel(
-        [&](double setting) { return MemoExpectedFpRate(encoding, n, setting); }, fp_rate));
-  };
+  model.uniform_bits = SpentBits(encoding, n, bits_per_key);
+  model.bits_for_fp = sampled ? SampledBitsForFp(encoding, n) : ExactBitsForFp(encoding, n);
   return model;
 }
 

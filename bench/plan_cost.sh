@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# What cache_aware's plans cost a fill: stock db_bench (Debian's, with
+# libsstfilter_rocksdb.so preloaded) fills --num random keys into many small
+# tables (16 KiB memtables and tables, a 1 MiB block cache holding index and
+# filter blocks) under two policies, runs alternating, and prints each
+# run's fill time (db_bench's micros/op), the medians and their ratio.
+#
+#   bench/plan_cost.sh [BUILD_DIR] [RUNS] [NUM]
+#
+# BUILD_DIR: a build of this checkout (default build/); RUNS per policy
+# (default 3); NUM keys (default 100000, about 500 tables). The policies:
+# PLAN_COST_BASE (default sstfilter.bloom:10:banded, the plain encoding)
+# and PLAN_COST_PLANNED (default sstfilter.bloom:10:banded:optimize_levels:cache_aware).
+set -euo pipefail
+build="${1:-build}" runs="${2:-3}" num="${3:-100000}"
+base="${PLAN_COST_BASE:-sstfilter.bloom:10:banded}"
+planned="${PLAN_COST_PLANNED:-sstfilter.bloom:10:banded:optimize_levels:cache_aware}"
+plugin="$build/table/rocksdb/libsstfilter_rocksdb.so"
+db_bench="$(command -v db_bench)" || { echo "plan_cost: no db_bench (Debian's rocksdb-tools)" >&2; exit 2; }
+[ -f "$plugin" ] || { echo "plan_cost: no $plugin: build this checkout first" >&2; exit 2; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# options <file> <filter_policy>
+options() {
+  cat > "$1" <<OPT
+[Version]
+  rocksdb_version=7.8.3
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+  listeners=sstfilter.level_census
+[CFOptions "default"]
+  table_factory=BlockBasedTable
+  write_buffer_size=16384
+  target_file_size_base=16384
+  max_bytes_for_level_base=65536
+  compression=kNoCompression
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$2
+  cache_index_and_filter_blocks=true
+  block_cache=1048576
+  format_version=5
+OPT
+}
+options "$work/base.opt" "$base"
+options "$work/planned.opt" "$planned"
+
+# fill <options>: the fill's micros per op.
+fill() {
+  rm -rf "$work/db"
+  LD_PRELOAD="$plugin" "$db_bench" --options_file="$1" --db="$work/db" \
+    --benchmarks=fillrandom --num="$num" --value_size=100 --threads=1 --seed=1 2>&1 |
+    awk '$1 == "fillrandom" { print $3; found = 1 } END { exit !found }' \
+    || { echo "plan_cost: db_bench failed with $1" >&2; exit 1; }
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+: > "$work/base" && : > "$work/planned"
+for ((r = 1; r <= runs; r++)); do
+  b="$(fill "$work/base.opt")"; echo "$b" >> "$work/base"
+  p="$(fill "$work/planned.opt")"; echo "$p" >> "$work/planned"
+  printf 'run %d: %s %s us/op, %s %s us/op\n' "$r" "$base" "$b" "$planned" "$p"
+done
+mb="$(median < "$work/base")" mp="$(median < "$work/planned")"
+printf 'median of %d: %s %s us/op, %s %s us/op: %.2fx\n' "$runs" "$base" "$mb" "$planned" "$mp" \
+  "$(awk -v a="$mp" -v b="$mb" 'BEGIN { print a / b }')"

@@ -1,0 +1,88 @@
+// filter/allocation/fp_curve.h: the sampled bits-for-FP curve against the
+// exact search it samples (ExactBitsForFp), for every encoding.
+#include "filter/allocation/fp_curve.h"
+
+#include <cmath>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+#include "filter/allocation/run_allocation.h"
+#include "filter/encodings.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr size_t kSizes[] = {1, 40, 140, 1000, 50000, size_t{1} << 20};
+
+// At each node, the exact answer for the class's size; between two nodes,
+// linear in ln p (a quarter of the way: a quarter of the change).
+TEST(BitsForFpCurveTest, ExactAtNodesLinearBetweenThem) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    for (size_t n : kSizes) {
+      const auto curve = SampledBitsForFp(encoding, n);
+      const auto exact = ExactBitsForFp(encoding, BitsCurveKeys(n));
+      for (int i = 4; i <= 200; i += 7) {
+        const double p = std::exp(-i * kBitsCurveStep);
+        const double q = std::exp(-(i + 1) * kBitsCurveStep);
+        const double at_p = exact(p), at_q = exact(q);
+        EXPECT_EQ(curve(p), at_p) << EncodingName(encoding) << " n=" << n << " node " << i;
+        const double quarter = curve(std::pow(p, 0.75) * std::pow(q, 0.25));
+        EXPECT_NEAR(quarter, at_p + 0.25 * (at_q - at_p), 1e-9)
+            << EncodingName(encoding) << " n=" << n << " node " << i;
+      }
+    }
+  }
+}
+
+// Bits never rise as the FP rate does; past the nodes' range the curve is
+// the exact search.
+TEST(BitsForFpCurveTest, FallsAsFpRisesExactOutsideTheNodes) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    const auto curve = SampledBitsForFp(encoding, 5000);
+    double last = curve(1e-29);
+    for (double p = 1e-29; p < 0.6; p *= 1.07) {
+      const double bits = curve(p);
+      EXPECT_LE(bits, last + 1e-12) << EncodingName(encoding) << " p=" << p;
+      last = bits;
+    }
+    const auto exact = ExactBitsForFp(encoding, BitsCurveKeys(5000));
+    EXPECT_EQ(curve(1e-40), exact(1e-40)) << EncodingName(encoding);
+  }
+}
+
+TEST(BitsForFpCurveTest, SizeClasses) {
+  for (size_t n = 1; n < kBitsCurveExactKeys; ++n) EXPECT_EQ(BitsCurveKeys(n), n);
+  // Within a 32nd of an octave, the class's size rounded to whole keys.
+  const double most = std::exp2(1.0 / 32) - 1;
+  size_t classes = 0, last = 0;
+  for (size_t n = kBitsCurveExactKeys; n < 4 * kBitsCurveExactKeys; ++n) {
+    const auto c = static_cast<double>(BitsCurveKeys(n));
+    EXPECT_LE(std::abs(c - static_cast<double>(n)), most * static_cast<double>(n) + 0.5) << n;
+    if (BitsCurveKeys(n) != last) ++classes, last = BitsCurveKeys(n);
+  }
+  EXPECT_EQ(classes, 32u + 1u);  // Two octaves, 16 classes each (and the next's first).
+}
+
+// Threads sharing a curve read the same values (its nodes are computed by
+// whichever thread asks first).
+TEST(BitsForFpCurveTest, SharedAcrossThreads) {
+  const auto reference = ExactBitsForFp(EncodingId::kBanded, BitsCurveKeys(777));
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      const auto curve = SampledBitsForFp(EncodingId::kBanded, 777);
+      for (int i = 10; i < 120; ++i) {
+        const double p = std::exp(-i * kBitsCurveStep);
+        if (curve(p) != reference(p)) ++wrong[t];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(wrong[t], 0) << t;
+}
+
+}  // namespace
+}  // namespace sstfilter
