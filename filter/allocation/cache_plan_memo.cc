@@ -94,22 +94,22 @@ using SiteKey = std::pair<const void*, std::string>;
 constexpr size_t kLastSites = 256;
 
 // The memo's state, behind one lock.
-struct Memo {
+struct PlanMemo {
   std::mutex mu;
   std::array<Entry, kEntries> entries;
   size_t next = 0;
   std::map<SiteKey, CachePlan> last;
 };
 
-Memo& TheMemo() {
-  static Memo* memo = new Memo;  // Never destroyed: tables are built until exit.
+PlanMemo& ThePlanMemo() {
+  static PlanMemo* memo = new PlanMemo;  // Never destroyed: tables are built until exit.
   return *memo;
 }
 
 }  // namespace
 
 void ForgetLastPlans(const void* db) {
-  Memo& memo = TheMemo();
+  PlanMemo& memo = ThePlanMemo();
   std::lock_guard<std::mutex> lock(memo.mu);
   for (auto it = memo.last.begin(); it != memo.last.end();) {
     it = it->first.first == db ? memo.last.erase(it) : std::next(it);
@@ -117,7 +117,7 @@ void ForgetLastPlans(const void* db) {
 }
 
 std::optional<CachePlan> LastPlan(const void* db, const std::string& column_family) {
-  Memo& memo = TheMemo();
+  PlanMemo& memo = ThePlanMemo();
   std::lock_guard<std::mutex> lock(memo.mu);
   const auto it = memo.last.find(SiteKey{db, column_family});
   if (it == memo.last.end()) return std::nullopt;
@@ -126,7 +126,7 @@ std::optional<CachePlan> LastPlan(const void* db, const std::string& column_fami
 
 CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                        int level, const CacheSite& cache) {
-  Memo& memo = TheMemo();
+  PlanMemo& memo = ThePlanMemo();
   // Kept as the site's last plan, under the lock.
   auto keep_last = [&](const CachePlan& plan) {
     if (cache.db == nullptr) return;

@@ -39,7 +39,7 @@ struct PointHash {
   }
 };
 
-class Memo {
+class ModelMemo {
  public:
   template <typename Compute>
   double Get(const Point& point, Compute compute) {
@@ -59,21 +59,22 @@ class Memo {
   std::unordered_map<Point, double, PointHash> values_;
 };
 
-Memo& TheMemo() {
-  static Memo* memo = new Memo();  // Never destroyed: used from any thread at exit.
+ModelMemo& TheModelMemo() {
+  static ModelMemo* memo = new ModelMemo();  // Never destroyed: used from any thread at exit.
   return *memo;
 }
 
 }  // namespace
 
 double MemoExpectedFpRate(EncodingId encoding, size_t num_keys, double bits_per_key) {
-  return TheMemo().Get({Model::kFpRate, encoding, num_keys, bits_per_key}, [&] {
+  return TheModelMemo().Get({Model::kFpRate, encoding, num_keys, bits_per_key}, [&] {
     return EncodingInfoOf(encoding).expected_fp_rate(num_keys, bits_per_key);
   });
 }
 
 size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
-  return static_cast<size_t>(TheMemo().Get({Model::kFilterSize, encoding, num_keys, setting}, [&] {
+  const Point point{Model::kFilterSize, encoding, num_keys, setting};
+  return static_cast<size_t>(TheModelMemo().Get(point, [&] {
     return VisitEncoding(encoding, [&](auto e) {
       const typename decltype(e)::Builder builder(setting);
       return static_cast<double>(builder.FilterSize(num_keys));
