@@ -54,15 +54,16 @@ TEST(BitsForFpCurveTest, FallsAsFpRisesExactOutsideTheNodes) {
 
 TEST(BitsForFpCurveTest, SizeClasses) {
   for (size_t n = 1; n < kBitsCurveExactKeys; ++n) EXPECT_EQ(BitsCurveKeys(n), n);
-  // Within a 32nd of an octave, the class's size rounded to whole keys.
-  const double most = std::exp2(1.0 / 32) - 1;
+  // Within half a class of an octave, the class's size rounded to whole keys.
+  const double most = std::exp2(0.5 / kBitsCurveClassesPerOctave) - 1;
   size_t classes = 0, last = 0;
   for (size_t n = kBitsCurveExactKeys; n < 4 * kBitsCurveExactKeys; ++n) {
     const auto c = static_cast<double>(BitsCurveKeys(n));
     EXPECT_LE(std::abs(c - static_cast<double>(n)), most * static_cast<double>(n) + 0.5) << n;
     if (BitsCurveKeys(n) != last) ++classes, last = BitsCurveKeys(n);
   }
-  EXPECT_EQ(classes, 32u + 1u);  // Two octaves, 16 classes each (and the next's first).
+  // Two octaves of classes (and the next's first).
+  EXPECT_EQ(classes, 2 * static_cast<size_t>(kBitsCurveClassesPerOctave) + 1);
 }
 
 // Threads sharing a curve read the same values (its nodes are computed by

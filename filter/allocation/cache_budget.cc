@@ -14,13 +14,13 @@ namespace sstfilter {
 
 namespace {
 
-// Budgets tried: the most the options allow, then each a quarter-octave
+// Budgets tried: the most the options allow, then each a half-octave
 // below the last, down to 2^-12 of it.
-constexpr int kBudgetSteps = 48;
-constexpr double kBudgetStep = 0.8408964152537145;  // 2^-0.25
+constexpr int kBudgetSteps = 24;
+constexpr double kBudgetStep = 0.7071067811865476;  // 2^-0.5
 // Golden-section steps around the series' best: the bracket of two
-// quarter-octave steps shrinks to 0.3% of a budget, within the models' error.
-constexpr int kRefinements = 10;
+// half-octave steps shrinks to 0.2% of a budget, within the models' error.
+constexpr int kRefinements = 12;
 
 // One run of the tree as both models see it.
 struct PlannedRun {

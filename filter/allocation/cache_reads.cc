@@ -16,22 +16,38 @@ struct BlockClass {
   double* reads = nullptr;  // Where its misses count.
 };
 
-// The t at which `occupancy` (increasing, 0 at 0) reaches `bytes`:
-// infinity if it never does.
-template <typename Occupancy>
-double TimeToFill(Occupancy occupancy, double bytes) {
-  if (occupancy(INFINITY) <= bytes) return INFINITY;
-  double low = 0, high = 1;
-  while (occupancy(high) < bytes) high *= 2;
-  for (int i = 0; i < 100 && high - low > 1e-9 * high; ++i) {
-    const double mid = (low + high) / 2;
-    (occupancy(mid) < bytes ? low : high) = mid;
+// Bytes held at some t, and how fast they grow with t.
+struct Fill {
+  double bytes = 0;
+  double growth = 0;
+};
+
+// The t at which `fill(t).bytes` (0 at 0, increasing and concave: a sum of
+// c * (1 - e^(-r t))) reaches `bytes`; infinity if it never does. Newton's
+// steps from t = 0: on a concave curve each lands at or below the root, so
+// they climb to it without passing it, and stop when a step moves t by
+// less than a part in 1e12.
+template <typename FillAt>
+double TimeToFill(FillAt fill, double bytes) {
+  if (fill(INFINITY).bytes <= bytes) return INFINITY;
+  double t = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Fill f = fill(t);
+    if (f.bytes >= bytes || !(f.growth > 0)) break;
+    const double step = (bytes - f.bytes) / f.growth;
+    t += step;
+    if (step <= 1e-12 * t) break;
   }
-  return (low + high) / 2;
+  return t;
 }
 
 // The bytes of `c` requested within t Gets of the last request.
 double Held(const BlockClass& c, double t) { return c.count * c.bytes * -std::expm1(-c.rate * t); }
+
+// How fast Held(c, t) grows with t.
+double HeldGrowth(const BlockClass& c, double t) {
+  return c.count * c.bytes * c.rate * std::exp(-c.rate * t);
+}
 
 // `count` blocks of `bytes` together (each charged the workload's overhead
 // besides), requested `requests` times per Get together, spread over the
@@ -93,9 +109,11 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
   // T_high: the high-priority blocks filling their pool.
   const double t_high = TimeToFill(
       [&](double t) {
-        double bytes = 0;
-        for (const BlockClass& c : classes) bytes += c.high ? Held(c, t) : 0;
-        return bytes;
+        Fill f;
+        for (const BlockClass& c : classes) {
+          if (c.high) f.bytes += Held(c, t), f.growth += HeldGrowth(c, t);
+        }
+        return f;
       },
       pool);
   // T_low: the rest of the cache, filled by what fell out of the pool
@@ -105,11 +123,13 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
   for (const BlockClass& c : classes) high_bytes += c.high ? Held(c, t_high) : 0;
   const double t_low = TimeToFill(
       [&](double t) {
-        double bytes = 0;
+        Fill f;
         for (const BlockClass& c : classes) {
-          bytes += c.high ? Held(c, t_high + t) - Held(c, t_high) : Held(c, t);
+          const double since = c.high ? t_high + t : t;
+          f.bytes += c.high ? Held(c, since) - Held(c, t_high) : Held(c, since);
+          f.growth += HeldGrowth(c, since);
         }
-        return bytes;
+        return f;
       },
       capacity - high_bytes);
   for (const BlockClass& c : classes) {

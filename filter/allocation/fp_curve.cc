@@ -15,7 +15,6 @@ namespace sstfilter {
 
 namespace {
 
-constexpr double kClassesPerOctave = 16;
 // The nodes from p = 1 to kBitsCurveLeast and one past it (interpolation
 // reads node i + 1 for i = floor(-ln p / kBitsCurveStep)).
 constexpr double kLnOfLeast = -69.07755278982137;  // ln(kBitsCurveLeast)
@@ -78,8 +77,8 @@ std::shared_ptr<const Curve> CurveFor(EncodingId encoding, size_t keys) {
 
 size_t BitsCurveKeys(size_t filter_keys) {
   if (filter_keys < kBitsCurveExactKeys) return filter_keys;
-  const double k = std::round(std::log2(static_cast<double>(filter_keys)) * kClassesPerOctave);
-  return static_cast<size_t>(std::llround(std::exp2(k / kClassesPerOctave)));
+  const double k = std::round(std::log2(static_cast<double>(filter_keys)) * kBitsCurveClassesPerOctave);
+  return static_cast<size_t>(std::llround(std::exp2(k / kBitsCurveClassesPerOctave)));
 }
 
 std::function<double(double fp_rate)> SampledBitsForFp(EncodingId encoding, size_t filter_keys) {

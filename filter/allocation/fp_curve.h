@@ -14,13 +14,15 @@
 namespace sstfilter {
 
 // Nodes kBitsCurveStep apart in ln p, from p = 1 down to kBitsCurveLeast.
-inline constexpr double kBitsCurveStep = 1.0 / 8;
+inline constexpr double kBitsCurveStep = 1.0 / 4;
 inline constexpr double kBitsCurveLeast = 1e-30;
 
 // Filter sizes (keys) of one class share a curve: the class of n is
-// 2^(k/16) (rounded to whole keys) for the k nearest 16 * log2(n), so n and
-// its class are within a 32nd of an octave (2.2%) and half a key; below
+// 2^(k / kBitsCurveClassesPerOctave) (rounded to whole keys) for the k
+// nearest kBitsCurveClassesPerOctave * log2(n), so n and its class are
+// within a 16th of an octave (4.4%) and half a key; below
 // kBitsCurveExactKeys every size is a class of its own.
+inline constexpr double kBitsCurveClassesPerOctave = 8;
 inline constexpr size_t kBitsCurveExactKeys = 64;
 size_t BitsCurveKeys(size_t filter_keys);
 
