@@ -33,7 +33,8 @@ double BitsPerKeyForFp(const EncodingInfo& info, size_t num_keys, double fp_rate
       [&](double bits_per_key) { return info.expected_fp_rate(num_keys, bits_per_key); }, fp_rate);
 }
 
-double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_rate) {
+double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_rate,
+                            double precision) {
   assert(fp_rate > 0 && fp_rate < 1);
   double target = fp_rate;
   const double least = fp_at(kMaxBitsPerKey);
@@ -41,7 +42,7 @@ double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_r
   // Invariant: fp_at(hi) <= target, and lo is below every setting that
   // has been seen to meet it (0 is no setting).
   double lo = 0, hi = kMaxBitsPerKey;
-  while (hi - lo > kFpTargetBitsPrecision) {
+  while (hi - lo > precision) {
     const double mid = lo + (hi - lo) / 2;
     (fp_at(mid) <= target ? hi : lo) = mid;
   }

@@ -35,8 +35,10 @@ inline constexpr size_t kFpTargetExactKeys = 1024;
 // REQUIRES: 0 < fp_rate < 1.
 double BitsPerKeyForFp(const EncodingInfo& info, size_t num_keys, double fp_rate);
 double BitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate);
-// The same search on a model of one filter size: fp_at(bits_per_key).
-double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_rate);
+// The same search on a model of one filter size: fp_at(bits_per_key), to
+// `precision` bits/key.
+double BitsPerKeyForFpModel(absl::FunctionRef<double(double)> fp_at, double fp_rate,
+                            double precision = kFpTargetBitsPrecision);
 
 // A filter size for settings chosen before the filter's keys are known
 // (a builder's initial setting, sizes RocksDB asks for ahead).

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
@@ -17,20 +18,24 @@ namespace {
 constexpr size_t kSizes[] = {1, 40, 140, 1000, 50000, size_t{1} << 20};
 
 // At each node, the exact answer for the class's size; between two nodes,
-// linear in ln p (a quarter of the way: a quarter of the change).
+// linear in ln p (a quarter of the way: a quarter of the change). At each
+// grain: its nodes are its own.
 TEST(BitsForFpCurveTest, ExactAtNodesLinearBetweenThem) {
-  for (EncodingId encoding : AllEncodingIds()) {
-    for (size_t n : kSizes) {
-      const auto curve = SampledBitsForFp(encoding, n);
-      const auto exact = ExactBitsForFp(encoding, BitsCurveKeys(n));
-      for (int i = 4; i <= 200; i += 7) {
-        const double p = std::exp(-i * kBitsCurveStep);
-        const double q = std::exp(-(i + 1) * kBitsCurveStep);
-        const double at_p = exact(p), at_q = exact(q);
-        EXPECT_EQ(curve(p), at_p) << EncodingName(encoding) << " n=" << n << " node " << i;
-        const double quarter = curve(std::pow(p, 0.75) * std::pow(q, 0.25));
-        EXPECT_NEAR(quarter, at_p + 0.25 * (at_q - at_p), 1e-9)
-            << EncodingName(encoding) << " n=" << n << " node " << i;
+  for (int grain : {kPlanCurveNodes, kTableCurveNodes}) {
+    for (EncodingId encoding : AllEncodingIds()) {
+      for (size_t n : kSizes) {
+        const auto curve = SampledBitsForFp(encoding, n, grain);
+        const auto exact = ExactBitsForFp(encoding, BitsCurveKeys(n));
+        for (int i = grain; i <= 50 * grain; i += 7) {
+          const double p = std::exp(-static_cast<double>(i) / grain);
+          const double q = std::exp(-static_cast<double>(i + 1) / grain);
+          const double at_p = exact(p), at_q = exact(q);
+          SCOPED_TRACE(testing::Message() << EncodingName(encoding) << " n=" << n << " node " << i
+                                          << "/" << grain);
+          EXPECT_EQ(curve(p), at_p);
+          const double quarter = curve(std::pow(p, 0.75) * std::pow(q, 0.25));
+          EXPECT_NEAR(quarter, at_p + 0.25 * (at_q - at_p), 1e-9);
+        }
       }
     }
   }
@@ -40,7 +45,7 @@ TEST(BitsForFpCurveTest, ExactAtNodesLinearBetweenThem) {
 // the exact search.
 TEST(BitsForFpCurveTest, FallsAsFpRisesExactOutsideTheNodes) {
   for (EncodingId encoding : AllEncodingIds()) {
-    const auto curve = SampledBitsForFp(encoding, 5000);
+    const auto curve = SampledBitsForFp(encoding, 5000, kPlanCurveNodes);
     double last = curve(1e-29);
     for (double p = 1e-29; p < 0.6; p *= 1.07) {
       const double bits = curve(p);
@@ -74,15 +79,32 @@ TEST(BitsForFpCurveTest, SharedAcrossThreads) {
   std::vector<int> wrong(4, 0);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
-      const auto curve = SampledBitsForFp(EncodingId::kBanded, 777);
+      const auto curve = SampledBitsForFp(EncodingId::kBanded, 777, kTableCurveNodes);
       for (int i = 10; i < 120; ++i) {
-        const double p = std::exp(-i * kBitsCurveStep);
+        const double p = std::exp(-static_cast<double>(i) / kTableCurveNodes);
         if (curve(p) != reference(p)) ++wrong[t];
       }
     });
   }
   for (std::thread& t : threads) t.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(wrong[t], 0) << t;
+}
+
+// A sampled run model is one filter size's throughout: its uniform bits
+// are its curve's size class's, spent at the FP the uniform setting gives
+// there. (Uniform bits at the run's own size put small filters, which grow
+// in whole cache lines, up to a bit per key off their curve, and the
+// per-level allocation then spent past the budget.)
+TEST(BitsForFpCurveTest, SampledModelsAreTheirSizeClasssThroughout) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    for (size_t n : {100, 130, 700, 1000, 3000, 5000, 70000}) {
+      const RunModel model = EncodingRunModel(encoding, 1e6, 10, n, kTableCurveNodes);
+      const size_t size = BitsCurveKeys(n);
+      const double fp = MemoExpectedFpRate(encoding, size, 10);
+      EXPECT_NEAR(ExactBitsForFp(encoding, size)(fp), model.uniform_bits, 0.01)
+          << EncodingName(encoding) << " n=" << n << " class " << size;
+    }
+  }
 }
 
 }  // namespace

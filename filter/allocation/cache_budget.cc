@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "filter/allocation/fp_curve.h"
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_traffic.h"
@@ -37,7 +38,7 @@ std::vector<PlannedRun> RunsOf(const FilterOptions& options, const TreeRuns& run
     const double keys = static_cast<double>(run.keys);
     const double filter_keys = keys / static_cast<double>(std::max<uint64_t>(run.tables, 1));
     RunModel model = EncodingRunModel(EncodingForLevel(options, level, level == deepest), keys,
-                                      options.bits_per_key, filter_keys, /*sampled=*/true);
+                                      options.bits_per_key, filter_keys, kPlanCurveNodes);
     model.reach = run.reach > 0 ? run.reach : 1.0;
     planned.push_back({level, run, std::move(model)});
   };

@@ -72,6 +72,13 @@ double MemoExpectedFpRate(EncodingId encoding, size_t num_keys, double bits_per_
   });
 }
 
+double MemoBitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate,
+                           double precision) {
+  return BitsPerKeyForFpModel(
+      [&](double setting) { return MemoExpectedFpRate(encoding, num_keys, setting); }, fp_rate,
+      precision);
+}
+
 size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
   const Point point{Model::kFilterSize, encoding, num_keys, setting};
   return static_cast<size_t>(TheModelMemo().Get(point, [&] {

@@ -11,11 +11,17 @@
 #include <cstddef>
 
 #include "filter/encoding_id.h"
+#include "filter/fp_target.h"
 
 namespace sstfilter {
 
 // EncodingInfo::expected_fp_rate(num_keys, bits_per_key) of `encoding`.
 double MemoExpectedFpRate(EncodingId encoding, size_t num_keys, double bits_per_key);
+
+// BitsPerKeyForFp (filter/fp_target.h) on MemoExpectedFpRate, to
+// `precision` bits/key: a search's first midpoints are its neighbours'.
+double MemoBitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate,
+                           double precision = kFpTargetBitsPrecision);
 
 // The bytes of `encoding`'s filter of num_keys keys built at `setting`
 // (its Builder's FilterSize).

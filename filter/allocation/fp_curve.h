@@ -13,8 +13,13 @@
 
 namespace sstfilter {
 
-// Nodes kBitsCurveStep apart in ln p, from p = 1 down to kBitsCurveLeast.
-inline constexpr double kBitsCurveStep = 1.0 / 4;
+// Nodes 1 / nodes-per-unit apart in ln p, from p = 1 down to
+// kBitsCurveLeast. A plan's budget search is content with kPlanCurveNodes;
+// a table's FP target takes kTableCurveNodes: its builder spends what the
+// exact search gives, and a coarser curve (linear between nodes of a
+// convex, stepped function) let a tree's filters drift over its budget.
+inline constexpr int kPlanCurveNodes = 4;
+inline constexpr int kTableCurveNodes = 16;
 inline constexpr double kBitsCurveLeast = 1e-30;
 
 // Filter sizes (keys) of one class share a curve: the class of n is
@@ -29,11 +34,13 @@ size_t BitsCurveKeys(size_t filter_keys);
 // The bits per key `encoding` spends on a filter of BitsCurveKeys(filter_keys)
 // entries at the setting that meets FP rate p by its model
 // (EncodingRunModel's bits_for_fp for that size): exact at the nodes
-// p = e^(-i * kBitsCurveStep), each computed when first needed, linear in
+// p = e^(-i / nodes_per_unit), each computed when first needed, linear in
 // ln p between them, exact itself below kBitsCurveLeast and above 1. Bits
 // at the nodes fall as p grows, so the curve does too. Thread-safe: one
-// process-wide curve per encoding and class (a bounded number kept).
-std::function<double(double fp_rate)> SampledBitsForFp(EncodingId encoding, size_t filter_keys);
+// process-wide curve per encoding, class and grain (a bounded number kept).
+// REQUIRES: nodes_per_unit > 0.
+std::function<double(double fp_rate)> SampledBitsForFp(EncodingId encoding, size_t filter_keys,
+                                                       int nodes_per_unit);
 
 }  // namespace sstfilter
 

@@ -201,21 +201,21 @@ double SpentBits(EncodingId encoding, size_t n, double setting) {
 
 std::function<double(double fp_rate)> ExactBitsForFp(EncodingId encoding, size_t filter_keys) {
   return [encoding, n = filter_keys](double fp_rate) {
-    return SpentBits(encoding, n,
-                     BitsPerKeyForFpModel(
-                         [&](double setting) { return MemoExpectedFpRate(encoding, n, setting); },
-                         fp_rate));
+    return SpentBits(encoding, n, MemoBitsPerKeyForFp(encoding, n, fp_rate));
   };
 }
 
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
-                          double filter_keys, bool sampled) {
+                          double filter_keys, int curve_nodes) {
   const auto n = static_cast<size_t>(std::clamp(filter_keys > 0 ? filter_keys : keys, 1.0,
                                                 static_cast<double>(kNominalFilterKeys)));
   RunModel model;
   model.keys = keys;
-  model.uniform_bits = SpentBits(encoding, n, bits_per_key);
-  model.bits_for_fp = sampled ? SampledBitsForFp(encoding, n) : ExactBitsForFp(encoding, n);
+  // A sampled model is its curve's size class's throughout.
+  model.uniform_bits =
+      SpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key);
+  model.bits_for_fp = curve_nodes > 0 ? SampledBitsForFp(encoding, n, curve_nodes)
+                                      : ExactBitsForFp(encoding, n);
   return model;
 }
 

@@ -97,10 +97,11 @@ std::vector<double> AllocateFreeRunFpRates(
 // (filter/fp_target.h). Small filters spend more per key than big ones (whole
 // cache lines, few-key fallbacks): the budget and the bits tables already
 // hold compare only at the tables' own size.
-// With `sampled`, its bits_for_fp is SampledBitsForFp's curve for the
-// filter size (fp_curve.h): thousands of FP rates asked of it cost little.
+// With curve_nodes > 0, its bits_for_fp is SampledBitsForFp's curve of
+// that grain for the filter size (fp_curve.h), and its uniform_bits those
+// of the curve's size class: thousands of FP rates asked of it cost little.
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
-                          double filter_keys = 0, bool sampled = false);
+                          double filter_keys = 0, int curve_nodes = 0);
 
 // Bits per key `encoding` spends on a filter of `filter_keys` entries at
 // the setting that meets each FP rate by its model (a search over the

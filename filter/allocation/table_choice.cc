@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/allocation/cache_plan_memo.h"
+#include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/table_fp_target.h"
-#include "filter/fp_target.h"
 
 namespace sstfilter {
 
@@ -70,6 +70,13 @@ std::string Describe(const CachePlan& plan, int level, double capacity) {
 
 }  // namespace
 
+// A table's setting for its FP target is searched to this precision (the
+// models' bits for an FP rate to kFpTargetBitsPrecision): each of a
+// search's last steps is a model evaluation no other table shares, and
+// the targets move with every plan. It spends at most this much more per
+// key than the fewest that meet the target.
+constexpr double kTableBitsPrecision = 1.0 / 64;
+
 TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
                           std::shared_ptr<const TreeRuns> runs, const CacheSite* cache) {
   TableChoice choice;
@@ -93,7 +100,8 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
     if (!fp.has_value() || per_filter) {
       fp = TableFpTarget(options, *runs, place, keys, unfiltered_from);
     }
-    return BitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp);
+    return MemoBitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp,
+                               kTableBitsPrecision);
   };
   choice.reads_range = per_filter;
   return choice;

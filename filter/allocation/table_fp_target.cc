@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "filter/allocation/fp_curve.h"
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/steady_tree.h"
@@ -20,8 +21,8 @@ RunModel ModelOf(const RunCensus& run, EncodingId encoding, double bits_per_key,
   if (filter_keys <= 0 && run.tables > 0) {
     filter_keys = static_cast<double>(run.keys) / static_cast<double>(run.tables);
   }
-  RunModel model =
-      EncodingRunModel(encoding, static_cast<double>(run.keys), bits_per_key, filter_keys);
+  RunModel model = EncodingRunModel(encoding, static_cast<double>(run.keys), bits_per_key,
+                                    filter_keys, kTableCurveNodes);
   model.reach = run.reach > 0 ? run.reach : 1.0;
   model.fixed_keys = static_cast<double>(std::min(run.fixed_keys, run.keys));
   model.fixed_bits = static_cast<double>(run.fixed_filter_bits);
