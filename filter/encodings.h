@@ -20,9 +20,9 @@
 //   - its golden files, tests/golden/<name>_*, written once by
 //     SSTFILTER_WRITE_GOLDEN=1 build/tests/filter_golden_test (the test
 //     fails for an encoding without them);
-//   - its row in README.md's table of encodings, and its column, bullet and
-//     tag row in docs/encodings.md's "At a glance", "Which to choose" and
-//     "Final-byte tags" (the docs_encodings test fails without them).
+//   - its row, column, bullet and tag row in docs/encodings.md's "Option
+//     strings by encoding", "At a glance", "Which to choose" and "Final-byte
+//     tags" (the docs_encodings test fails without them).
 // Its name: lowercase letters, digits and '_' (encodings_test).
 // By choice, a reader fuzzer of its own and speed targets
 // (bench/speed_targets.cc; without them the micro bench says "no target").
