@@ -6,13 +6,12 @@
 //
 // Option strings ("policy ids"):
 //   sstfilter.bloom                       (defaults)
-//   sstfilter.bloom:<bits_per_key>
-//   sstfilter.bloom:<bits_per_key>:<encoding>
-//   sstfilter.bloom:<bits_per_key>[:<encoding>]:compact_from_level:<level>
-//   sstfilter.bloom:fp_rate:<p>[:<encoding>][:compact_from_level:<level>]
-//   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
-//   sstfilter.bloom:<bits_per_key>[:<encoding>][:compact_from_level:<level>]:optimize_levels
-//       [:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]
+//   sstfilter.bloom:<bits_per_key>[:<field>]...
+//   sstfilter.bloom:fp_rate:<p>[:<field>]...
+// where the accuracy comes first and each field after it, at most once and
+// in any order, is an encoding name (banded) or one of the named fields of
+// option_fields.h: compact_from_level:<level>, optimize_levels,
+// access_aware, budget_mb:<MiB>, cache_aware, cache_share:<F>, hit_share:<F>.
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -27,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "filter/encoding_id.h"
+#include "filter/option_values.h"
 
 namespace sstfilter {
 
@@ -165,41 +165,10 @@ std::string FormatPolicyId(const FilterOptions& options);
 // otherwise. REQUIRES: ParsePolicyId(id) is ok.
 std::vector<std::string> StatedOptions(std::string_view id);
 
-// Strict parsers for one option value given as text.
+// Strict parsers for the two values the tools take as flags too (every
+// field's parser: option_fields.h).
 absl::StatusOr<double> ParseBitsPerKeyValue(std::string_view value);
 absl::StatusOr<EncodingId> ParseEncodingValue(std::string_view value);
-// A number in (0, 1), or kFpRateUnset (nullopt).
-absl::StatusOr<std::optional<double>> ParseFpRateValue(std::string_view value);
-// The text ParseFpRateValue reads back to `fp_rate`.
-std::string FormatFpRate(const std::optional<double>& fp_rate);
-// "true" or "false".
-absl::StatusOr<bool> ParseOptimizeLevelsValue(std::string_view value);
-absl::StatusOr<bool> ParseAccessAwareValue(std::string_view value);
-absl::StatusOr<bool> ParseCacheAwareValue(std::string_view value);
-// A share in [kMinCacheShare, 1], or kShareUnset (nullopt).
-absl::StatusOr<std::optional<double>> ParseCacheShareValue(std::string_view value);
-// A share in [0, 1], or kShareUnset (nullopt).
-absl::StatusOr<std::optional<double>> ParseHitShareValue(std::string_view value);
-std::string FormatShare(const std::optional<double>& share);
-// MiB in [kMinBudgetMb, kMaxBudgetMb], or kBudgetUnset (nullopt).
-absl::StatusOr<std::optional<double>> ParseBudgetValue(std::string_view value);
-std::string FormatBudget(const std::optional<double>& budget_mb);
-std::string FormatFlagValue(const bool& flag);
-// A level in [0, kMaxCompactFromLevel] in plain decimal digits (leading
-// zeros allowed), or kCompactFromLevelUnset (nullopt).
-absl::StatusOr<std::optional<int>> ParseCompactFromLevelValue(std::string_view value);
-// The text ParseCompactFromLevelValue reads back to `level`.
-std::string FormatCompactFromLevel(const std::optional<int>& level);
-
-// Shortest decimal that reads back as exactly the same double.
-std::string FormatBitsPerKey(double bits_per_key);
-
-// `text` as a number, where it is one as option strings and the tools'
-// flags write them: an optional '-', decimal digits with an optional
-// fraction and exponent ("10", "7.5", "1e1"), or nan / inf (which range
-// checks then refuse); nullopt for anything else ("0x10", "+10", " 10":
-// absl::SimpleAtod alone takes those, which nobody means). -0 reads as 0.
-std::optional<double> ParsePlainNumber(std::string_view text);
 
 }  // namespace sstfilter
 

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "filter/filter_policy.h"
 #include "filter/bloom_math.h"
+#include "filter/option_fields.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -43,6 +44,16 @@ FilterOptions WithBits(double bits_per_key) {
 FilterOptions WithFp(double fp_rate) {
   FilterOptions options;
   options.fp_rate = fp_rate;
+  return options;
+}
+
+// `value` read into default options by the field `name` of the option
+// table, as RocksDB's option map reads it.
+absl::StatusOr<FilterOptions> ParseField(std::string_view name, std::string_view value) {
+  const OptionField* field = FindOptionField(name);
+  if (field == nullptr) return absl::NotFoundError(std::string(name));
+  FilterOptions options;
+  if (absl::Status s = field->parse(value, &options); !s.ok()) return s;
   return options;
 }
 
@@ -102,17 +113,15 @@ TEST(OptimizeLevelsTest, IdsParseAndRoundTrip) {
 
 TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
-      {"sstfilter.bloom:10:optimize_levels:cache_local",
-       "optimize_levels comes last and takes no value"},
       {"sstfilter.bloom:10:optimize_levels:optimize_levels", "optimize_levels is given twice"},
       {"sstfilter.bloom:fp_rate:0.01:optimize_levels",
        "optimize_levels with fp_rate=0.01: optimize_levels spends bits_per_key on average"},
   };
   ExpectIdsRejected(kCases);
-  EXPECT_EQ(ParseOptimizeLevelsValue("yes").status().message(),
+  EXPECT_EQ(ParseField("optimize_levels", "yes").status().message(),
             "sstfilter.bloom: optimize_levels=yes is not a boolean; expected true or false");
-  EXPECT_TRUE(*ParseOptimizeLevelsValue("true"));
-  EXPECT_FALSE(*ParseOptimizeLevelsValue("false"));
+  EXPECT_TRUE(ParseField("optimize_levels", "true")->optimize_levels);
+  EXPECT_FALSE(ParseField("optimize_levels", "false")->optimize_levels);
 }
 
 TEST(AccessAwareTest, IdsParseAndRoundTrip) {
@@ -128,12 +137,12 @@ TEST(AccessAwareTest, IdsParseAndRoundTrip) {
 
 TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
-      {"sstfilter.bloom:10:access_aware", "access_aware comes last, after optimize_levels"},
-      {"sstfilter.bloom:10:access_aware:optimize_levels", "access_aware comes last"},
-      {"sstfilter.bloom:10:optimize_levels:budget_mb:1:access_aware",
-       "optimize_levels comes last and takes no value (but for access_aware, budget_mb:<MiB> "
-       "and cache_aware[:cache_share:<F>][:hit_share:<F>] after it, in that order)"},
-      {"sstfilter.bloom:10:optimize_levels:access_aware:2", "takes no value"},
+      {"sstfilter.bloom:10:access_aware",
+       "access_aware without optimize_levels: access-aware allocation weighs the per-level "
+       "allocation by traffic; add optimize_levels "
+       "(sstfilter.bloom:10:optimize_levels:access_aware)"},
+      {"sstfilter.bloom:10:optimize_levels:access_aware:2",
+       "access_aware takes no value (unexpected '2')"},
   };
   ExpectIdsRejected(kCases);
   // Set alone through an option map.
@@ -143,7 +152,7 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
               HasSubstr("access_aware without optimize_levels"));
-  EXPECT_EQ(ParseAccessAwareValue("1").status().message(),
+  EXPECT_EQ(ParseField("access_aware", "1").status().message(),
             "sstfilter.bloom: access_aware=1 is not a boolean; expected true or false");
 }
 
@@ -161,14 +170,15 @@ TEST(BudgetTest, IdsParseAndRoundTrip) {
 
 TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
-      {"sstfilter.bloom:10:budget_mb:64", "budget_mb comes last, after optimize_levels"},
+      {"sstfilter.bloom:10:budget_mb:64",
+       "budget_mb without optimize_levels: the budget is spent by the per-level allocation; add "
+       "optimize_levels (sstfilter.bloom:10:optimize_levels:budget_mb:64)"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb", "budget_mb needs a value (budget_mb:<MiB>)"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:0", "budget_mb=0 is out of range"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:-5", "budget_mb=-5 is out of range"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:1e20", "budget_mb=1e20 is out of range"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:none", "budget_mb=none is out of range"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:64MB", "budget_mb=64MB is not a number"},
-      {"sstfilter.bloom:10:optimize_levels:budget_mb:64:access_aware", "in that order"},
   };
   ExpectIdsRejected(kCases);
   FilterOptions options;
@@ -182,6 +192,37 @@ TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
   resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("budget_mb=0 is out of range"));
+}
+
+// The fields after the accuracy go in any order: each order parses to the
+// same options, written back in the one order FormatPolicyId writes.
+TEST(BloomOptionsTest, FieldsInAnyOrderParseToTheSamePolicy) {
+  const std::pair<const char*, const char*> kOrders[] = {
+      {"sstfilter.bloom:10:banded:optimize_levels:cache_aware:hit_share:0.5:cache_share:0.25",
+       "sstfilter.bloom:10:banded:optimize_levels:cache_aware:cache_share:0.25:hit_share:0.5"},
+      {"sstfilter.bloom:10:optimize_levels:budget_mb:64:access_aware",
+       "sstfilter.bloom:10:optimize_levels:access_aware:budget_mb:64"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:budget_mb:8",
+       "sstfilter.bloom:10:optimize_levels:budget_mb:8:cache_aware"},
+      {"sstfilter.bloom:10:compact_from_level:2:cache_local",
+       "sstfilter.bloom:10:cache_local:compact_from_level:2"},
+      {"sstfilter.bloom:10:cache_aware:hit_share:1:optimize_levels:banded",
+       "sstfilter.bloom:10:banded:optimize_levels:cache_aware:hit_share:1"},
+      {"sstfilter.bloom:fp_rate:0.01:compact_from_level:3:cache_local",
+       "sstfilter.bloom:fp_rate:0.01:cache_local:compact_from_level:3"},
+  };
+  for (const auto& [given, canonical] : kOrders) {
+    absl::StatusOr<FilterOptions> a = ParsePolicyId(given);
+    absl::StatusOr<FilterOptions> b = ParsePolicyId(canonical);
+    ASSERT_TRUE(a.ok()) << given << ": " << a.status();
+    ASSERT_TRUE(b.ok()) << canonical << ": " << b.status();
+    EXPECT_EQ(*a, *b) << given;
+    EXPECT_EQ(FormatPolicyId(*a), canonical) << given;
+  }
+  ExpectIdsRejected({std::pair<const char*, const char*>{
+      "sstfilter.bloom:10:banded:optimize_levels:leveldb",
+      "format is given twice in 'sstfilter.bloom:10:banded:optimize_levels:leveldb' (banded, "
+      "then leveldb)"}});
 }
 
 TEST(CacheAwareTest, IdsParseAndRoundTrip) {
@@ -209,7 +250,7 @@ TEST(CacheAwareTest, IdsParseAndRoundTrip) {
 
 TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
   const std::pair<const char*, const char*> kCases[] = {
-      {"sstfilter.bloom:10:cache_aware", "cache_aware comes last, after optimize_levels"},
+      {"sstfilter.bloom:10:cache_aware", "cache_aware without optimize_levels"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share",
        "cache_share needs a value (cache_share:<F>)"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0",
@@ -226,10 +267,10 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "hit_share=-1 is out of range; expected a share in [0, 1]"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:nan",
        "hit_share=nan is out of range"},
-      {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0.5:cache_share:0.5",
-       "in that order"},
-      {"sstfilter.bloom:10:optimize_levels:cache_share:0.5", "in that order"},
-      {"sstfilter.bloom:10:optimize_levels:cache_aware:budget_mb:8", "in that order"},
+      {"sstfilter.bloom:10:optimize_levels:cache_share:0.5",
+       "cache_share without cache_aware: the share describes the block cache the filters are "
+       "sized for; add cache_aware (sstfilter.bloom:10:optimize_levels:cache_aware:"
+       "cache_share:0.5)"},
       // Values that mean nothing: a cache of no bytes, a budget of none.
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:4.9e-324",
        "cache_share=4.9e-324 is out of range; expected a share in [0.001, 1]"},
@@ -237,7 +278,7 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "cache_share=0.0009 is out of range"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:4.9e-324",
        "budget_mb=4.9e-324 is out of range; expected MiB in [0.001, 1073741824]"},
-      // A field given twice is named as such, not as out of order.
+      // A field given twice is named as such.
       {"sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0.5:hit_share:0.5",
        "hit_share is given twice"},
       {"sstfilter.bloom:10:optimize_levels:budget_mb:8:budget_mb:8", "budget_mb is given twice"},
@@ -263,9 +304,9 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
               HasSubstr("cache_share=0 is out of range"));
-  EXPECT_EQ(ParseCacheShareValue("none").value(), std::nullopt);
-  EXPECT_EQ(ParseHitShareValue("0").value(), 0.0);
-  EXPECT_EQ(ParseCacheAwareValue("yes").status().message(),
+  EXPECT_EQ(ParseField("cache_share", "none")->cache_share, std::nullopt);
+  EXPECT_EQ(ParseField("hit_share", "0")->hit_share, 0.0);
+  EXPECT_EQ(ParseField("cache_aware", "yes").status().message(),
             "sstfilter.bloom: cache_aware=yes is not a boolean; expected true or false");
 }
 
@@ -498,16 +539,17 @@ TEST(CompactFromLevelTest, IdsParseAndRoundTrip) {
 }
 
 TEST(CompactFromLevelTest, ValueTextAndItsFormatting) {
+  const OptionField& field = *FindOptionField("compact_from_level");
   for (int level : {0, 1, 2, 6, 99, 100}) {
-    absl::StatusOr<std::optional<int>> parsed =
-        ParseCompactFromLevelValue(FormatCompactFromLevel(level));
+    absl::StatusOr<FilterOptions> parsed =
+        ParseField(field.name, field.format(WithLevel(EncodingId::kLevelDb, level)));
     ASSERT_TRUE(parsed.ok()) << level << ": " << parsed.status();
-    EXPECT_EQ(*parsed, level);
+    EXPECT_EQ(parsed->compact_from_level, level);
   }
-  EXPECT_EQ(FormatCompactFromLevel(std::nullopt), "none");
-  absl::StatusOr<std::optional<int>> unset = ParseCompactFromLevelValue("none");
+  EXPECT_EQ(field.format(FilterOptions()), "none");
+  absl::StatusOr<FilterOptions> unset = ParseField(field.name, "none");
   ASSERT_TRUE(unset.ok());
-  EXPECT_EQ(*unset, std::nullopt);
+  EXPECT_EQ(unset->compact_from_level, std::nullopt);
 }
 
 struct BadLevelText {
@@ -519,7 +561,8 @@ class BadCompactFromLevelTest : public ::testing::TestWithParam<BadLevelText> {}
 
 // The same message as a value (the option map) and inside an id.
 TEST_P(BadCompactFromLevelTest, IsRejectedNamingTheValue) {
-  EXPECT_EQ(ParseCompactFromLevelValue(GetParam().text).status().message(), GetParam().message);
+  EXPECT_EQ(ParseField("compact_from_level", GetParam().text).status().message(),
+            GetParam().message);
   const std::string id = "sstfilter.bloom:10:cache_local:compact_from_level:" + GetParam().text;
   EXPECT_EQ(ParsePolicyId(id).status().message(), GetParam().message) << id;
 }
@@ -550,8 +593,14 @@ INSTANTIATE_TEST_SUITE_P(
       return "case_" + std::to_string(info.index);
     });
 
+// What a message about a malformed id says an id is.
+constexpr char kGrammar[] =
+    "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>], then in any order [:<encoding>]"
+    "[:compact_from_level:<level>][:optimize_levels][:access_aware][:budget_mb:<MiB>]"
+    "[:cache_aware][:cache_share:<F>][:hit_share:<F>]";
+
 TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
-  const std::pair<const char*, const char*> kBad[] = {
+  const std::pair<std::string, std::string> kBad[] = {
       {"sstfilter.bloom:10:cache_local:compact_from_level:2:compact_from_level:3",
        "sstfilter.bloom: compact_from_level is given twice in "
        "'sstfilter.bloom:10:cache_local:compact_from_level:2:compact_from_level:3' (2, then 3)"},
@@ -560,22 +609,20 @@ TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
        "already; compact_from_level chooses compact below a fast encoding (leveldb or "
        "cache_local)"},
       {"sstfilter.bloom:10:cache_local:compact_from_level",
-       "'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom id: "
-       "compact_from_level needs a value (compact_from_level:<level>); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
+       std::string("'sstfilter.bloom:10:cache_local:compact_from_level' is not a sstfilter.bloom "
+                   "id: compact_from_level needs a value (compact_from_level:<level>); "
+                   "expected ") +
+           kGrammar},
       {"sstfilter.bloom:10:cache_local:compact_from_level=2",
-       "'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a sstfilter.bloom id: "
-       "'compact_from_level=2' has an '=' (fields are separated by ':', as in "
-       "compact_from_level:2; RocksDB reads '=' in filter_policy as an option map); expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
-      {"sstfilter.bloom:10:compact_from_level:2:cache_local",
-       "'sstfilter.bloom:10:compact_from_level:2:cache_local' is not a sstfilter.bloom id: "
-       "unexpected 'cache_local'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
+       std::string("'sstfilter.bloom:10:cache_local:compact_from_level=2' is not a "
+                   "sstfilter.bloom id: 'compact_from_level=2' has an '=' (fields are separated "
+                   "by ':', as in compact_from_level:2; RocksDB reads '=' in filter_policy as an "
+                   "option map); expected ") +
+           kGrammar},
       {"sstfilter.bloom:10:cache_local:compact_from_levels:2",
-       "'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a sstfilter.bloom id: "
-       "unexpected 'compact_from_levels'; expected "
-       "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>][:<encoding>][:compact_from_level:<level>][:optimize_levels[:access_aware][:budget_mb:<MiB>][:cache_aware[:cache_share:<F>][:hit_share:<F>]]]"},
+       std::string("'sstfilter.bloom:10:cache_local:compact_from_levels:2' is not a "
+                   "sstfilter.bloom id: unexpected 'compact_from_levels'; expected ") +
+           kGrammar},
   };
   for (const auto& [id, message] : kBad) {
     EXPECT_EQ(ParsePolicyId(id).status().message(), message) << id;

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "filter/accuracy.h"
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
+#include "filter/option_fields.h"
 #include "rocksdb/env.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
@@ -33,84 +33,46 @@ rocksdb::Status ToRocksDb(const absl::Status& status) {
   return rocksdb::Status::InvalidArgument(std::string(status.message()));
 }
 
-// An option of type T, parsed strictly by `parse` (so a bad value is an
-// error naming it; RocksDB's own double parsing accepts "10abc") and written
-// back by `format` in a form `parse` reads to the same value.
-// Two options' values alike. A function, not a captureless lambda: GCC 12
-// reports the copy of such a lambda's std::function as maybe uninitialized.
-template <typename T>
-bool EqualValues(const rocksdb::ConfigOptions&, const std::string&, const void* a, const void* b,
-                 std::string*) {
-  return *static_cast<const T*>(a) == *static_cast<const T*>(b);
-}
-
-template <typename T>
-rocksdb::OptionTypeInfo StrictOption(
-    int offset, absl::StatusOr<T> (*parse)(std::string_view), std::string (*format)(const T&),
-    rocksdb::OptionTypeFlags flags = rocksdb::OptionTypeFlags::kNone) {
+// RocksDB's view of one field of the option table (filter/option_fields.h):
+// parsed strictly by the field (so a bad value is an error naming it;
+// RocksDB's own double parsing accepts "10abc") and written back in a form
+// the field reads to the same value. Every field is addressed at offset 0,
+// the whole FilterOptions, which the field reads and writes its part of.
+rocksdb::OptionTypeInfo FieldInfo(const OptionField& field) {
+  const OptionField* f = &field;
   return rocksdb::OptionTypeInfo(
-      offset, rocksdb::OptionType::kUnknown, rocksdb::OptionVerificationType::kNormal, flags,
-      [parse](const rocksdb::ConfigOptions&, const std::string&, const std::string& value,
-              void* addr) {
-        absl::StatusOr<T> parsed = parse(value);
-        if (!parsed.ok()) return ToRocksDb(parsed.status());
-        *static_cast<T*>(addr) = *parsed;
+      0, rocksdb::OptionType::kUnknown, rocksdb::OptionVerificationType::kNormal,
+      field.serialized ? rocksdb::OptionTypeFlags::kNone
+                       : rocksdb::OptionTypeFlags::kDontSerialize,
+      [f](const rocksdb::ConfigOptions&, const std::string&, const std::string& value,
+          void* addr) {
+        absl::Status s = f->parse(value, static_cast<FilterOptions*>(addr));
+        return s.ok() ? rocksdb::Status::OK() : ToRocksDb(s);
+      },
+      [f](const rocksdb::ConfigOptions&, const std::string&, const void* addr,
+          std::string* value) {
+        *value = f->format(*static_cast<const FilterOptions*>(addr));
         return rocksdb::Status::OK();
       },
-      [format](const rocksdb::ConfigOptions&, const std::string&, const void* addr,
-               std::string* value) {
-        *value = format(*static_cast<const T*>(addr));
-        return rocksdb::Status::OK();
-      },
-      &EqualValues<T>);
+      [f](const rocksdb::ConfigOptions&, const std::string&, const void* a, const void* b,
+          std::string*) {
+        return f->format(*static_cast<const FilterOptions*>(a)) ==
+               f->format(*static_cast<const FilterOptions*>(b));
+      });
 }
 
-std::string FormatBits(const double& bits_per_key) { return FormatBitsPerKey(bits_per_key); }
-std::string FormatEncodingValue(const EncodingId& format) {
-  return std::string(EncodingName(format));
-}
-
-// RegisterOptions addresses the fields by offset.
-static_assert(std::is_standard_layout_v<FilterOptions>, "offsetof needs a standard layout");
-
-// bits_per_key, fp_rate, format and compact_from_level, the options of
-// "{id=sstfilter.bloom;...}" (fp_rate and compact_from_level are "none"
-// when unset: RocksDB writes every option out). A set fp_rate replaces
-// bits_per_key.
+// The options of "{id=sstfilter.bloom;...}", one per field of the table
+// (fp_rate, compact_from_level, budget_mb and the shares are "none" when
+// unset: RocksDB writes every serialized option out). A set fp_rate
+// replaces bits_per_key.
 const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& OptionInfo() {
-  static const auto* const kInfo = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>{
-      {"bits_per_key", StrictOption<double>(offsetof(FilterOptions, bits_per_key),
-                                            ParseBitsPerKeyValue, FormatBits)},
-      {kEncodingKey, StrictOption<EncodingId>(offsetof(FilterOptions, encoding),
-                                            ParseEncodingValue, FormatEncodingValue)},
-      {kCompactFromLevelName,
-       StrictOption<std::optional<int>>(offsetof(FilterOptions, compact_from_level),
-                                        ParseCompactFromLevelValue, FormatCompactFromLevel)},
-      {kFpRateName, StrictOption<std::optional<double>>(offsetof(FilterOptions, fp_rate),
-                                                        ParseFpRateValue, FormatFpRate)},
-      {kOptimizeLevelsName,
-       StrictOption<bool>(offsetof(FilterOptions, optimize_levels), ParseOptimizeLevelsValue,
-                          FormatFlagValue)},
-      // Not written out: the id holds it when set, and OPTIONS files then
-      // stay readable by builds from before it (they refuse unknown names).
-      {kAccessAwareName,
-       StrictOption<bool>(offsetof(FilterOptions, access_aware), ParseAccessAwareValue,
-                          FormatFlagValue, rocksdb::OptionTypeFlags::kDontSerialize)},
-      {kBudgetName,
-       StrictOption<std::optional<double>>(offsetof(FilterOptions, budget_mb), ParseBudgetValue,
-                                           FormatBudget, rocksdb::OptionTypeFlags::kDontSerialize)},
-      {kCacheAwareName,
-       StrictOption<bool>(offsetof(FilterOptions, cache_aware), ParseCacheAwareValue,
-                          FormatFlagValue, rocksdb::OptionTypeFlags::kDontSerialize)},
-      {kCacheShareName,
-       StrictOption<std::optional<double>>(offsetof(FilterOptions, cache_share),
-                                           ParseCacheShareValue, FormatShare,
-                                           rocksdb::OptionTypeFlags::kDontSerialize)},
-      {kHitShareName,
-       StrictOption<std::optional<double>>(offsetof(FilterOptions, hit_share),
-                                           ParseHitShareValue, FormatShare,
-                                           rocksdb::OptionTypeFlags::kDontSerialize)},
-  };
+  static const auto* const kInfo = [] {
+    auto* info = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>;
+    for (const OptionField& field : OptionFields()) {
+      info->emplace(std::string(field.name), FieldInfo(field));
+    }
+    return info;
+  }();
   return *kInfo;
 }
 

@@ -104,8 +104,9 @@ std::string CacheAwareFallback(const FilterOptions& options,
       "bits_per_key=%s%s",
       kBloomPolicyName, kCacheAwareName, why, kOptimizeLevelsName,
       FormatBitsPerKey(options.bits_per_key),
-      options.budget_mb ? absl::StrCat(" within ", kBudgetName, "=", FormatBudget(options.budget_mb))
-                        : "");
+      options.budget_mb
+          ? absl::StrCat(" within ", kBudgetName, "=", FormatBitsPerKey(*options.budget_mb))
+          : "");
 }
 
 TableChoice ChooseForTable(const FilterOptions& options,
