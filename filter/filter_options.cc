@@ -189,47 +189,57 @@ class IdReader {
   // The field at parts_[*i]; `first`: the first after the accuracy.
   absl::Status ReadField(size_t* i, bool first) {
     const std::string_view part = Part(*i);
-    const OptionField* field = FindOptionField(part);
-    if (field == nullptr && ParseEncodingName(part).has_value()) {
-      field = FindOptionField(kEncodingKey);
-    }
-    if (field == nullptr || field->name == "bits_per_key") {
-      // Right after the accuracy a word is taken for an encoding's name.
-      if (first) return ParseEncodingValue(part).status();
-      const OptionField* before = FindOptionField(Part(*i - 1));
-      if (before != nullptr && before->id_form == IdForm::kFlag) {
-        return BadId(id_, absl::StrFormat(": %s takes no value (unexpected '%s')", before->name,
-                                          part));
-      }
-      return BadId(id_, absl::StrFormat(": unexpected '%s'", part));
-    }
+    const OptionField* field = IdWord(part);
+    if (field == nullptr) return UnknownWord(*i, first);
     if (field->id_form == IdForm::kAccuracy) {
       return BadId(id_, absl::StrFormat(": %s takes the place of <bits_per_key>, first after "
                                         "the name (%s:%s:0.01)",
                                         part, kBloomPolicyName, part));
     }
-    if (absl::Status s = Twice(*field, *i); !s.ok()) return s;
-    if (field->id_form != IdForm::kNamed) {
+    std::string_view value = field->id_form == IdForm::kFlag ? "true" : part;
+    if (field->id_form == IdForm::kNamed) {
+      absl::StatusOr<std::string_view> named = ValueOf(*i, *field);
+      if (!named.ok()) return named.status();
+      value = *named;
       ++*i;
-      return Take(*field, field->id_form == IdForm::kFlag ? "true" : part);
     }
-    absl::StatusOr<std::string_view> value = ValueOf(*i, *field);
-    if (!value.ok()) return value.status();
-    *i += 2;
-    return Take(*field, *value);
+    ++*i;
+    if (absl::Status s = Twice(*field, value); !s.ok()) return s;
+    return Take(*field, value);
   }
 
-  // An error if the id states the field at parts_[i] already.
-  absl::Status Twice(const OptionField& field, size_t i) const {
+  // Why the word at parts_[i], which names no field, is there: right after
+  // the accuracy it is taken for an encoding's name; after a flag, for the
+  // flag's value.
+  absl::Status UnknownWord(size_t i, bool first) const {
+    if (first) return ParseEncodingValue(Part(i)).status();
+    const OptionField* before = FindOptionField(Part(i - 1));
+    if (before != nullptr && before->id_form == IdForm::kFlag) {
+      return BadId(id_, absl::StrFormat(": %s takes no value (unexpected '%s')", before->name,
+                                        Part(i)));
+    }
+    return BadId(id_, absl::StrFormat(": unexpected '%s'", Part(i)));
+  }
+
+  // The field an id's word names: a flag or named field by its name (the
+  // accuracy's and the encoding's names are not id words), an encoding by
+  // its; null if none.
+  static const OptionField* IdWord(std::string_view word) {
+    const OptionField* field = FindOptionField(word);
+    if (field != nullptr && field->id_form != IdForm::kEncoding && field->name != "bits_per_key") {
+      return field;
+    }
+    return ParseEncodingName(word).has_value() ? FindOptionField(kEncodingKey) : nullptr;
+  }
+
+  // An error if the id states `field` already; `value`: what it gives now.
+  absl::Status Twice(const OptionField& field, std::string_view value) const {
     for (const std::string& name : stated_) {
       if (name != field.name) continue;
-      std::string both;
-      if (field.id_form != IdForm::kFlag) {
-        const std::string_view next = field.id_form == IdForm::kNamed && i + 1 < parts_.size()
-                                          ? Part(i + 1)
-                                          : Part(i);
-        both = absl::StrFormat(" (%s, then %s)", field.format(*options_), ShownValue(next));
-      }
+      const std::string both =
+          field.id_form == IdForm::kFlag
+              ? ""
+              : absl::StrFormat(" (%s, then %s)", field.format(*options_), ShownValue(value));
       return absl::InvalidArgumentError(absl::StrFormat("%s: %s is given twice in '%s'%s",
                                                         kBloomPolicyName, field.name, id_, both));
     }

@@ -153,8 +153,6 @@ absl::Status ParseFlagField(std::string_view name, std::string_view value, Filte
   return absl::OkStatus();
 }
 
-const std::string kShareRange = absl::StrFormat("a share in [%g, 1]", kMinCacheShare);
-
 const OptionField kFields[] = {
     {"bits_per_key", IdForm::kAccuracy, "<bits_per_key>", OptionHost::kEvery, "", "", true,
      &ParseBits, [](const FilterOptions& o) { return FormatBitsPerKey(o.bits_per_key); },
@@ -210,9 +208,9 @@ const OptionField kFields[] = {
     {kCacheShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, kCacheAwareName,
      "the share describes the block cache the filters are sized for", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseOptionalNumber<&FilterOptions::cache_share>(kCacheShareName, v, kShareUnset,
-                                                               kShareRange, &CacheShareInRange,
-                                                               &CacheShareOutOfRange, o);
+       return ParseOptionalNumber<&FilterOptions::cache_share>(
+           kCacheShareName, v, kShareUnset, absl::StrFormat("a share in [%g, 1]", kMinCacheShare),
+           &CacheShareInRange, &CacheShareOutOfRange, o);
      },
      [](const FilterOptions& o) { return FormatOptional(o.cache_share, kShareUnset); },
      [](const FilterOptions& o) { return o.cache_share.has_value(); }, &CacheShareOutOfRange},

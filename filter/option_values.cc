@@ -10,7 +10,7 @@ namespace sstfilter {
 namespace {
 
 // Debian's Abseil is built with its own string_view type.
-absl::string_view AbslView(std::string_view s) { return {s.data(), s.size()}; }
+absl::string_view ToAbsl(std::string_view s) { return {s.data(), s.size()}; }
 
 size_t SkipDigits(std::string_view text, size_t i) {
   while (i < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) ++i;
@@ -20,8 +20,8 @@ size_t SkipDigits(std::string_view text, size_t i) {
 // The text a number may be (see ParsePlainNumber).
 bool IsPlainNumber(std::string_view text) {
   if (!text.empty() && text[0] == '-') text.remove_prefix(1);
-  if (absl::EqualsIgnoreCase(AbslView(text), "nan") ||
-      absl::EqualsIgnoreCase(AbslView(text), "inf")) {
+  if (absl::EqualsIgnoreCase(ToAbsl(text), "nan") ||
+      absl::EqualsIgnoreCase(ToAbsl(text), "inf")) {
     return true;
   }
   size_t i = SkipDigits(text, 0);
@@ -45,7 +45,7 @@ bool IsPlainNumber(std::string_view text) {
 
 std::optional<double> ParsePlainNumber(std::string_view text) {
   double value = 0;
-  if (!IsPlainNumber(text) || !absl::SimpleAtod(AbslView(text), &value)) return std::nullopt;
+  if (!IsPlainNumber(text) || !absl::SimpleAtod(ToAbsl(text), &value)) return std::nullopt;
   return value + 0.0;  // -0 + 0 is +0.
 }
 

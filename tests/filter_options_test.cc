@@ -219,10 +219,18 @@ TEST(BloomOptionsTest, FieldsInAnyOrderParseToTheSamePolicy) {
     EXPECT_EQ(*a, *b) << given;
     EXPECT_EQ(FormatPolicyId(*a), canonical) << given;
   }
-  ExpectIdsRejected({std::pair<const char*, const char*>{
-      "sstfilter.bloom:10:banded:optimize_levels:leveldb",
-      "format is given twice in 'sstfilter.bloom:10:banded:optimize_levels:leveldb' (banded, "
-      "then leveldb)"}});
+  const std::pair<const char*, const char*> kBad[] = {
+      {"sstfilter.bloom:10:banded:optimize_levels:leveldb",
+       "format is given twice in 'sstfilter.bloom:10:banded:optimize_levels:leveldb' (banded, "
+       "then leveldb)"},
+      // A repeat without its value lacks the value first.
+      {"sstfilter.bloom:10:compact_from_level:2:compact_from_level",
+       "compact_from_level needs a value (compact_from_level:<level>)"},
+      // The map form's names of the accuracy and the encoding are no id words.
+      {"sstfilter.bloom:10:banded:format", "unexpected 'format'"},
+      {"sstfilter.bloom:10:banded:bits_per_key:12", "unexpected 'bits_per_key'"},
+  };
+  ExpectIdsRejected(kBad);
 }
 
 TEST(CacheAwareTest, IdsParseAndRoundTrip) {
