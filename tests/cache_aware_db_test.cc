@@ -330,7 +330,9 @@ CachePlan PlanAfterGets(rocksdb::DB* db, const std::vector<std::string>& gets,
     EXPECT_TRUE(s.ok() || s.IsNotFound()) << s.ToString();
   }
   WriteAndFlush(db, keys, begin, end);
-  const std::optional<CachePlan> plan = LastPlan(CensusKeyOf(db), "default");
+  const std::shared_ptr<CachePlanMemo> plans =
+      LevelCensus::Instance().PlansOf(CensusKeyOf(db), "default");
+  const std::optional<CachePlan> plan = plans ? plans->Last() : std::nullopt;
   EXPECT_TRUE(plan.has_value()) << "no table sized under cache_aware";
   return plan.value_or(CachePlan());
 }

@@ -3,8 +3,8 @@
 // so the plans cut the budget as it grows and the tables built under
 // earlier plans hold more than later ones allow. Once the tree is still,
 // its live filter bytes are compared with the budget of the plan its
-// latest table was sized under (cache_plan_memo.h's LastPlan): at most 5%
-// over it (1.03x with 7.8.3 and 9.11.2, 0.99x with 11.8.1; the census reads
+// latest table was sized under (the column family's CachePlanMemo::Last,
+// cache_plan_memo.h): at most 5% over it (1.03x with 7.8.3 and 9.11.2, 0.99x with 11.8.1; the census reads
 // the tree at each event, so every run plans alike). Under it is allowed: where the last plan
 // raised the budget, the tables built before keep their bits until
 // rewritten. Not asserted here: a reopen halfway (0.90-1.08x: the new DB
@@ -78,7 +78,9 @@ void Write(rocksdb::DB* db, const std::vector<std::string>& keys, size_t begin, 
 // table (its plan's budget, over every filtered run: the bytes the tree
 // holds once that table's debts are repaid).
 double LastBudgetBytes(rocksdb::DB* db) {
-  const std::optional<CachePlan> plan = LastPlan(CensusKeyOf(db), "default");
+  const std::shared_ptr<CachePlanMemo> plans =
+      LevelCensus::Instance().PlansOf(CensusKeyOf(db), "default");
+  const std::optional<CachePlan> plan = plans ? plans->Last() : std::nullopt;
   EXPECT_TRUE(plan.has_value()) << "no plan made for the DB";
   if (!plan.has_value()) return 0;
   EXPECT_EQ(plan->unfiltered_from, CachePlan::kAllFiltered) << "hit_share:0 keeps every filter";

@@ -22,7 +22,6 @@
 #define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
 
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "filter/allocation/cache_reads.h"
@@ -62,10 +61,6 @@ struct CacheSite {
   // least as many filter partitions as index partitions, however small.
   bool partitions_coupled = false;
   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
-  // Whose site it is: the DB (its census key) and column family whose
-  // last plan is kept (cache_plan_memo.h's LastPlan). nullptr: none.
-  const void* db = nullptr;
-  std::string column_family;
 };
 
 // The budget chosen, and what the model says its Gets read.

@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <mutex>
 #include <optional>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,7 +12,8 @@
 
 namespace sstfilter {
 
-namespace {
+// Not in an anonymous namespace: CachePlanMemo::State holds these.
+namespace cache_plan_memo_internal {
 
 // What of a tree a plan depends on most, compared between trees: each
 // level's entries (L0's tables together), what the DB's statistics and
@@ -87,52 +86,34 @@ bool SameCache(const CacheSite& a, const CacheSite& b) {
 // levels run at once.
 constexpr size_t kEntries = 32;
 
-// The plan last chosen for each DB and column family (CacheSite::db,
-// column_family). Forgotten all at once past kLastSites (DBs closed and
-// opened again under new census keys).
-using SiteKey = std::pair<const void*, std::string>;
-constexpr size_t kLastSites = 256;
+}  // namespace cache_plan_memo_internal
 
-// The memo's state, behind one lock.
-struct PlanMemo {
+using cache_plan_memo_internal::Entry;
+using cache_plan_memo_internal::kEntries;
+using cache_plan_memo_internal::Near;
+using cache_plan_memo_internal::SameCache;
+using cache_plan_memo_internal::ShapeOf;
+using cache_plan_memo_internal::TreeShape;
+
+struct CachePlanMemo::State {
   std::mutex mu;
   std::array<Entry, kEntries> entries;
   size_t next = 0;
-  std::map<SiteKey, CachePlan> last;
+  std::optional<CachePlan> last;
 };
 
-PlanMemo& ThePlanMemo() {
-  static PlanMemo* memo = new PlanMemo;  // Never destroyed: tables are built until exit.
-  return *memo;
+CachePlanMemo::CachePlanMemo() : state_(std::make_unique<State>()) {}
+CachePlanMemo::~CachePlanMemo() = default;
+
+std::optional<CachePlan> CachePlanMemo::Last() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->last;
 }
 
-}  // namespace
-
-void ForgetLastPlans(const void* db) {
-  PlanMemo& memo = ThePlanMemo();
-  std::lock_guard<std::mutex> lock(memo.mu);
-  for (auto it = memo.last.begin(); it != memo.last.end();) {
-    it = it->first.first == db ? memo.last.erase(it) : std::next(it);
-  }
-}
-
-std::optional<CachePlan> LastPlan(const void* db, const std::string& column_family) {
-  PlanMemo& memo = ThePlanMemo();
-  std::lock_guard<std::mutex> lock(memo.mu);
-  const auto it = memo.last.find(SiteKey{db, column_family});
-  if (it == memo.last.end()) return std::nullopt;
-  return it->second;
-}
-
-CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
-                       int level, const CacheSite& cache) {
-  PlanMemo& memo = ThePlanMemo();
-  // Kept as the site's last plan, under the lock.
-  auto keep_last = [&](const CachePlan& plan) {
-    if (cache.db == nullptr) return;
-    if (memo.last.size() >= kLastSites) memo.last.clear();
-    memo.last[SiteKey{cache.db, cache.column_family}] = plan;
-  };
+CachePlan CachePlanMemo::PlanFor(const FilterOptions& options,
+                                 const std::shared_ptr<const TreeRuns>& runs, int level,
+                                 const CacheSite& cache) {
+  State& memo = *state_;
   TreeShape shape = ShapeOf(*runs);
   {
     // The plan of this tree object, else of a tree near it.
@@ -140,23 +121,23 @@ CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const
     const Entry* near = nullptr;
     for (const Entry& e : memo.entries) {
       if (e.level != level || !(e.options == options) || !SameCache(e.cache, cache)) continue;
-      if (e.runs.lock() == runs) {
-        keep_last(e.plan);
-        return e.plan;
-      }
+      if (e.runs.lock() == runs) return *(memo.last = e.plan);
       if (near == nullptr && Near(e.shape, shape)) near = &e;
     }
-    if (near != nullptr) {
-      keep_last(near->plan);
-      return near->plan;
-    }
+    if (near != nullptr) return *(memo.last = near->plan);
   }
   CachePlan plan = PlanForCache(options, SteadyTree(*runs, level), cache);
   std::lock_guard<std::mutex> lock(memo.mu);
   memo.entries[memo.next] = Entry{runs, std::move(shape), level, options, cache, plan};
   memo.next = (memo.next + 1) % kEntries;
-  keep_last(plan);
+  memo.last = plan;
   return plan;
+}
+
+CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
+                       int level, const CacheSite& cache, CachePlanMemo* memo) {
+  if (memo != nullptr) return memo->PlanFor(options, runs, level, cache);
+  return PlanForCache(options, SteadyTree(*runs, level), cache);
 }
 
 }  // namespace sstfilter

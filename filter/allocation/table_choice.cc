@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "filter/allocation/cache_plan_memo.h"
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/table_fp_target.h"
@@ -78,14 +77,15 @@ std::string Describe(const CachePlan& plan, int level, double capacity) {
 constexpr double kTableBitsPrecision = 1.0 / 64;
 
 TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
-                          std::shared_ptr<const TreeRuns> runs, const CacheSite* cache) {
+                          std::shared_ptr<const TreeRuns> runs, const CacheSite* cache,
+                          CachePlanMemo* plans) {
   TableChoice choice;
   choice.encoding = EncodingForSite(given, site);
   if (!SizedByTree(given, site) || runs == nullptr) return choice;
   const TablePlace place{site.run_level(), choice.encoding};
   CachePlan plan;
   if (given.cache_aware && cache != nullptr) {
-    plan = PlanForTable(given, runs, place.level, *cache);
+    plan = PlanForTable(given, runs, place.level, *cache, plans);
     choice.plan = Describe(plan, place.level, cache->capacity_bytes);
   }
   if (place.level > 0 && place.level >= plan.unfiltered_from) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "filter/allocation/cache_budget.h"
+#include "filter/allocation/cache_plan_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_site.h"
 #include "filter/allocation/tree_runs.h"
@@ -41,7 +42,8 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site);
 // The choice for a table at `site` of `runs` (null: no tree known for it,
 // the uniform setting). With cache_aware and `cache` (null: the filters are
 // not in a block cache, as optimize_levels alone), the budget is the cache's
-// (cache_budget.h: PlanForCache over the tree as TableFpTarget sees it), or
+// (cache_budget.h: PlanForCache over the tree as TableFpTarget sees it,
+// through `plans`, the column family's memo, where there is one), or
 // budget_mb if less. Sized by the tree, each filter's bits/key meet
 // TableFpTarget (table_fp_target.h) by the encoding's own model at the
 // filter's size; the target is worked out at the first filter (a flush's
@@ -50,7 +52,7 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site);
 // REQUIRES: options resolved.
 TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
                           std::shared_ptr<const TreeRuns> runs,
-                          const CacheSite* cache = nullptr);
+                          const CacheSite* cache = nullptr, CachePlanMemo* plans = nullptr);
 
 }  // namespace sstfilter
 

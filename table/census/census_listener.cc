@@ -5,7 +5,6 @@
 #include <thread>
 #include <utility>
 
-#include "filter/allocation/cache_plan_memo.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -152,7 +151,8 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
         });
     files_.WaitFor(read, kCarryWait);
     TakeUpCarry(&tree);
-    ForgetLastPlans(tree.census_key);  // A new DB object: no plan of its own yet.
+    // A new DB object: no plan of its own yet.
+    LevelCensus::Instance().ForgetPlans(tree.census_key);
     Rebuild(db, &tree);
   }
   return tree;

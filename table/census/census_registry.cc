@@ -29,7 +29,26 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensus::Publish(
   return published;
 }
 
-void LevelCensus::Forget(const void* db) { Publish(db, {}); }
+void LevelCensus::Forget(const void* db) {
+  Publish(db, {});
+  ForgetPlans(db);
+}
+
+std::shared_ptr<CachePlanMemo> LevelCensus::PlansOf(const void* db,
+                                                    const std::string& column_family) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (runs_.count({db, column_family}) == 0) return nullptr;
+  std::shared_ptr<CachePlanMemo>& plans = plans_[{db, column_family}];
+  if (plans == nullptr) plans = std::make_shared<CachePlanMemo>();
+  return plans;
+}
+
+void LevelCensus::ForgetPlans(const void* db) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = plans_.begin(); it != plans_.end();) {
+    it = it->first.first == db ? plans_.erase(it) : std::next(it);
+  }
+}
 
 const void* CensusKeyOf(rocksdb::DB* db) { return db->GetDBOptions().info_log.get(); }
 

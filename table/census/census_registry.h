@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "filter/allocation/cache_plan_memo.h"
 #include "filter/allocation/tree_runs.h"
 #include "rocksdb/db.h"
 
@@ -33,11 +34,22 @@ class LevelCensus {
   // it published.
   std::map<std::string, std::shared_ptr<const TreeRuns>> Publish(
       const void* db, std::map<std::string, TreeRuns> by_column_family);
+  // Forgets the runs and the plans of `db`.
   void Forget(const void* db);
 
+  // The cache-aware plans made for (db, column family)'s tables
+  // (cache_plan_memo.h), kept until the census forgets the DB or its plans:
+  // made on first use. nullptr where the census knows no tree of `db`.
+  std::shared_ptr<CachePlanMemo> PlansOf(const void* db, const std::string& column_family);
+  // Drops the plans of `db` (a new DB object there: another DB, or the
+  // same one opened again, has no plan of its own yet).
+  void ForgetPlans(const void* db);
+
  private:
+  using Key = std::pair<const void*, std::string>;
   mutable std::mutex mu_;
-  std::map<std::pair<const void*, std::string>, std::shared_ptr<const TreeRuns>> runs_;
+  std::map<Key, std::shared_ptr<const TreeRuns>> runs_;
+  std::map<Key, std::shared_ptr<CachePlanMemo>> plans_;
 };
 
 // The DB key the census uses for a DB: its info_log.

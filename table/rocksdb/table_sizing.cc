@@ -20,6 +20,7 @@
 #endif
 #include "rocksdb/table.h"
 #include "rocksdb/types.h"
+#include "table/census/census_registry.h"
 #include "table/census/table_tree.h"
 
 namespace sstfilter {
@@ -118,8 +119,11 @@ TableChoice ChooseForTable(const FilterOptions& options,
   }
   std::optional<CacheSite> cache;
   if (options.cache_aware) cache = CacheSiteOf(options, context.table_options);
-  if (cache) cache->db = context.info_log, cache->column_family = context.column_family_name;
-  return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr);
+  std::shared_ptr<CachePlanMemo> plans;
+  if (cache && runs != nullptr) {
+    plans = LevelCensus::Instance().PlansOf(context.info_log, context.column_family_name);
+  }
+  return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr, plans.get());
 }
 
 }  // namespace sstfilter
