@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -27,6 +28,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "table/census/open_db.h"
+#include "filter/allocation/tree_text.h"
 #include "filter/allocation/tree_traffic.h"
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
@@ -229,7 +231,8 @@ TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   EXPECT_TRUE(Contains(r.output, "--hit_share=1.5: expected the share of Gets")) << r.output;
   r = RunTool({"--file", file, "--cache_mb", "8"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(Contains(r.output, "--cache_mb and --hit_share go with --db")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "--cache_mb, --hit_share and --tree_text go with --db"))
+      << r.output;
   // Numbers as option strings write them: no hex, and the value as given.
   r = RunTool({"--db", dir.path(), "--cache_mb", "0x10"});
   EXPECT_NE(r.exit_code, 0);
@@ -506,6 +509,30 @@ TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
       << skewed_output;
   EXPECT_GT(uniform, 0.3) << uniform_output;
   EXPECT_LT(skewed, 0.6 * uniform) << skewed_output;
+
+  // The same tree as a decision case (tests/decisions/): the policy and
+  // cache it would be planned under, the tree as the model reads it
+  // (every tree line reads back), the tables to decide.
+  const Result r = RunTool({"--db", dir.path(), "--cache_mb", "0.02", "--tree_text"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "\npolicy sstfilter.bloom:")) << r.output;
+  EXPECT_TRUE(Contains(r.output, ":optimize_levels:cache_aware\n")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "\ncache mib=0.02 ")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "\nhit_share 0 carried\n")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "\ndecide L6 bottommost entries=")) << r.output;
+  EXPECT_EQ(r.output.substr(r.output.size() - 5), "----\n") << r.output;
+  TreeRuns runs;
+  for (const absl::string_view line : absl::StrSplit(r.output, '\n', absl::SkipEmpty())) {
+    const std::string_view text(line.data(), line.size());
+    const absl::Status read = ReadTreeLine(text, &runs);
+    EXPECT_TRUE(read.ok() || absl::IsNotFound(read)) << read;
+  }
+  ASSERT_EQ(runs.levels.size(), 7u) << r.output;
+  EXPECT_EQ(runs.levels[6].keys, 40000u) << r.output;
+  EXPECT_EQ(runs.levels[6].tables, numbers.size()) << r.output;
+  ASSERT_NE(runs.traffic, nullptr) << r.output;
+  EXPECT_EQ(runs.traffic->levels[6].size(), numbers.size()) << r.output;
+  EXPECT_NEAR(runs.traffic->levels[6][0].share, 0.9, 1e-9) << r.output;
 }
 
 // A DB directory is input (table/census/dir_file.h): a FIFO or a link to

@@ -51,24 +51,6 @@ void PrintReads(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache,
   absl::PrintF("  %.0f%% found    %s (%s)\n", 100 * hit_share, at(hit_share), hit_note);
 }
 
-// The cache as the plan sees it: partitioned filters (partitions of their
-// mean size) if any table's filter has more than one block, cut with the
-// index partitions if there are as many.
-CacheSite SiteOf(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache) {
-  CacheSite site;
-  site.capacity_bytes = cache.capacity_bytes;
-  site.high_pri_ratio = cache.high_pri_ratio;
-  double bytes = 0, count = 0, runs_tables = 0;
-  for (const RunBlocks& b : blocks) bytes += b.filter_bytes, count += b.filter_blocks;
-  for (const RunBlocks& b : blocks) runs_tables += b.filter_blocks > 0 ? 1 : 0;
-  site.partitioned = count > runs_tables;
-  if (count > 0) site.partition_bytes = std::max(bytes / count, 1.0);
-  // As many filter partitions as index partitions: cut together.
-  double index_blocks = 0;
-  for (const RunBlocks& b : blocks) index_blocks += b.index_blocks;
-  site.partitions_coupled = site.partitioned && count >= index_blocks;
-  return site;
-}
 
 }  // namespace
 
@@ -134,6 +116,24 @@ std::string HitShareNote(HitShareFrom from) {
   return "assumed; --hit_share states it";
 }
 
+}  // namespace
+
+CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache) {
+  CacheSite site;
+  site.capacity_bytes = cache.capacity_bytes;
+  site.high_pri_ratio = cache.high_pri_ratio;
+  double bytes = 0, count = 0, runs_tables = 0;
+  for (const RunBlocks& b : blocks) bytes += b.filter_bytes, count += b.filter_blocks;
+  for (const RunBlocks& b : blocks) runs_tables += b.filter_blocks > 0 ? 1 : 0;
+  site.partitioned = count > runs_tables;
+  if (count > 0) site.partition_bytes = std::max(bytes / count, 1.0);
+  // As many filter partitions as index partitions: cut together.
+  double index_blocks = 0;
+  for (const RunBlocks& b : blocks) index_blocks += b.index_blocks;
+  site.partitions_coupled = site.partitioned && count >= index_blocks;
+  return site;
+}
+
 std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
                                                   const TableShares* shares) {
   if (shares == nullptr) return nullptr;
@@ -149,8 +149,6 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
     return known != shares->end() ? known->second : uniform[t.file_number];
   }));
 }
-
-}  // namespace
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& advised, const TableShares* shares) {
@@ -185,7 +183,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
   options.bits_per_key = std::clamp(8 * filter_bytes / keys, 1.0, kMaxBitsPerKey);
   options.optimize_levels = options.cache_aware = true;
   options.hit_share = hit_share;
-  const CachePlan plan = PlanForCache(options, census, SiteOf(blocks, cache));
+  const CachePlan plan = PlanForCache(options, census, AdvisedSite(blocks, cache));
   if (plan.blocks.empty()) return;
   absl::PrintF("%s would keep %.2f MiB of filters%s:\n", FormatPolicyId(options),
                plan.filter_bytes / kMib,

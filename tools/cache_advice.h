@@ -5,6 +5,7 @@
 #ifndef SSTFILTER_TOOLS_CACHE_ADVICE_H_
 #define SSTFILTER_TOOLS_CACHE_ADVICE_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "filter/allocation/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
+#include "filter/allocation/tree_traffic.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {
@@ -45,6 +47,17 @@ struct AdvisedHitShare {
   double share = kAssumedHitShare;
   HitShareFrom from = HitShareFrom::kAssumed;
 };
+
+// `cache` as the plan sees it for runs of `blocks`: partitioned filters
+// (partitions of their mean size) if any table's filter has more than one
+// block, cut with the index partitions if there are as many.
+CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache);
+
+// The traffic of `runs` as the census would hand it to the model: each
+// table's share of the Gets as the traffic summary's `shares` say, else
+// its share were Gets spread like the keys. nullptr when `shares` is.
+std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
+                                                  const TableShares* shares);
 
 // Prints the section for one column family's runs (newest first), its
 // Gets spread over the keys as the tables' `shares` say (the traffic

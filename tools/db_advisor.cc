@@ -23,6 +23,7 @@
 #include "tools/live_tables.h"
 #include "tools/sst_tool.h"
 #include "tools/traffic_report.h"
+#include "tools/tree_case.h"
 
 namespace sstfilter {
 
@@ -178,7 +179,7 @@ AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* 
 
 // Every column family's report; the exit status.
 int Report(const std::string& dir, std::vector<FamilyTables> families,
-           const CacheQuestion& question) {
+           const CacheQuestion& question, DbOutput output) {
   const absl::StatusOr<std::optional<AdvisedCache>> logged = CacheOf(dir, question);
   const std::optional<AdvisedCache> cache = logged.ok() ? *logged : std::nullopt;
   const std::string cache_unknown =
@@ -199,6 +200,13 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
       continue;
     }
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
+    if (output == DbOutput::kTreeCase) {
+      if (!runs.empty()) {
+        absl::PrintF("%s", TreeCase(family.name, runs, cache, hit_share,
+                                    family.bytewise ? traffic : nullptr));
+      }
+      continue;
+    }
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
     if (cache.has_value()) {
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr);
@@ -219,7 +227,8 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
 
 }  // namespace
 
-int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache) {
+int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache,
+             DbOutput output) {
   EnsureRocksDbFilterPoliciesRegistered();
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(dir, error);
@@ -232,7 +241,7 @@ int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion&
   }
   absl::StatusOr<std::vector<FamilyTables>> families = ReadLiveTables(dir, verify_checksums);
   if (!families.ok()) return Fail(kExitBadFile, std::string(families.status().message()));
-  return Report(dir, *std::move(families), cache);
+  return Report(dir, *std::move(families), cache, output);
 }
 
 }  // namespace sstfilter

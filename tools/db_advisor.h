@@ -26,8 +26,13 @@ struct CacheQuestion {
   std::optional<double> hit_share;
 };
 
+// What AdviseDb prints: the report, or each column family's tree as a
+// decision case (tree_case.h).
+enum class DbOutput { kReport, kTreeCase };
+
 // Prints the report; returns the exit status (sst_tool.h's codes).
-int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache = {});
+int AdviseDb(const std::string& dir, bool verify_checksums, const CacheQuestion& cache = {},
+             DbOutput output = DbOutput::kReport);
 
 }  // namespace sstfilter
 

@@ -68,6 +68,10 @@ ABSL_FLAG(int64_t, sample_absent, 0,
 ABSL_FLAG(uint64_t, seed, 0,
           "seed of the absent-key generator; 0 picks a random one (printed, so a run "
           "can be repeated)");
+ABSL_FLAG(bool, tree_text, false,
+          "with --db: print each column family's tree as a decision case (the text form of "
+          "tests/decisions/: policy, block cache, runs, sampled reads, tables to decide) "
+          "instead of the report");
 ABSL_FLAG(bool, verify_checksums, true,
           "verify block checksums: RocksDB's check of the table, then each filter block "
           "(partitions included) as it is read");
@@ -464,11 +468,13 @@ int Run(const std::vector<std::pair<std::string, std::string>>& raw_keys) {
       if (!checked.ok()) return Fail(kExitUsage, std::string(checked.status().message()));
       cache.hit_share = *checked;
     }
-    return AdviseDb(db, absl::GetFlag(FLAGS_verify_checksums), cache);
+    return AdviseDb(db, absl::GetFlag(FLAGS_verify_checksums), cache,
+                    absl::GetFlag(FLAGS_tree_text) ? DbOutput::kTreeCase : DbOutput::kReport);
   }
   if (absl::GetFlag(FLAGS_cache_mb).value.has_value() ||
-      absl::GetFlag(FLAGS_hit_share).value.has_value()) {
-    return Fail(kExitUsage, "--cache_mb and --hit_share go with --db (a whole database)");
+      absl::GetFlag(FLAGS_hit_share).value.has_value() || absl::GetFlag(FLAGS_tree_text)) {
+    return Fail(kExitUsage,
+                "--cache_mb, --hit_share and --tree_text go with --db (a whole database)");
   }
   Questions questions;
   if (std::optional<int> exit = ReadQuestions(raw_keys, &questions)) return *exit;
