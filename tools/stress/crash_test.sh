@@ -39,6 +39,16 @@ die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 # runs past VERIFY_SECONDS is terminated and fails the policy.
 FIXED_ARGS=(--read_fault_one_in=0 --metadata_read_fault_one_in=0)
 
+# The key space, drawn from the policy's seed $1 as db_crashtest.py draws it
+# (100,000 or many keys), but 2.5 million keys where it draws 25 million:
+# the final verification Gets every key, and where the drawn options keep
+# filter blocks out of the cache (fill_cache=0 with
+# cache_index_and_filter_blocks) each Get reads and checksums a whole
+# filter block: 25 million keys took from 75 s alone to past 600 s beside
+# another policy on 2 cores (CI, 2026-12-03; RocksDB's frames, not the
+# filter's, in every stack). 40 s of writes fill a small part of either.
+max_key_for() { if (( $1 % 2 )); then echo 100000; else echo 2500000; fi; }
+
 # After each encoding of SSTFILTER_ENCODINGS: the per-level policy,
 # access-aware under a byte budget and sized for the block cache as if every
 # Get found its key (its deepest levels then go without filters where
@@ -68,8 +78,15 @@ interval="${SSTFILTER_STRESS_INTERVAL:-60}"
   || die "SSTFILTER_STRESS_INTERVAL must be a positive whole number of seconds, not '$interval'"
 [ -n "${SSTFILTER_STRESS_INTERVAL:-}" ] || [ $((seconds / 3)) -ge "$interval" ] \
   || interval=$(( seconds / 3 > 10 ? seconds / 3 : 10 ))
-# The final verification reads every key once: minutes at most.
-verify_seconds=$(( 4 * seconds > 300 ? 4 * seconds : 300 ))
+# Policies run at once (SSTFILTER_STRESS_JOBS, default 2): see the loop at
+# the end.
+at_once="${SSTFILTER_STRESS_JOBS:-2}"
+[[ "$at_once" =~ ^[1-9][0-9]*$ ]] \
+  || die "SSTFILTER_STRESS_JOBS must be a whole number > 0, not '$at_once'"
+# The final verification reads every key once (max_key_for): 300 s per
+# policy sharing the machine, or 4x the run if longer.
+verify_seconds=$(( 300 * at_once ))
+[ $(( 4 * seconds )) -le "$verify_seconds" ] || verify_seconds=$(( 4 * seconds ))
 seed="${SSTFILTER_STRESS_SEED:-$(( (RANDOM << 15 | RANDOM) + 1 ))}"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "SSTFILTER_STRESS_SEED must be a whole number, not '$seed'"
 base="${SSTFILTER_STRESS_DIR:-${TMPDIR:-/tmp}/sstfilter-stress}"
@@ -173,7 +190,7 @@ run_policy() {
   out="$dir/crash_test.log"
   args=(blackbox --stress_cmd="$db_stress" --duration="$seconds" --interval="$interval"
         --initial_random_seed_override="$policy_seed" --verify_timeout="$verify_seconds"
-        "${FIXED_ARGS[@]}" "${extra[@]}")
+        --max_key="$(max_key_for "$policy_seed")" "${FIXED_ARGS[@]}" "${extra[@]}")
   mapfile -t -O "${#args[@]}" args < <(policy_flags "$uri"; style_flags "$policy")
   log "$policy: ${uri:-the built-in filter of RocksDB}, seed $policy_seed (log: $out)"
   if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1 &&
@@ -200,11 +217,17 @@ run_policy() {
 # seconds to minutes as the drawn options go): the crash test waits on its
 # kills and verifications more than it computes (six policies one at a
 # time: 8 min 50 s of wall time, 5 min of CPU on 2 cores).
-at_once="${SSTFILTER_STRESS_JOBS:-2}"
-[[ "$at_once" =~ ^[1-9][0-9]*$ ]] \
-  || die "SSTFILTER_STRESS_JOBS must be a whole number > 0, not '$at_once'"
 mkdir -p "$base"
 verdicts="$(mktemp -d "$base/verdicts.XXXXXX")"
+# db_crashtest.py runs `pstack PID` on a final verification past its
+# timeout: every thread's stack, through gdb, into the policy's log.
+shims="$(mktemp -d "$base/shims.XXXXXX")"
+cat > "$shims/pstack" <<'SHIM'
+#!/bin/sh
+exec gdb -p "$1" -batch -nx -ex "set pagination off" -ex "thread apply all bt" 2>&1
+SHIM
+chmod +x "$shims/pstack"
+export PATH="$shims:$PATH"
 failed=()
 log "crash test seeds from $seed, ${seconds}s per policy, a kill every ${interval}s, $at_once policies at a time, databases and logs under $base"
 running=0
@@ -221,6 +244,6 @@ wait
 for ((index = 0; index < ${#policies[@]}; index++)); do
   [ "$(cat "$verdicts/$index" 2>/dev/null)" = 0 ] || failed+=("${policies[index]}")
 done
-rm -rf "$verdicts"
+rm -rf "$verdicts" "$shims"
 [ ${#failed[@]} -eq 0 ] || die "crash test failed for: ${failed[*]}"
 log "crash test passed for: ${policies[*]}"
