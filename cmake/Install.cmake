@@ -2,6 +2,8 @@
 #   include/sstfilter/{filter,table/rocksdb,table/leveldb}/*.h   (include root: include/sstfilter)
 #   lib/libsstfilter.a                    sstfilter::filter  (no RocksDB)
 #   lib/libsstfilter_allocation.a         sstfilter::allocation (the per-level model; no RocksDB)
+#   lib/libsstfilter_cache_model.a        sstfilter::cache_model (reads per Get in a block cache)
+#   lib/libsstfilter_plan.a               sstfilter::plan (a table's decision under the cache plan)
 #   lib/libsstfilter_census.a             sstfilter::census (what watches a RocksDB database)
 #   lib/libsstfilter_rocksdb_policy.a     sstfilter::rocksdb (the RocksDB policy)
 #   lib/libsstfilter_rocksdb.so           the LD_PRELOAD plugin for stock tools
@@ -23,8 +25,11 @@ set(SSTFILTER_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/sstfilter)
 
 set_target_properties(sstfilter PROPERTIES EXPORT_NAME filter)
 set_target_properties(sstfilter_allocation PROPERTIES EXPORT_NAME allocation)
+set_target_properties(sstfilter_cache_model PROPERTIES EXPORT_NAME cache_model)
+set_target_properties(sstfilter_plan PROPERTIES EXPORT_NAME plan)
 set_target_properties(sstfilter_census PROPERTIES EXPORT_NAME census)
-install(TARGETS sstfilter sstfilter_allocation sstfilter_census sstfilter_rocksdb_glue
+install(TARGETS sstfilter sstfilter_allocation sstfilter_cache_model sstfilter_plan
+        sstfilter_census sstfilter_rocksdb_glue
         sstfilter_leveldb EXPORT sstfilterTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS sstfilter_rocksdb LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -5,6 +5,12 @@
 #                                                    share (library sstfilter)
 #   SSTFILTER_ALLOCATION_SOURCES  filter/allocation/ the per-level model (library
 #                                                    sstfilter_allocation)
+#   SSTFILTER_CACHE_MODEL_SOURCES filter/cache_model/ device reads per Get in a
+#                                                    block cache (library
+#                                                    sstfilter_cache_model)
+#   SSTFILTER_PLAN_SOURCES        filter/plan/       a table's decision, under the
+#                                                    cache plan (library
+#                                                    sstfilter_plan)
 #   SSTFILTER_CENSUS_SOURCES      table/census/...   what watches a RocksDB database
 #                                                    (library sstfilter_census)
 #   SSTFILTER_GLUE_SOURCES        table/rocksdb/...  the RocksDB adapter, without the
@@ -17,9 +23,13 @@ string(REPLACE "sstfilter_SOURCES = " "" _sstfilter_line "${_sstfilter_line}")
 separate_arguments(SSTFILTER_PLUGIN_SOURCES UNIX_COMMAND "${_sstfilter_line}")
 set(SSTFILTER_FILTER_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
 list(FILTER SSTFILTER_FILTER_SOURCES INCLUDE REGEX "^filter/")
-list(FILTER SSTFILTER_FILTER_SOURCES EXCLUDE REGEX "^filter/allocation/")
+list(FILTER SSTFILTER_FILTER_SOURCES EXCLUDE REGEX "^filter/(allocation|cache_model|plan)/")
 set(SSTFILTER_ALLOCATION_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
 list(FILTER SSTFILTER_ALLOCATION_SOURCES INCLUDE REGEX "^filter/allocation/")
+set(SSTFILTER_CACHE_MODEL_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
+list(FILTER SSTFILTER_CACHE_MODEL_SOURCES INCLUDE REGEX "^filter/cache_model/")
+set(SSTFILTER_PLAN_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
+list(FILTER SSTFILTER_PLAN_SOURCES INCLUDE REGEX "^filter/plan/")
 set(SSTFILTER_CENSUS_SOURCES ${SSTFILTER_PLUGIN_SOURCES})
 list(FILTER SSTFILTER_CENSUS_SOURCES INCLUDE REGEX "^table/census/")
 set(SSTFILTER_GLUE_SOURCES ${SSTFILTER_PLUGIN_SOURCES})

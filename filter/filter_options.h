@@ -127,7 +127,7 @@ struct FilterOptions {
   // RocksDB only, with optimize_levels: the filters are sized for the block
   // cache they live in (cache_index_and_filter_blocks): the budget is the
   // filter bytes that stay cached beside the index and data blocks Gets
-  // read (filter/allocation/cache_budget.h), the lesser of it and budget_mb
+  // read (filter/plan/cache_budget.h), the lesser of it and budget_mb
   // when both are set. Without a block cache holding the filters, as
   // optimize_levels alone (the DB's log says so when it opens).
   bool cache_aware = false;

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "filter/allocation/cache_plan_memo.h"
+#include "filter/plan/cache_plan_memo.h"
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"

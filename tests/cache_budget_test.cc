@@ -1,15 +1,16 @@
-// The cache-aware plan (filter/allocation/cache_budget.h) on hand-made
+// The cache-aware plan (filter/plan/cache_budget.h) on hand-made
 // trees and caches, without a database.
-#include "filter/allocation/cache_budget.h"
+#include "filter/plan/cache_budget.h"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
-#include "filter/allocation/cache_reads.h"
+#include "filter/cache_model/cache_reads.h"
 #include "filter/allocation/run_allocation.h"
-#include "filter/allocation/table_choice.h"
+#include "filter/cache_model/traffic_popularity.h"
+#include "filter/plan/table_choice.h"
 #include "filter/allocation/tree_traffic.h"
 #include "gtest/gtest.h"
 

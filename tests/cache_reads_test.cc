@@ -1,5 +1,5 @@
-// The cache model (filter/allocation/cache_reads.h) on hand-worked trees.
-#include "filter/allocation/cache_reads.h"
+// The cache model (filter/cache_model/cache_reads.h) on hand-worked trees.
+#include "filter/cache_model/cache_reads.h"
 
 #include <cmath>
 #include <list>

@@ -27,7 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "filter/allocation/table_choice.h"
+#include "filter/plan/table_choice.h"
 #include "filter/allocation/tree_text.h"
 #include "filter/encoding_id.h"
 #include "filter/filter_options.h"

@@ -1,6 +1,6 @@
-// How Gets spread over the key space (filter/allocation/key_popularity.h),
+// How Gets spread over the key space (filter/cache_model/key_popularity.h),
 // on hand-worked slices and blocks.
-#include "filter/allocation/key_popularity.h"
+#include "filter/cache_model/key_popularity.h"
 
 #include "filter/allocation/tree_traffic.h"
 
@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "filter/cache_model/traffic_popularity.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

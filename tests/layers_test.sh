@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The parts include only the parts below them (docs/design.md#code-layout):
 # the encodings (filter/) below the per-level model (filter/allocation/)
+# below the cache model (filter/cache_model/) below the plan (filter/plan/)
 # below the census (table/census/) below the RocksDB adapter
-# (table/rocksdb/). The compiler cannot check this: RocksDB's headers are
+# (table/rocksdb/). The cache model reads the per-level model's plain data
+# (the tree, its traffic and blocks), never its allocation. The compiler cannot check this: RocksDB's headers are
 # on every include path. Also: no file of the adapter reads RocksDB's
 # metadata or handles a flush or compaction event (that is the census's).
 # Usage: layers_test.sh <source root>
@@ -25,9 +27,16 @@ includes_none() {
   done
 }
 
-includes_none filter -not -path 'filter/allocation/*' -- \
-  'filter/allocation/' 'rocksdb/' 'leveldb/' 'table/' 'tools/' 'inspect/'
-includes_none filter/allocation -- 'rocksdb/' 'leveldb/' 'table/' 'tools/' 'inspect/'
+includes_none filter -not -path 'filter/allocation/*' -not -path 'filter/cache_model/*' \
+  -not -path 'filter/plan/*' -- \
+  'filter/allocation/' 'filter/cache_model/' 'filter/plan/' 'rocksdb/' 'leveldb/' 'table/' \
+  'tools/' 'inspect/'
+includes_none filter/allocation -- 'filter/cache_model/' 'filter/plan/' 'rocksdb/' 'leveldb/' \
+  'table/' 'tools/' 'inspect/'
+includes_none filter/cache_model -- 'filter/plan/' 'filter/allocation/run_allocation' \
+  'filter/allocation/table_fp_target' 'filter/allocation/fp_curve' 'rocksdb/' 'leveldb/' 'table/' \
+  'tools/' 'inspect/'
+includes_none filter/plan -- 'rocksdb/' 'leveldb/' 'table/' 'tools/' 'inspect/'
 includes_none table/census -- 'table/rocksdb/' 'table/leveldb/' 'tools/' 'inspect/'
 includes_none table/rocksdb -- 'table/leveldb/' 'tools/' 'inspect/' 'rocksdb/listener.h' \
   'rocksdb/metadata.h'

@@ -1,8 +1,8 @@
 // The fit of how far each table's Gets are gathered
-// (filter/allocation/spread_fit.h): it finds the hot width whose model
+// (filter/cache_model/spread_fit.h): it finds the hot width whose model
 // gives the filter misses asked for, and leaves the spread as it is where
 // there is nothing to sharpen.
-#include "filter/allocation/spread_fit.h"
+#include "filter/cache_model/spread_fit.h"
 
 #include <cmath>
 #include <vector>

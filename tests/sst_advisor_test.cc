@@ -21,6 +21,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "filter/cache_model/traffic_popularity.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"

@@ -1,7 +1,7 @@
 // sstfilter_sst --db DIR's block-cache section: the device reads per Get a
 // DB's filters cost at the block cache they share with its index and data
-// blocks (filter/allocation/cache_reads.h), and what the cache-aware policy
-// (cache_aware, filter/allocation/cache_budget.h) would read there instead.
+// blocks (filter/cache_model/cache_reads.h), and what the cache-aware policy
+// (cache_aware, filter/plan/cache_budget.h) would read there instead.
 #ifndef SSTFILTER_TOOLS_CACHE_ADVICE_H_
 #define SSTFILTER_TOOLS_CACHE_ADVICE_H_
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "filter/allocation/cache_budget.h"
+#include "filter/plan/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/tree_traffic.h"
 #include "table/census/traffic_file.h"

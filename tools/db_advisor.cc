@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "filter/allocation/cache_budget.h"
+#include "filter/plan/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_projection.h"

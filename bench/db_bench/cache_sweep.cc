@@ -20,6 +20,7 @@
 #include "bench/db_bench/progress.h"
 #include "bench/db_bench/run_dir.h"
 #include "filter/allocation/filters_by_run.h"
+#include "filter/cache_model/traffic_popularity.h"
 #include "filter/filter_options.h"
 #include "tools/live_tables.h"
 

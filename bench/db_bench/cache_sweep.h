@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "bench/db_bench/key_draw.h"
 #include "bench/db_bench/workload.h"
-#include "filter/allocation/cache_reads.h"
+#include "filter/cache_model/cache_reads.h"
 
 namespace sstfilter::db_bench {
 
@@ -102,7 +102,7 @@ struct CachePoint {
   double filter_reads = 0, index_reads = 0, data_reads = 0;  // Per Get.
   double micros = 0;                                          // Per Get.
   uint64_t filter_bytes = 0;                                  // Live tables'.
-  // What the cache model (filter/allocation/cache_reads.h) predicts from
+  // What the cache model (filter/cache_model/cache_reads.h) predicts from
   // the DB's live tables at this cache and found share.
   GetReads model;
   // The same with the Gets spread as the live tables' shares of them say

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "filter/allocation/cache_reads.h"
+#include "filter/allocation/run_blocks.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/encoding_id.h"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "filter/allocation/spread_fit.h"  // MissWindow
+#include "filter/allocation/run_blocks.h"  // MissWindow
 
 namespace sstfilter {
 

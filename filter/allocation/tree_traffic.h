@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "filter/allocation/key_popularity.h"
 #include "filter/allocation/run_reach.h"
 
 namespace sstfilter {
@@ -51,16 +50,6 @@ struct TreeTraffic {
   // holds any of it.
   double ShareOf(const std::string& lo, const std::string& hi) const;
 };
-
-// How the Gets spread over the key space (the cache model's request rates,
-// cache_reads.h), from the level with the most tables (the finest
-// slices; of two alike, the deeper): each of its tables a slice as wide as
-// its entries, drawing its share over its uniform share. Uniform where the
-// traffic is not known, or no level has kMinPopularityTables tables.
-// Skew inside a table is not seen: a table's hot range counts as spread
-// over it.
-inline constexpr size_t kMinPopularityTables = 4;
-KeyPopularity PopularityOf(const TreeTraffic& traffic);
 
 // A table's share of the Gets were they spread like the keys: its run's
 // reach times its part of the run's entries (an L0 table is a run of its

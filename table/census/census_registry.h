@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "filter/allocation/cache_plan_memo.h"
+#include "filter/plan/cache_plan_memo.h"
 #include "filter/allocation/tree_runs.h"
 #include "rocksdb/db.h"
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "filter/allocation/spread_fit.h"  // MissWindow
+#include "filter/cache_model/spread_fit.h"  // MissWindow
 #include "rocksdb/statistics.h"
 
 namespace sstfilter {
@@ -39,7 +39,7 @@ std::optional<GetOutcomes> GetOutcomesOf(const rocksdb::Statistics* statistics);
 // first flush), each next where the last closed, so the share follows a
 // workload that changes; a reading with fewer Gets since keeps the last
 // window's share. Over the same windows, the block cache's misses per Get
-// (the spread's fit, filter/allocation/spread_fit.h).
+// (the spread's fit, filter/cache_model/spread_fit.h).
 class HitShareWindow {
  public:
   // Long enough that the share's sampling error is under 1% (binomial, at

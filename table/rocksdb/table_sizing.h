@@ -2,7 +2,7 @@
 // FilterBuildingContext RocksDB describes it with (the same fields from 7.8
 // to 11.x): the adapter reads where the table sits from the context, the
 // census gives the tree it is sized for (table/census/table_tree.h), and the
-// model gives the answer (filter/allocation/table_choice.h).
+// model gives the answer (filter/plan/table_choice.h).
 //
 // How the context maps onto TableSite (filter/allocation/table_site.h): a
 // flush is reason kFlush or kRecovery (the memtable rebuilt from the WAL
@@ -16,8 +16,8 @@
 #include <optional>
 #include <string>
 
-#include "filter/allocation/cache_budget.h"
-#include "filter/allocation/table_choice.h"
+#include "filter/plan/cache_budget.h"
+#include "filter/plan/table_choice.h"
 #include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"

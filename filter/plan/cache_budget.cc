@@ -1,4 +1,4 @@
-#include "filter/allocation/cache_budget.h"
+#include "filter/plan/cache_budget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "filter/allocation/level_encoding.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_traffic.h"
+#include "filter/cache_model/traffic_popularity.h"
 
 namespace sstfilter {
 

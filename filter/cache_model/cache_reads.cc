@@ -1,4 +1,4 @@
-#include "filter/allocation/cache_reads.h"
+#include "filter/cache_model/cache_reads.h"
 
 #include <algorithm>
 #include <cmath>

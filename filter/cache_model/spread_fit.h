@@ -15,12 +15,13 @@
 // counts them (the window's new filter bytes as a share of the tree's)
 // beside the steady state's. A sampled spread is never sharper than the truth (a finer cut
 // can only show more skew), so the fit only sharpens.
-#ifndef SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
-#define SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
+#ifndef SSTFILTER_FILTER_CACHE_MODEL_SPREAD_FIT_H_
+#define SSTFILTER_FILTER_CACHE_MODEL_SPREAD_FIT_H_
 
 #include <vector>
 
-#include "filter/allocation/cache_reads.h"
+#include "filter/allocation/run_blocks.h"
+#include "filter/cache_model/cache_reads.h"
 
 namespace sstfilter {
 
@@ -28,14 +29,6 @@ namespace sstfilter {
 inline constexpr double kUnsharpened = 0.5;
 // The sharpest tried: 99.6% of a table's Gets on 0.4% of its keys.
 inline constexpr double kSharpestHotWidth = 1.0 / 256;
-
-// The block cache's misses a DB's statistics counted over a window of
-// Gets, and the tree's churn meanwhile.
-struct MissWindow {
-  GetReads reads;               // Per Get that reached the tables, by kind of block.
-  double gets = 0;              // Those Gets.
-  double new_filter_bytes = 0;  // Of the tables written during the window.
-};
 
 // The hot width in [kSharpestHotWidth, kUnsharpened] at which the model
 // of `today` (the runs' blocks with the filters they hold) under `steady`
@@ -49,4 +42,4 @@ double FitHotWidth(const std::vector<RunBlocks>& today, const CacheWorkload& ste
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_SPREAD_FIT_H_
+#endif  // SSTFILTER_FILTER_CACHE_MODEL_SPREAD_FIT_H_

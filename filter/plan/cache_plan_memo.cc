@@ -1,4 +1,4 @@
-#include "filter/allocation/cache_plan_memo.h"
+#include "filter/plan/cache_plan_memo.h"
 
 #include <algorithm>
 #include <array>

@@ -5,13 +5,13 @@
 // trees that grow by a table each, and a plan costs about 100 ms. The
 // census owns one per DB and column family (table/census/census_registry.h)
 // for as long as it knows the DB; a caller without one plans every table.
-#ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_PLAN_MEMO_H_
-#define SSTFILTER_FILTER_ALLOCATION_CACHE_PLAN_MEMO_H_
+#ifndef SSTFILTER_FILTER_PLAN_CACHE_PLAN_MEMO_H_
+#define SSTFILTER_FILTER_PLAN_CACHE_PLAN_MEMO_H_
 
 #include <memory>
 #include <optional>
 
-#include "filter/allocation/cache_budget.h"
+#include "filter/plan/cache_budget.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 
@@ -50,4 +50,4 @@ CachePlan PlanForTable(const FilterOptions& options, const std::shared_ptr<const
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_CACHE_PLAN_MEMO_H_
+#endif  // SSTFILTER_FILTER_PLAN_CACHE_PLAN_MEMO_H_

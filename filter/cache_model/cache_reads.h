@@ -29,39 +29,15 @@
 //
 // Pure arithmetic: the advisor fills the runs from a DB's tables, the
 // census from the tree it counts.
-#ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
-#define SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
+#ifndef SSTFILTER_FILTER_CACHE_MODEL_CACHE_READS_H_
+#define SSTFILTER_FILTER_CACHE_MODEL_CACHE_READS_H_
 
 #include <vector>
 
-#include "filter/allocation/key_popularity.h"
+#include "filter/allocation/run_blocks.h"
+#include "filter/cache_model/key_popularity.h"
 
 namespace sstfilter {
-
-// One sorted run's blocks, as the block cache sees them.
-struct RunBlocks {
-  double keys = 0;
-  // Its filters: total bytes and blocks (a full filter is one block; a
-  // partitioned one, its partitions). 0 blocks: no filter (fp_rate 1).
-  double filter_bytes = 0;
-  double filter_blocks = 0;
-  double fp_rate = 1;  // Per absent key checked.
-  // Its index (partitions, or each table's whole index) and data blocks.
-  double index_bytes = 0;
-  double index_blocks = 0;
-  double data_bytes = 0;
-  double data_blocks = 0;
-  // Share of absent-key Gets that check it (run_reach.h).
-  double reach = 1;
-};
-
-// Reads per Get from the device, by the kind of block read.
-struct GetReads {
-  double filter = 0;
-  double index = 0;
-  double data = 0;
-  double total() const { return filter + index + data; }
-};
 
 // A workload: the cache bytes the runs' blocks share, and the share of
 // Gets that find their key (in [0, 1]).
@@ -102,4 +78,4 @@ GetReads PredictReads(const std::vector<RunBlocks>& runs, const CacheWorkload& w
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_CACHE_READS_H_
+#endif  // SSTFILTER_FILTER_CACHE_MODEL_CACHE_READS_H_

@@ -1,4 +1,4 @@
-#include "filter/allocation/key_popularity.h"
+#include "filter/cache_model/key_popularity.h"
 
 #include <algorithm>
 #include <cmath>

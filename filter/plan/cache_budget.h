@@ -18,14 +18,14 @@
 // alike, the one with the fewest filter bytes (ChooseAmongPlans). Until
 // the census knows the tables' index and data blocks (TreeRuns::blocks),
 // every level keeps its filters.
-#ifndef SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
-#define SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
+#ifndef SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
+#define SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 
 #include <optional>
 #include <vector>
 
-#include "filter/allocation/cache_reads.h"
-#include "filter/allocation/spread_fit.h"
+#include "filter/cache_model/cache_reads.h"
+#include "filter/cache_model/spread_fit.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 
@@ -113,4 +113,4 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_CACHE_BUDGET_H_
+#endif  // SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_

@@ -9,8 +9,8 @@
 // covers [i/n, (i+1)/n) and is requested in proportion to the Gets that
 // fall there. The popularity is piecewise uniform: consecutive slices of
 // the key space, each with its share of the Gets.
-#ifndef SSTFILTER_FILTER_ALLOCATION_KEY_POPULARITY_H_
-#define SSTFILTER_FILTER_ALLOCATION_KEY_POPULARITY_H_
+#ifndef SSTFILTER_FILTER_CACHE_MODEL_KEY_POPULARITY_H_
+#define SSTFILTER_FILTER_CACHE_MODEL_KEY_POPULARITY_H_
 
 #include <cstddef>
 #include <memory>
@@ -88,4 +88,4 @@ class KeyPopularity {
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_KEY_POPULARITY_H_
+#endif  // SSTFILTER_FILTER_CACHE_MODEL_KEY_POPULARITY_H_

@@ -1,4 +1,4 @@
-#include "filter/allocation/spread_fit.h"
+#include "filter/cache_model/spread_fit.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "filter/allocation/table_choice.h"
+#include "filter/plan/table_choice.h"
 
 #include <algorithm>
 #include <cstddef>

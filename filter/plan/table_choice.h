@@ -2,14 +2,14 @@
 // (level_encoding.h) and, under optimize_levels, the bits/key of each of
 // them, from the tree it is sized for (the census's,
 // table/census/table_tree.h) and where it sits (table_site.h).
-#ifndef SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
-#define SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
+#ifndef SSTFILTER_FILTER_PLAN_TABLE_CHOICE_H_
+#define SSTFILTER_FILTER_PLAN_TABLE_CHOICE_H_
 
 #include <memory>
 #include <string>
 
-#include "filter/allocation/cache_budget.h"
-#include "filter/allocation/cache_plan_memo.h"
+#include "filter/plan/cache_budget.h"
+#include "filter/plan/cache_plan_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_site.h"
 #include "filter/allocation/tree_runs.h"
@@ -56,4 +56,4 @@ TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_ALLOCATION_TABLE_CHOICE_H_
+#endif  // SSTFILTER_FILTER_PLAN_TABLE_CHOICE_H_
