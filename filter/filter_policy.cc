@@ -3,9 +3,9 @@
 #include <type_traits>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_format.h"
 #include "filter/accuracy.h"
 #include "filter/encodings.h"
+#include "filter/option_fields.h"
 
 namespace sstfilter {
 
@@ -64,22 +64,10 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
     const FilterOptions& options) {
   absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   if (!resolved.ok()) return resolved.status();
-  if (resolved->compact_from_level.has_value()) {
-    // CreateFilter is not told which table, let alone which level, it builds
-    // for (LevelDB's FilterPolicy neither): one encoding for every filter.
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %s=%d needs a host that tells the policy each table's level (RocksDB); this "
-        "policy (and LevelDB's) writes one encoding for every table: drop %s, or choose "
-        "%s=compact for all", kBloomPolicyName, kCompactFromLevelName,
-        *resolved->compact_from_level, kCompactFromLevelName, kEncodingKey));
-  }
-  if (resolved->optimize_levels) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %s needs a host that tells the policy each table's level and the tree's sizes "
-        "(RocksDB, with the level census listener); this policy (and LevelDB's) is never "
-        "told which table it builds for: drop %s", kBloomPolicyName, kOptimizeLevelsName,
-        kOptimizeLevelsName));
-  }
+  // CreateFilter is not told which table, let alone which level, it builds
+  // for (LevelDB's FilterPolicy neither): the fields for a table's level or
+  // tree are refused (the options table's OptionHost::kTableAware).
+  if (absl::Status host_free = CheckHostFree(*resolved); !host_free.ok()) return host_free;
   return std::make_unique<BloomFilterPolicy>(*resolved);
 }
 

@@ -1,5 +1,6 @@
 #include "filter/option_fields.h"
 
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -154,10 +155,10 @@ absl::Status ParseFlagField(std::string_view name, std::string_view value, Filte
 }
 
 const OptionField kFields[] = {
-    {"bits_per_key", IdForm::kAccuracy, "<bits_per_key>", OptionHost::kEvery, "", "", true,
+    {"bits_per_key", IdForm::kAccuracy, "<bits_per_key>", OptionHost::kEvery, "", "", "", true,
      &ParseBits, [](const FilterOptions& o) { return FormatBitsPerKey(o.bits_per_key); },
      [](const FilterOptions& o) { return !o.fp_rate.has_value(); }, nullptr},
-    {kFpRateName, IdForm::kAccuracy, "<p>", OptionHost::kEvery, "", "", true,
+    {kFpRateName, IdForm::kAccuracy, "<p>", OptionHost::kEvery, "", "", "", true,
      [](std::string_view v, FilterOptions* o) {
        return ParseOptionalNumber<&FilterOptions::fp_rate>(kFpRateName, v, kFpRateUnset,
                                                            "one in (0, 1)", &FpInRange,
@@ -165,30 +166,31 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.fp_rate, kFpRateUnset); },
      [](const FilterOptions& o) { return o.fp_rate.has_value(); }, &FpRateOutOfRange},
-    {kEncodingKey, IdForm::kEncoding, "<encoding>", OptionHost::kEvery, "", "", true, &ParseFormat,
+    {kEncodingKey, IdForm::kEncoding, "<encoding>", OptionHost::kEvery, "", "", "", true, &ParseFormat,
      [](const FilterOptions& o) { return std::string(EncodingName(o.encoding)); },
      [](const FilterOptions& o) { return o.encoding != kDefaultEncoding; }, nullptr},
-    {kCompactFromLevelName, IdForm::kNamed, "<level>", OptionHost::kTableAware, "", "", true,
+    {kCompactFromLevelName, IdForm::kNamed, "<level>", OptionHost::kTableAware,
+     "or choose format=compact for every table", "", "", true,
      &ParseLevel,
      [](const FilterOptions& o) {
        return o.compact_from_level.has_value() ? std::to_string(*o.compact_from_level)
                                                : std::string(kCompactFromLevelUnset);
      },
      [](const FilterOptions& o) { return o.compact_from_level.has_value(); }, nullptr},
-    {kOptimizeLevelsName, IdForm::kFlag, "", OptionHost::kTableAware, "", "", true,
+    {kOptimizeLevelsName, IdForm::kFlag, "", OptionHost::kTableAware, "", "", "", true,
      [](std::string_view v, FilterOptions* o) {
        return ParseFlagField<&FilterOptions::optimize_levels>(kOptimizeLevelsName, v, o);
      },
      [](const FilterOptions& o) { return std::string(o.optimize_levels ? "true" : "false"); },
      [](const FilterOptions& o) { return o.optimize_levels; }, nullptr},
-    {kAccessAwareName, IdForm::kFlag, "", OptionHost::kTableAware, kOptimizeLevelsName,
+    {kAccessAwareName, IdForm::kFlag, "", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "access-aware allocation weighs the per-level allocation by traffic", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseFlagField<&FilterOptions::access_aware>(kAccessAwareName, v, o);
      },
      [](const FilterOptions& o) { return std::string(o.access_aware ? "true" : "false"); },
      [](const FilterOptions& o) { return o.access_aware; }, nullptr},
-    {kBudgetName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, kOptimizeLevelsName,
+    {kBudgetName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "the budget is spent by the per-level allocation", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseOptionalNumber<&FilterOptions::budget_mb>(
@@ -198,14 +200,14 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.budget_mb, kBudgetUnset); },
      [](const FilterOptions& o) { return o.budget_mb.has_value(); }, &BudgetOutOfRange},
-    {kCacheAwareName, IdForm::kFlag, "", OptionHost::kTableAware, kOptimizeLevelsName,
+    {kCacheAwareName, IdForm::kFlag, "", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "the cache's budget is spent by the per-level allocation", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseFlagField<&FilterOptions::cache_aware>(kCacheAwareName, v, o);
      },
      [](const FilterOptions& o) { return std::string(o.cache_aware ? "true" : "false"); },
      [](const FilterOptions& o) { return o.cache_aware; }, nullptr},
-    {kCacheShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, kCacheAwareName,
+    {kCacheShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, "", kCacheAwareName,
      "the share describes the block cache the filters are sized for", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseOptionalNumber<&FilterOptions::cache_share>(
@@ -214,7 +216,7 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.cache_share, kShareUnset); },
      [](const FilterOptions& o) { return o.cache_share.has_value(); }, &CacheShareOutOfRange},
-    {kHitShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, kCacheAwareName,
+    {kHitShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, "", kCacheAwareName,
      "the share describes the block cache the filters are sized for", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseOptionalNumber<&FilterOptions::hit_share>(kHitShareName, v, kShareUnset,
@@ -256,6 +258,30 @@ const OptionField* FindOptionField(std::string_view name) {
     if (field.name == name) return &field;
   }
   return nullptr;
+}
+
+std::string OptionFieldNameList() {
+  std::string list;
+  for (size_t i = 0; i < std::size(kFields); ++i) {
+    const char* separator = i == 0 ? "" : i + 1 == std::size(kFields) ? " or " : ", ";
+    absl::StrAppendFormat(&list, "%s%s", separator, kFields[i].name);
+  }
+  return list;
+}
+
+absl::Status CheckHostFree(const FilterOptions& options) {
+  for (const OptionField& field : kFields) {
+    if (field.host != OptionHost::kTableAware || !field.is_set(options)) continue;
+    const std::string shown = field.id_form == IdForm::kFlag
+                                  ? std::string(field.name)
+                                  : absl::StrFormat("%s=%s", field.name, field.format(options));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s needs a host that tells the policy each table's level (RocksDB); this policy "
+        "(and LevelDB's) is never told which table it builds for: drop %s%s%s",
+        kBloomPolicyName, shown, field.name, field.host_hint.empty() ? "" : ", ",
+        field.host_hint));
+  }
+  return absl::OkStatus();
 }
 
 std::string ExampleIdWith(const OptionField& field, const FilterOptions& options) {

@@ -40,6 +40,10 @@ struct OptionField {
   // flags.
   std::string_view placeholder;
   OptionHost host;
+  // For kTableAware: what a policy that is not told each table's level can
+  // be given instead, ending the refusal ("or choose format=compact for
+  // all"); "" if nothing.
+  std::string_view host_hint;
   // The field it refines and why ("" if none): set without it, refused.
   std::string_view needs;
   std::string_view needs_why;
@@ -64,6 +68,15 @@ absl::Span<const OptionField> OptionFields();
 
 // The field named `name`; null if none.
 const OptionField* FindOptionField(std::string_view name);
+
+// The option names an option map takes, in the table's order, as a list
+// for messages: "bits_per_key, fp_rate, ... or hit_share".
+std::string OptionFieldNameList();
+
+// OK if every field the options set is one a policy with no table context
+// (LevelDB's FilterPolicy, or sstfilter's LevelDB-shaped one) can take;
+// else InvalidArgument naming the first that is not (OptionHost::kTableAware).
+absl::Status CheckHostFree(const FilterOptions& options);
 
 // "sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0.5": an id that
 // sets `field` (with its value in `options`) and every field it refines.

@@ -178,8 +178,8 @@ TEST(CompactFromLevelTest, LevelFreePolicyRefusesIt) {
   ASSERT_FALSE(policy.ok());
   EXPECT_EQ(policy.status().message(),
             "sstfilter.bloom: compact_from_level=2 needs a host that tells the policy each "
-            "table's level (RocksDB); this policy (and LevelDB's) writes one encoding for every "
-            "table: drop compact_from_level, or choose format=compact for all");
+            "table's level (RocksDB); this policy (and LevelDB's) is never told which table it "
+            "builds for: drop compact_from_level, or choose format=compact for every table");
   EXPECT_TRUE(NewFilterPolicy(WithLevel(EncodingId::kCacheLocal, std::nullopt)).ok());
 }
 

@@ -290,7 +290,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"map_unknown_format", "filter_policy={id=sstfilter.bloom;format=ribbon}",
                   "ribbon"},
         BadOption{"map_unknown_option",
-                  "filter_policy={id=sstfilter.bloom;no_such_option=1}", "no_such_option"},
+                  "filter_policy={id=sstfilter.bloom;no_such_option=1}",
+                  "unknown option 'no_such_option' (value '1'); expected bits_per_key, fp_rate, "
+                  "format, compact_from_level, optimize_levels, access_aware, budget_mb, "
+                  "cache_aware, cache_share or hit_share"},
         BadOption{"negative_level",
                   "filter_policy=sstfilter.bloom:10:cache_local:compact_from_level:-1",
                   "compact_from_level=-1 is out of range"},

@@ -227,12 +227,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
                                ? " (an id's fields are separated by ':', as in "
                                  "compact_from_level:2)"
                                : "";
-        return rocksdb::Status::InvalidArgument(absl::StrFormat(
-            "%s: unknown option '%s' (value '%s'); expected bits_per_key, %s, %s, %s, "
-            "%s, %s, %s, %s, %s or %s%s",
-            kBloomPolicyName, name, value, kFpRateName, kEncodingKey, kCompactFromLevelName,
-            kOptimizeLevelsName, kAccessAwareName, kBudgetName, kCacheAwareName,
-            kCacheShareName, kHitShareName, hint));
+        return rocksdb::Status::InvalidArgument(
+            absl::StrFormat("%s: unknown option '%s' (value '%s'); expected %s%s",
+                            kBloomPolicyName, name, value, OptionFieldNameList(), hint));
       }
     }
     return rocksdb::Status::OK();
