@@ -27,6 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "filter/plan/plan_text.h"
 #include "filter/plan/table_choice.h"
 #include "filter/allocation/tree_text.h"
 #include "filter/encoding_id.h"
@@ -193,7 +194,7 @@ std::string Decide(const Case& c, const Ask& ask) {
     absl::StrAppendFormat(&text, "%s, the uniform setting", EncodingName(choice.encoding));
   }
   text += "\n";
-  if (!choice.plan.empty()) text += "  plan: " + choice.plan + "\n";
+  if (choice.plan.has_value()) text += "  plan: " + DescribePlan(*choice.plan) + "\n";
   return text;
 }
 

@@ -6,7 +6,7 @@
 #define SSTFILTER_FILTER_PLAN_TABLE_CHOICE_H_
 
 #include <memory>
-#include <string>
+#include <optional>
 
 #include "filter/plan/cache_budget.h"
 #include "filter/plan/cache_plan_memo.h"
@@ -17,6 +17,15 @@
 #include "filter/filter_options.h"
 
 namespace sstfilter {
+
+// The cache-aware plan a table was sized under, and for which level and
+// cache: why it got its bits (the budget, the levels left unfiltered, the
+// reads the model predicts, the share of Gets found and whence).
+struct PlanUsed {
+  CachePlan plan;
+  int level = 0;           // The run the table joins (0: a flush or L0).
+  double cache_bytes = 0;  // The block cache's share the plan was made for.
+};
 
 struct TableChoice {
   EncodingId encoding = kDefaultEncoding;
@@ -30,9 +39,9 @@ struct TableChoice {
   // The cache-aware plan leaves the table's level without filters: the
   // table gets none.
   bool no_filter = false;
-  // With cache_aware, the plan the table was sized by, in a line for the
-  // DB's log; empty otherwise.
-  std::string plan;
+  // With cache_aware (and the filters in a block cache), the plan the table
+  // was sized under; nullopt otherwise. plan_text.h words it.
+  std::optional<PlanUsed> plan;
 };
 
 // Whether a table at `site` is sized for its tree: optimize_levels on and

@@ -15,6 +15,7 @@
 #include "filter/encodings.h"
 #include "filter/memory_sizing.h"
 #include "filter/option_fields.h"
+#include "filter/plan/plan_text.h"
 #include "rocksdb/env.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
@@ -134,9 +135,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       SayFallback(context.info_log, &context.table_options);
     }
     TableChoice choice = ChooseForTable(options_, context);
-    if (!choice.plan.empty() && context.info_log != nullptr) {
+    if (choice.plan.has_value() && context.info_log != nullptr) {
       rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, context.info_log, "%s: %s",
-                   kBloomPolicyName, choice.plan.c_str());
+                   kBloomPolicyName, DescribePlan(*choice.plan).c_str());
     }
     // RocksDB writes the table without a filter block.
     if (choice.no_filter) return nullptr;

@@ -1,0 +1,54 @@
+#include "filter/plan/plan_text.h"
+
+#include <string>
+
+#include "absl/strings/str_format.h"
+
+namespace sstfilter {
+
+namespace {
+
+const char* HitShareSource(HitShareFrom from) {
+  switch (from) {
+    case HitShareFrom::kStated:
+      return "hit_share";
+    case HitShareFrom::kObserved:
+      return "the DB's statistics";
+    case HitShareFrom::kCarried:
+      return "the DB's statistics before it reopened";
+    case HitShareFrom::kAssumed:
+      break;
+  }
+  return "assumed";
+}
+
+std::string SpreadOf(const CachePlan& plan) {
+  if (plan.spread_slices == 0) return "uniformly over the keys";
+  std::string spread = absl::StrFormat("as %d tables' sampled reads say", plan.spread_slices);
+  if (plan.hot_width < kUnsharpened) {
+    absl::StrAppendFormat(&spread,
+                          ", each table's %.0f%% on %.1f%% of its keys (fit to the filter "
+                          "misses the DB's statistics count)",
+                          100 * (1 - plan.hot_width), 100 * plan.hot_width);
+  }
+  return spread;
+}
+
+}  // namespace
+
+std::string DescribePlan(const PlanUsed& used) {
+  const CachePlan& plan = used.plan;
+  constexpr double kMib = 1024.0 * 1024;
+  return absl::StrFormat(
+      "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
+      "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model, %.1f%% of Gets "
+      "finding their key (%s), spread %s",
+      used.level, used.cache_bytes / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
+      plan.unfiltered_from == CachePlan::kAllFiltered
+          ? ""
+          : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
+      plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total(),
+      100 * plan.hit_share, HitShareSource(plan.hit_share_from), SpreadOf(plan));
+}
+
+}  // namespace sstfilter
