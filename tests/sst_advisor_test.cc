@@ -522,12 +522,12 @@ TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
   EXPECT_TRUE(Contains(r.output, "\nhit_share 0 carried\n")) << r.output;
   EXPECT_TRUE(Contains(r.output, "\ndecide L6 bottommost entries=")) << r.output;
   EXPECT_EQ(r.output.substr(r.output.size() - 5), "----\n") << r.output;
-  TreeRuns runs;
+  TreeTextReader reader;
   for (const absl::string_view line : absl::StrSplit(r.output, '\n', absl::SkipEmpty())) {
-    const std::string_view text(line.data(), line.size());
-    const absl::Status read = ReadTreeLine(text, &runs);
+    const absl::Status read = reader.Read(std::string_view(line.data(), line.size()));
     EXPECT_TRUE(read.ok() || absl::IsNotFound(read)) << read;
   }
+  const TreeRuns runs = reader.Tree();
   ASSERT_EQ(runs.levels.size(), 7u) << r.output;
   EXPECT_EQ(runs.levels[6].keys, 40000u) << r.output;
   EXPECT_EQ(runs.levels[6].tables, numbers.size()) << r.output;

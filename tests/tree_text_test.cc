@@ -15,12 +15,12 @@ namespace sstfilter {
 namespace {
 
 TreeRuns ReadLines(const std::string& text) {
-  TreeRuns runs;
+  TreeTextReader reader;
   for (const absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
-    const absl::Status status = ReadTreeLine(std::string_view(line.data(), line.size()), &runs);
+    const absl::Status status = reader.Read(std::string_view(line.data(), line.size()));
     EXPECT_TRUE(status.ok()) << status;
   }
-  return runs;
+  return reader.Tree();
 }
 
 // A tree with every field away from its default.
@@ -76,17 +76,30 @@ TEST(TreeTextTest, FieldsLeftOutKeepTheirDefaults) {
 }
 
 TEST(TreeTextTest, OtherFormsLinesAreNotFound) {
-  TreeRuns runs;
-  EXPECT_TRUE(absl::IsNotFound(ReadTreeLine("policy sstfilter.bloom:10", &runs)));
-  EXPECT_TRUE(absl::IsNotFound(ReadTreeLine("   ", &runs)));
-  EXPECT_TRUE(runs.levels.empty());
+  TreeTextReader reader;
+  EXPECT_TRUE(absl::IsNotFound(reader.Read("policy sstfilter.bloom:10")));
+  EXPECT_TRUE(absl::IsNotFound(reader.Read("   ")));
+  EXPECT_TRUE(absl::IsNotFound(reader.Read("Lx keys=1")));
+  EXPECT_TRUE(reader.Tree().levels.empty());
 }
 
 TEST(TreeTextTest, BadFieldsAreNamed) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"L1 keys=ten", "keys=ten is not a number"},
+      {"L1 keys=-5", "keys=-5 is not a number >= 0"},
+      {"L1 keys=5 reach=-0.5", "reach=-0.5 is not a number >= 0"},
+      {"L1 keys=5 reach=1.5", "reach above 1"},
+      {"L1 keys=5 fixed_keys=6", "fixed_keys above keys"},
+      {"L64 keys=1", "levels go from L0 to L63"},
+      {"L99999999999 keys=1", "levels go from L0 to L63"},
+      {"targets leveled l0_tables=-7", "l0_tables=-7 is not a number >= 0"},
+      {"blocks entries=0 data_bytes=1", "blocks of no entries"},
+      {"misses gets=-5", "gets=-5 is not a number >= 0"},
+      {"traffic_table L1 share=2", "a share above 1"},
+      {"hit_share 0.3 0.3", "0.3 given twice"},
+      {"targets leveled leveled", "leveled given twice"},
       {"L1 keys=1 colour=red", "unknown field colour"},
-      {"L1 keys=1 keys=2", "field keys given twice"},
+      {"L1 keys=1 keys=2", "keys given twice"},
       {"targets leveled sideways", "unknown word sideways"},
       {"hit_share 1.5", "expected hit_share <share in [0, 1]>"},
       {"hit_share", "expected hit_share <share in [0, 1]>"},
@@ -96,11 +109,40 @@ TEST(TreeTextTest, BadFieldsAreNamed) {
       {"blocks entries=nan", "entries=nan is not a number"},
   };
   for (const auto& [line, message] : cases) {
-    TreeRuns runs;
-    const absl::Status status = ReadTreeLine(line, &runs);
+    TreeTextReader reader;
+    const absl::Status status = reader.Read(line);
     EXPECT_TRUE(absl::IsInvalidArgument(status)) << line << ": " << status;
     EXPECT_NE(status.message().find(message), std::string::npos) << line << ": " << status;
+    // Nothing of a refused line is kept.
+    EXPECT_EQ(TreeText(reader.Tree()), "") << line;
   }
+}
+
+// Each line but L0's and traffic_table's is one a tree: a second is refused
+// naming it, and leaves the first as it was.
+TEST(TreeTextTest, ALineOneATreeGivenTwiceIsRefused) {
+  for (const std::string line :
+       {"L2 keys=5", "targets leveled", "blocks entries=1", "hit_share 0.5", "misses gets=1",
+        "traffic gets=1"}) {
+    TreeTextReader reader;
+    ASSERT_TRUE(reader.Read(line).ok()) << line;
+    const std::string once = TreeText(reader.Tree());
+    const absl::Status again = reader.Read(line);
+    EXPECT_TRUE(absl::IsInvalidArgument(again)) << line << ": " << again;
+    EXPECT_NE(again.message().find("given twice"), std::string::npos) << again;
+    EXPECT_EQ(TreeText(reader.Tree()), once) << line;
+  }
+  TreeTextReader reader;
+  // A refused line counts for nothing: a good one may follow it.
+  EXPECT_FALSE(reader.Read("targets leveled multiplier=x").ok());
+  EXPECT_TRUE(reader.Read("targets leveled multiplier=8").ok());
+  EXPECT_EQ(reader.Tree().targets.multiplier, 8);
+  EXPECT_TRUE(reader.Read("L0 keys=1").ok());
+  EXPECT_TRUE(reader.Read("L0 keys=2").ok());
+  EXPECT_TRUE(reader.Read("traffic_table L0 file=1").ok());
+  EXPECT_TRUE(reader.Read("traffic_table L0 file=2").ok());
+  EXPECT_EQ(reader.Tree().l0_tables.size(), 2u);
+  EXPECT_EQ(reader.Tree().traffic->l0.size(), 2u);
 }
 
 }  // namespace

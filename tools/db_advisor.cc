@@ -187,7 +187,9 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
                   : absl::StrFormat("its LOG: %s", PrintableExcerpt(logged.status().message(), 400));
   // The lookups the serving process sampled, if its census left them.
   const absl::StatusOr<std::optional<TrafficSummary>> summary = ReadTrafficSummary(dir);
-  if (!summary.ok()) absl::PrintF("lookups: not shown: %s\n", summary.status().message());
+  // In a case's text, what is not the case is a comment.
+  const char* note = output == DbOutput::kTreeCase ? "# " : "";
+  if (!summary.ok()) absl::PrintF("%slookups: not shown: %s\n", note, summary.status().message());
   const TrafficSummary* traffic = summary.ok() && summary->has_value() ? &**summary : nullptr;
   const TableShares* known = traffic != nullptr && !traffic->tables.empty() ? &traffic->tables
                                                                              : nullptr;
@@ -196,7 +198,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
   for (FamilyTables& family : families) {
     live += family.read.size() + family.unreadable.size(), unread += family.unreadable.size();
     if (family.read.empty() && family.unreadable.empty()) {
-      absl::PrintF("column family '%s': no tables\n", family.name);
+      absl::PrintF("%scolumn family '%s': no tables\n", note, family.name);
       continue;
     }
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);

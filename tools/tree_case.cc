@@ -1,6 +1,7 @@
 #include "tools/tree_case.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "absl/strings/str_format.h"
 #include "filter/allocation/tree_text.h"
@@ -45,11 +46,22 @@ std::string Decides(const std::vector<TreeRun>& runs) {
   return text;
 }
 
+uint64_t FirstFile(const TreeRun& run) {
+  return run.tables.empty() ? 0 : run.tables.front().file_number;
+}
+
 }  // namespace
 
-std::string TreeCase(const std::string& family, const std::vector<TreeRun>& runs,
+std::string TreeCase(const std::string& family, const std::vector<TreeRun>& listed,
                      const std::optional<AdvisedCache>& cache, const AdvisedHitShare& hit_share,
                      const TrafficSummary* traffic) {
+  // L0's runs oldest first, as the census counts them (the steady tree
+  // keeps the newest).
+  std::vector<TreeRun> runs = listed;
+  std::stable_sort(runs.begin(), runs.end(), [](const TreeRun& a, const TreeRun& b) {
+    if (a.level != 0 || b.level != 0) return a.level < b.level;
+    return FirstFile(a) < FirstFile(b);
+  });
   TreeRuns census = CensusOf(runs);
   if (traffic != nullptr && !traffic->tables.empty()) {
     census.traffic = SummaryTraffic(runs, &traffic->tables);

@@ -19,7 +19,8 @@
 
 namespace sstfilter {
 
-// The case for column family `family`'s runs (newest first; not empty).
+// The case for column family `family`'s runs (in GroupIntoRuns' order;
+// not empty): L0's written oldest first, as the census counts them.
 // `cache`: nullopt when not known (the case then has no cache line and
 // its policy no cache_aware). `traffic`: the DB's traffic summary (null:
 // none).

@@ -28,7 +28,7 @@ struct TableFilters {
   // What the per-level policy would write it in (ours: its own encoding;
   // RocksDB's Bloom: cache_local; Ribbon: compact).
   EncodingId encoding = EncodingId::kCacheLocal;
-  // The blocks a Get may read from it (cache_reads.h): its filter's blocks
+  // The blocks a Get may read from it (filter/cache_model/cache_reads.h): its filter's blocks
   // (partitions, or the one full filter; 0: none), its index's (partitions,
   // or the whole index; the pinned top level left out) and its data blocks.
   uint64_t filter_blocks = 0;
@@ -51,12 +51,12 @@ struct TreeRun {
   EncodingId encoding() const;
 };
 
-// The run's blocks as the cache model sees them (cache_reads.h).
+// The run's blocks as the cache model sees them (filter/cache_model/cache_reads.h).
 RunBlocks BlocksOf(const TreeRun& run);
 
 // The runs as the census would count them (each L0 run its own, each
 // level one; their index and data blocks as its block shape), for the
-// cache-aware plan (cache_budget.h).
+// cache-aware plan (filter/plan/cache_budget.h).
 TreeRuns CensusOf(const std::vector<TreeRun>& runs);
 
 // Each L0 table a run, each other level one, in level order, each run's

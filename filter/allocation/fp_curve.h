@@ -1,5 +1,5 @@
 // A run's bits-for-FP model (RunModel::bits_for_fp) sampled on a grid and
-// shared: a cache plan's budget search (cache_budget.h) asks each run's
+// shared: a cache plan's budget search (filter/plan/cache_budget.h) asks each run's
 // model for thousands of FP rates, each exact answer is a search over the
 // encoding's setting (about 17 evaluations of its FP model), and the plans
 // of a growing tree ask again for runs of nearly the same filter sizes.

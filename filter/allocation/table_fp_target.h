@@ -35,7 +35,7 @@ struct TablePlace {
 // the lookups of its range, and each level's other tables are split by
 // the lookups they saw (traffic_parts.h).
 //
-// Levels at or below `unfiltered_from` (cache_budget.h's plan) have no
+// Levels at or below `unfiltered_from` (filter/plan/cache_budget.h's plan) have no
 // filters and take none of the budget.
 // REQUIRES: options resolved; place.level < unfiltered_from.
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,

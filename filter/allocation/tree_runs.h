@@ -47,7 +47,7 @@ struct LevelTargets {
 };
 
 // What a column family's tables hold per entry besides their filters: the
-// blocks a Get reads after a filter passes it (cache_reads.h). The census
+// blocks a Get reads after a filter passes it (filter/cache_model/cache_reads.h). The census
 // sums them over its live tables' properties.
 struct BlockShape {
   double entries = 0;  // The entries the sums cover; 0: not known.
@@ -85,7 +85,7 @@ struct TreeRuns {
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from
-// which tables get no filter is asked for (cache_budget.h).
+// which tables get no filter is asked for (filter/plan/cache_budget.h).
 inline constexpr int kAllLevelsFiltered = 1 << 30;
 
 // The deepest level holding entries (0 if only L0 does).

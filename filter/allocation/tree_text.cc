@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -49,7 +50,7 @@ std::string RunCensusText(const RunCensus& run) {
   return text;
 }
 
-std::string NumberTargetsText(const LevelTargets& t) {
+std::string LevelTargetsText(const LevelTargets& t) {
   if (!t.leveled) return "";
   return absl::StrFormat("targets leveled l0_tables=%d%s multiplier=%s base_entries=%s\n",
                          t.l0_tables, t.dynamic ? " dynamic" : "", ShortestNumber(t.multiplier),
@@ -101,8 +102,8 @@ absl::Status TakeNumber(std::string_view line, LineFields* fields, const std::st
                         T* value) {
   const auto it = fields->values.find(name);
   if (it == fields->values.end()) return absl::OkStatus();
-  if (!ParseNumber(it->second, value)) {
-    return BadLine(line, absl::StrFormat("%s=%s is not a number", name, it->second));
+  if (!ParseNumber(it->second, value) || !(*value >= 0)) {
+    return BadLine(line, absl::StrFormat("%s=%s is not a number >= 0", name, it->second));
   }
   fields->values.erase(it);
   return absl::OkStatus();
@@ -131,11 +132,21 @@ absl::Status AllTaken(std::string_view line, const LineFields& fields) {
   return absl::OkStatus();
 }
 
-// "L<n>" as n.
+// Whether `word` names a level ("L" and digits, no sign, no leading zero).
+bool IsLevelWord(std::string_view word) {
+  return word.size() > 1 && word[0] == 'L' &&
+         word.find_first_not_of("0123456789", 1) == std::string_view::npos &&
+         (word.size() == 2 || word[1] != '0');
+}
+
+// The deepest level a tree line may name (RocksDB's num_levels is far less).
+constexpr int kDeepestTextLevel = 63;
+
+// "L<n>" as n, if a level word within kDeepestTextLevel.
 bool ParseLevelWord(std::string_view word, int* level) {
-  absl::string_view digits(word.data(), word.size());
-  return absl::ConsumePrefix(&digits, "L") && absl::SimpleAtoi(digits, level) && *level >= 0 &&
-         *level < 64;
+  return IsLevelWord(word) && word.size() <= 3 &&
+         absl::SimpleAtoi(absl::string_view(word.data() + 1, word.size() - 1), level) &&
+         *level <= kDeepestTextLevel;
 }
 
 // A numeric field of a line and where its value goes.
@@ -193,18 +204,13 @@ absl::Status ReadMisses(std::string_view line, LineFields* f, MissWindow* m) {
                   {"new_filter_bytes", &m->new_filter_bytes}});
 }
 
-// The traffic being read (a copy: TreeRuns holds it const).
-TreeTraffic* MutableTraffic(TreeRuns* runs) {
-  auto traffic = runs->traffic != nullptr ? std::make_shared<TreeTraffic>(*runs->traffic)
-                                          : std::make_shared<TreeTraffic>();
-  runs->traffic = traffic;
-  return traffic.get();
-}
-
+// Adds the line's table to *traffic (made if null).
 absl::Status ReadTableTraffic(std::string_view line, std::string_view level_word, LineFields* f,
-                              TreeRuns* runs) {
+                              std::shared_ptr<TreeTraffic>* traffic_ptr) {
   int level = 0;
-  if (!ParseLevelWord(level_word, &level)) return BadLine(line, "expected a level (L0, L1, ...)");
+  if (!ParseLevelWord(level_word, &level)) {
+    return BadLine(line, absl::StrFormat("expected a level (L0 to L%d)", kDeepestTextLevel));
+  }
   TableTraffic t;
   for (const auto& [name, key] :
        {std::pair("smallest", &t.range.smallest), std::pair("largest", &t.range.largest)}) {
@@ -218,7 +224,9 @@ absl::Status ReadTableTraffic(std::string_view line, std::string_view level_word
                                       {"uniform", &t.uniform},
                                       {"evidence", &t.evidence}});
   if (!taken.ok()) return taken;
-  TreeTraffic* traffic = MutableTraffic(runs);
+  if (t.share > 1 || t.uniform > 1) return BadLine(line, "a share above 1");
+  if (*traffic_ptr == nullptr) *traffic_ptr = std::make_shared<TreeTraffic>();
+  TreeTraffic* traffic = traffic_ptr->get();
   if (level == 0) {
     traffic->l0.push_back(std::move(t));
     return absl::OkStatus();
@@ -228,10 +236,33 @@ absl::Status ReadTableTraffic(std::string_view line, std::string_view level_word
   return absl::OkStatus();
 }
 
+// A run's line checked: its reach a share, its fixed part within it.
+absl::Status CheckRun(std::string_view line, const RunCensus& run) {
+  if (run.reach > 1) return BadLine(line, "reach above 1");
+  if (run.fixed_keys > run.keys) return BadLine(line, "fixed_keys above keys");
+  return absl::OkStatus();
+}
+
+// hit_share <share> [carried]
+absl::Status ReadHitShare(std::string_view line, const std::vector<std::string>& words,
+                          LineFields* f, TreeRuns* runs) {
+  double share = 0;
+  if (words.size() < 2 || !ParseNumber(words[1], &share) || share < 0 || share > 1) {
+    return BadLine(line, "expected hit_share <share in [0, 1]> [carried]");
+  }
+  f->flags.erase(words[1]);
+  const bool carried = TakeFlag(f, "carried");
+  const absl::Status taken = AllTaken(line, *f);
+  if (!taken.ok()) return taken;
+  runs->hit_share = share;
+  runs->hit_share_carried = carried;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string TreeText(const TreeRuns& runs) {
-  std::string text = NumberTargetsText(runs.targets);
+  std::string text = LevelTargetsText(runs.targets);
   for (const RunCensus& run : runs.l0_tables) text += "L0 " + RunCensusText(run) + "\n";
   for (size_t level = 1; level < runs.levels.size(); ++level) {
     absl::StrAppendFormat(&text, "L%d %s\n", level, RunCensusText(runs.levels[level]));
@@ -260,50 +291,90 @@ std::string TreeText(const TreeRuns& runs) {
   return text;
 }
 
-absl::Status ReadTreeLine(std::string_view line, TreeRuns* runs) {
+absl::Status TreeTextReader::Read(std::string_view line) {
   std::vector<std::string> words = absl::StrSplit(absl::string_view(line.data(), line.size()),
                                                   absl::ByAnyChar(" \t"), absl::SkipEmpty());
   if (words.empty()) return absl::NotFoundError("an empty line");
   const std::string word = words[0];
-  int level = 0;
-  const bool is_level = ParseLevelWord(word, &level);
+  const bool is_level = IsLevelWord(word);
   if (!is_level && word != "targets" && word != "blocks" && word != "hit_share" &&
       word != "misses" && word != "traffic" && word != "traffic_table") {
     return absl::NotFoundError(absl::StrFormat("'%s' is no tree line's word", word));
   }
+  int level = 0;
+  if (is_level && !ParseLevelWord(word, &level)) {
+    return BadLine(line, absl::StrFormat("levels go from L0 to L%d", kDeepestTextLevel));
+  }
+  // L0 and traffic_table lines are one a table; the others one a tree.
+  const bool once = level > 0 || (!is_level && word != "traffic_table");
+  if (once && given_.count(word) > 0) return BadLine(line, word + " given twice");
+  const absl::Status read = ReadLine(line, word, level, words);
+  if (read.ok() && once) given_.insert(word);
+  return read;
+}
+
+absl::Status TreeTextReader::ReadLine(std::string_view line, const std::string& word, int level,
+                                      const std::vector<std::string>& words) {
+  const bool is_level = IsLevelWord(word);
   const size_t first_field = word == "traffic_table" ? 2 : 1;
   if (words.size() < first_field) return BadLine(line, "expected a level");
   LineFields f;
   for (size_t i = first_field; i < words.size(); ++i) {
     const size_t eq = words[i].find('=');
-    if (eq == std::string::npos) {
-      f.flags[words[i]] = true;
-    } else if (!f.values.emplace(words[i].substr(0, eq), words[i].substr(eq + 1)).second) {
-      return BadLine(line, "field " + words[i].substr(0, eq) + " given twice");
+    const std::string name = words[i].substr(0, eq);
+    if (eq == std::string::npos ? !f.flags.emplace(name, true).second
+                                : !f.values.emplace(name, words[i].substr(eq + 1)).second) {
+      return BadLine(line, name + " given twice");
     }
   }
-  if (is_level && level == 0) return ReadRun(line, &f, &runs->l0_tables.emplace_back());
   if (is_level) {
-    if (runs->levels.size() <= static_cast<size_t>(level)) runs->levels.resize(level + 1);
-    return ReadRun(line, &f, &runs->levels[level]);
+    RunCensus run;
+    absl::Status read = ReadRun(line, &f, &run);
+    if (read.ok()) read = CheckRun(line, run);
+    if (!read.ok()) return read;
+    if (level == 0) {
+      runs_.l0_tables.push_back(run);
+      return absl::OkStatus();
+    }
+    if (runs_.levels.size() <= static_cast<size_t>(level)) runs_.levels.resize(level + 1);
+    runs_.levels[level] = run;
+    return absl::OkStatus();
   }
-  if (word == "targets") return ReadTargets(line, &f, &runs->targets);
-  if (word == "blocks") return ReadBlocks(line, &f, &runs->blocks);
-  if (word == "misses") return ReadMisses(line, &f, &runs->observed_misses.emplace());
-  if (word == "traffic_table")
-    return ReadTableTraffic(line, words.size() > 1 ? words[1] : "", &f, runs);
+  if (word == "traffic_table") {
+    return ReadTableTraffic(line, words.size() > 1 ? words[1] : "", &f, &traffic_);
+  }
   if (word == "traffic") {
-    return TakeAll(line, &f, {{"gets", &MutableTraffic(runs)->gets}});
+    double gets = 0;
+    const absl::Status read = TakeAll(line, &f, {{"gets", &gets}});
+    if (!read.ok()) return read;
+    if (traffic_ == nullptr) traffic_ = std::make_shared<TreeTraffic>();
+    traffic_->gets = gets;
+    return read;
   }
-  // hit_share <share> [carried]
-  double share = 0;
-  if (words.size() < 2 || !ParseNumber(words[1], &share) || share < 0 || share > 1) {
-    return BadLine(line, "expected hit_share <share in [0, 1]> [carried]");
+  if (word == "hit_share") return ReadHitShare(line, words, &f, &runs_);
+  if (word == "targets") {
+    LevelTargets targets;
+    const absl::Status read = ReadTargets(line, &f, &targets);
+    if (read.ok()) runs_.targets = targets;
+    return read;
   }
-  f.flags.erase(words[1]);
-  runs->hit_share = share;
-  runs->hit_share_carried = TakeFlag(&f, "carried");
-  return AllTaken(line, f);
+  if (word == "blocks") {
+    BlockShape blocks;
+    absl::Status read = ReadBlocks(line, &f, &blocks);
+    if (read.ok() && !blocks.known()) read = BadLine(line, "entries=0: blocks of no entries");
+    if (read.ok()) runs_.blocks = blocks;
+    return read;
+  }
+  MissWindow misses;  // "misses"
+  const absl::Status read = ReadMisses(line, &f, &misses);
+  if (read.ok()) runs_.observed_misses = misses;
+  return read;
+}
+
+TreeRuns TreeTextReader::Tree() const {
+  TreeRuns runs = runs_;
+  if (traffic_ != nullptr) runs.traffic = std::make_shared<const TreeTraffic>(*traffic_);
+  return runs;
 }
 
 }  // namespace sstfilter

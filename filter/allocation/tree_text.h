@@ -18,22 +18,44 @@
 #ifndef SSTFILTER_FILTER_ALLOCATION_TREE_TEXT_H_
 #define SSTFILTER_FILTER_ALLOCATION_TREE_TEXT_H_
 
+#include <memory>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "filter/allocation/tree_runs.h"
+#include "filter/allocation/tree_traffic.h"
 
 namespace sstfilter {
 
 // `runs` as lines of the form above (every field its reading gives back).
 std::string TreeText(const TreeRuns& runs);
 
-// Adds one line of the form above to `runs`. NotFound (and nothing added)
-// when its first word is not one of the tree's, so that a reader of a
-// larger form can take the line; InvalidArgument naming the field for a
-// bad one.
-absl::Status ReadTreeLine(std::string_view line, TreeRuns* runs);
+// Reads lines of the form above into a tree.
+class TreeTextReader {
+ public:
+  // Adds one line. NotFound when its first word is not one of the tree's,
+  // so that a reader of a larger form can take the line; InvalidArgument
+  // naming the field for a bad line: a value that is not a number >= 0 (or
+  // a share above 1), an unknown or repeated field, a line given twice
+  // (each but L0's and traffic_table's is one a tree). Nothing is added
+  // from a line that is refused.
+  absl::Status Read(std::string_view line);
+
+  // The tree read so far.
+  TreeRuns Tree() const;
+
+ private:
+  // Read's line once checked against the lines given.
+  absl::Status ReadLine(std::string_view line, const std::string& word, int level,
+                        const std::vector<std::string>& words);
+
+  TreeRuns runs_;                         // Its traffic aside:
+  std::shared_ptr<TreeTraffic> traffic_;  // null until a traffic line.
+  std::set<std::string> given_;           // The words of the lines one a tree.
+};
 
 }  // namespace sstfilter
 

@@ -88,16 +88,10 @@ constexpr size_t kEntries = 32;
 
 }  // namespace cache_plan_memo_internal
 
-using cache_plan_memo_internal::Entry;
-using cache_plan_memo_internal::kEntries;
-using cache_plan_memo_internal::Near;
-using cache_plan_memo_internal::SameCache;
-using cache_plan_memo_internal::ShapeOf;
-using cache_plan_memo_internal::TreeShape;
 
 struct CachePlanMemo::State {
   std::mutex mu;
-  std::array<Entry, kEntries> entries;
+  std::array<cache_plan_memo_internal::Entry, cache_plan_memo_internal::kEntries> entries;
   size_t next = 0;
   std::optional<CachePlan> last;
 };
@@ -113,6 +107,14 @@ std::optional<CachePlan> CachePlanMemo::Last() const {
 CachePlan CachePlanMemo::PlanFor(const FilterOptions& options,
                                  const std::shared_ptr<const TreeRuns>& runs, int level,
                                  const CacheSite& cache) {
+  // Names of this file's own, scoped to the function (a unity build puts
+  // other files after this one).
+  using cache_plan_memo_internal::Entry;
+  using cache_plan_memo_internal::kEntries;
+  using cache_plan_memo_internal::Near;
+  using cache_plan_memo_internal::SameCache;
+  using cache_plan_memo_internal::ShapeOf;
+  using cache_plan_memo_internal::TreeShape;
   State& memo = *state_;
   TreeShape shape = ShapeOf(*runs);
   {

@@ -26,6 +26,11 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensus::Publish(
     runs_[{db, column_family}] = shared;
     published[column_family] = std::move(shared);
   }
+  // The plans of column families no longer published (dropped) go too.
+  for (auto it = plans_.begin(); it != plans_.end();) {
+    const bool gone = it->first.first == db && published.count(it->first.second) == 0;
+    it = gone ? plans_.erase(it) : std::next(it);
+  }
   return published;
 }
 
