@@ -23,8 +23,6 @@
 #include "absl/strings/str_join.h"
 #include "filter/cache_model/traffic_popularity.h"
 #include "filter/plan/cache_plan_memo.h"
-#include "tests/db_test_util.h"
-#include "tests/warning_log.h"
 #include "gtest/gtest.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
@@ -41,6 +39,8 @@
 #include "table/census/open_db.h"
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
+#include "tests/db_test_util.h"
+#include "tests/warning_log.h"
 
 namespace sstfilter {
 namespace {

@@ -7,11 +7,11 @@
 #include <memory>
 #include <vector>
 
-#include "filter/cache_model/cache_reads.h"
 #include "filter/allocation/run_allocation.h"
+#include "filter/allocation/tree_traffic.h"
+#include "filter/cache_model/cache_reads.h"
 #include "filter/cache_model/traffic_popularity.h"
 #include "filter/plan/table_choice.h"
-#include "filter/allocation/tree_traffic.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

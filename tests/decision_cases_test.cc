@@ -28,11 +28,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "filter/plan/plan_text.h"
-#include "filter/plan/table_choice.h"
 #include "filter/allocation/tree_text.h"
 #include "filter/encoding_id.h"
 #include "filter/filter_options.h"
+#include "filter/plan/plan_text.h"
+#include "filter/plan/table_choice.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

@@ -11,12 +11,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
-#include "filter/filter_policy.h"
 #include "filter/bloom_math.h"
+#include "filter/filter_policy.h"
 #include "filter/option_fields.h"
-#include "tests/option_field_parse.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/option_field_parse.h"
 
 namespace sstfilter {
 namespace {

@@ -2,12 +2,12 @@
 #include <memory>
 #include <string>
 
+#include "filter/filter_options.h"
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
-#include "filter/filter_options.h"
 #include "table/rocksdb/registration.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
 #include "table/rocksdb/rocksdb_internal.h"

@@ -21,6 +21,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "filter/allocation/tree_text.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/cache_model/traffic_popularity.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
@@ -29,8 +31,6 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "table/census/open_db.h"
-#include "filter/allocation/tree_text.h"
-#include "filter/allocation/tree_traffic.h"
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"

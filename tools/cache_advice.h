@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "filter/plan/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/tree_traffic.h"
+#include "filter/plan/cache_budget.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {

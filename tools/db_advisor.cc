@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "filter/plan/cache_budget.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_projection.h"
 #include "filter/encoding_id.h"
 #include "filter/fp_target.h"
+#include "filter/plan/cache_budget.h"
 #include "table/census/dir_file.h"
 #include "table/rocksdb/registration.h"
 #include "tools/cache_advice.h"

@@ -24,9 +24,9 @@
 #include <optional>
 #include <vector>
 
+#include "filter/allocation/tree_runs.h"
 #include "filter/cache_model/cache_reads.h"
 #include "filter/cache_model/spread_fit.h"
-#include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 
 namespace sstfilter {

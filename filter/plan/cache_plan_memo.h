@@ -11,9 +11,9 @@
 #include <memory>
 #include <optional>
 
-#include "filter/plan/cache_budget.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
 
 namespace sstfilter {
 

@@ -8,13 +8,13 @@
 #include <memory>
 #include <optional>
 
-#include "filter/plan/cache_budget.h"
-#include "filter/plan/cache_plan_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_site.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/encoding_id.h"
 #include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
+#include "filter/plan/cache_plan_memo.h"
 
 namespace sstfilter {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <utility>
 
-#include "filter/plan/cache_plan_memo.h"
 #include "filter/allocation/tree_runs.h"
+#include "filter/plan/cache_plan_memo.h"
 #include "rocksdb/db.h"
 
 namespace sstfilter {

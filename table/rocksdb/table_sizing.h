@@ -16,9 +16,9 @@
 #include <optional>
 #include <string>
 
+#include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
 #include "filter/plan/table_choice.h"
-#include "filter/filter_options.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 
