@@ -237,7 +237,7 @@ TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {
   EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, &cache).no_filter);
   const TableChoice absent = ChooseForSite(CacheAware(0), bottom, runs, &cache);
   ASSERT_FALSE(absent.no_filter);
-  ASSERT_TRUE(static_cast<bool>(absent.setting));
+  ASSERT_TRUE(absent.fp_rule.has_value());
   FilterKeys keys;
   keys.entries = 100000;
   FilterOptions plain = CacheAware(0);
@@ -245,8 +245,8 @@ TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {
   plain.hit_share.reset();
   const TableChoice uniform = ChooseForSite(plain, bottom, runs, &cache);
   EXPECT_FALSE(uniform.no_filter);
-  EXPECT_LT(absent.setting(keys), uniform.setting(keys) - 1);
-  EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).setting);
+  EXPECT_LT(FilterSettingOf(absent)(keys), FilterSettingOf(uniform)(keys) - 1);
+  EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).fp_rule.has_value());
   EXPECT_FALSE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).no_filter);
 }
 

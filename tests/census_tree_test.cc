@@ -140,6 +140,24 @@ TEST(CensusTreeTest, BytesPerEntryOverTablesWithKnownEntries) {
   EXPECT_EQ(tree.BytesPerEntry("default"), 0);
 }
 
+// A flush's entries are what the next flush is expected to hold
+// (ExpectedTableEntries): kept per column family, by flushes alone, across
+// rebuilds.
+TEST(CensusTreeTest, KeepsTheLastFlushsEntries) {
+  CensusTree tree;
+  tree.Rebuild({File(1, 6, 1000)}, {}, {}, true);
+  EXPECT_EQ(tree.Runs("default").last_flush_keys, 0u);
+  ASSERT_TRUE(tree.AddTable(2, {"default", 0, 500, false, 0}));
+  ASSERT_TRUE(tree.AddTable(3, {"other", 0, 70, false, 0}));
+  EXPECT_EQ(tree.Runs("default").last_flush_keys, 500u);
+  EXPECT_EQ(tree.Runs("other").last_flush_keys, 70u);
+  ASSERT_TRUE(tree.StartCompaction(1, {"default", 6, {2}}));
+  ASSERT_TRUE(tree.FinishCompaction(1, true, {{4, {"default", 6, 900, false, 0}}}));
+  EXPECT_EQ(tree.Runs("default").last_flush_keys, 500u) << "a compaction's output is no flush";
+  tree.Rebuild({File(1, 6, 1000), File(4, 6, 900)}, {}, {}, true);
+  EXPECT_EQ(tree.Runs("default").last_flush_keys, 500u);
+}
+
 TEST(CensusTreeTest, UnknownTablesPutItOutOfStep) {
   CensusTree tree;
   tree.Rebuild({File(1, 6, 1000)}, {}, {}, true);

@@ -203,14 +203,15 @@ std::string SiteText(const Ask& ask) {
 // from.
 std::string Decide(const Case& c, const Ask& ask) {
   auto runs = std::make_shared<const TreeRuns>(c.tree.Tree());
-  const TableChoice choice =
-      ChooseForSite(c.options, ask.site, runs, c.cache ? &*c.cache : nullptr);
+  TableSite site = ask.site;
+  site.entries = static_cast<double>(ask.keys.entries);
+  const TableChoice choice = ChooseForSite(c.options, site, runs, c.cache ? &*c.cache : nullptr);
   std::string text = absl::StrFormat("%s, %d entries: ", SiteText(ask), ask.keys.entries);
   if (choice.no_filter) {
     text += "no filter";
-  } else if (choice.setting) {
+  } else if (choice.fp_rule.has_value()) {
     absl::StrAppendFormat(&text, "%s, %.4f bits/key%s", EncodingName(choice.encoding),
-                          choice.setting(ask.keys),
+                          FilterSettingOf(choice)(ask.keys),
                           choice.reads_range ? " (sized by its key range's Gets)" : "");
   } else {
     absl::StrAppendFormat(&text, "%s, the uniform setting", EncodingName(choice.encoding));

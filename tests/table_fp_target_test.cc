@@ -52,6 +52,42 @@ FilterOptions PerLevelCacheLocal() {
   return options;
 }
 
+// What a table being built is expected to hold: a flush, the last flush;
+// else its level's mean table, else the nearest level's that has tables.
+TEST(ExpectedTableEntriesTest, FromTheLastFlushOrTheNearestLevelsTables) {
+  TreeRuns runs;
+  EXPECT_EQ(ExpectedTableEntries(runs, 0), 0);
+  EXPECT_EQ(ExpectedTableEntries(runs, 3), 0);
+  runs.levels = Runs({0, 0, 0, 900});
+  runs.levels[3].tables = 3;
+  EXPECT_EQ(ExpectedTableEntries(runs, 0), 300) << "no L0, no flush: L3's tables";
+  EXPECT_EQ(ExpectedTableEntries(runs, 1), 300);
+  EXPECT_EQ(ExpectedTableEntries(runs, 5), 300) << "below the deepest level";
+  runs.levels[1] = RunCensus{100, 2, 0, 0, 1};
+  EXPECT_EQ(ExpectedTableEntries(runs, 1), 50);
+  EXPECT_EQ(ExpectedTableEntries(runs, 2), 50) << "L1 and L3 as near: the shallower";
+  EXPECT_EQ(ExpectedTableEntries(runs, 3), 300);
+  runs.l0_tables = Runs({20, 40});
+  EXPECT_EQ(ExpectedTableEntries(runs, 0), 30);
+  runs.last_flush_keys = 70;
+  EXPECT_EQ(ExpectedTableEntries(runs, 0), 70);
+  EXPECT_EQ(ExpectedTableEntries(runs, 1), 50) << "the last flush is L0's alone";
+}
+
+// The rule is decided before the table holds anything: its filters share
+// one FP whatever each holds, that of the entries the table is expected to
+// hold.
+TEST(TableFpRuleTest, OneFpForTheTablesFiltersAtItsExpectedSize) {
+  const TreeRuns runs = FourRunTree();
+  const TablePlace flush{0, EncodingId::kCacheLocal};
+  const TableFpRule rule = TableFpRuleFor(PerLevelCacheLocal(), runs, flush, 30000);
+  EXPECT_EQ(FilterFp(rule, Entries(3000)), rule.fp);
+  EXPECT_EQ(FilterFp(rule, Entries(90000)), rule.fp);
+  EXPECT_EQ(rule.fp, TableFpTarget(PerLevelCacheLocal(), runs, flush, Entries(30000)));
+  // Expected at three times L0's mean, the flush is a bigger run: more FP.
+  EXPECT_GT(TableFpRuleFor(PerLevelCacheLocal(), runs, flush, 90000).fp, rule.fp * 2);
+}
+
 TEST(TableFpTargetTest, FollowsTheRunsSizes) {
   TreeRuns runs = FourRunTree();
   const FilterOptions options = PerLevelCacheLocal();

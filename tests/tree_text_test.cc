@@ -30,6 +30,7 @@ TreeRuns EveryField() {
   runs.l0_tables = {RunCensus{100, 1, 100, 1000, 1}, RunCensus{200, 1, 0, 0, 1}};
   runs.levels.resize(3);
   runs.levels[2] = RunCensus{5000, 5, 3000, 30000, 0.75};
+  runs.last_flush_keys = 4321;
   runs.blocks = BlockShape{1000, 40960, 10, 4096, 1};
   runs.hit_share = 0.25, runs.hit_share_carried = true;
   runs.observed_misses = MissWindow{GetReads{0.5, 0.25, 0.125}, 4096, 777};
@@ -54,6 +55,7 @@ TEST(TreeTextTest, EveryFieldReadsBackAsWritten) {
   EXPECT_EQ(back.targets.base_entries, 12345.5);
   EXPECT_TRUE(back.targets.dynamic);
   EXPECT_EQ(back.blocks.index_bytes, 4096);
+  EXPECT_EQ(back.last_flush_keys, 4321u);
   EXPECT_EQ(*back.hit_share, 0.25);
   EXPECT_TRUE(back.hit_share_carried);
   EXPECT_EQ(back.observed_misses->new_filter_bytes, 777);
@@ -107,6 +109,7 @@ TEST(TreeTextTest, BadFieldsAreNamed) {
       {"traffic_table", "expected a level"},
       {"traffic_table L1 smallest=\\q", "bad escape in smallest"},
       {"blocks entries=nan", "entries=nan is not a number"},
+      {"last_flush keys=5 colour=red", "unknown field colour"},
   };
   for (const auto& [line, message] : cases) {
     TreeTextReader reader;
@@ -123,7 +126,7 @@ TEST(TreeTextTest, BadFieldsAreNamed) {
 TEST(TreeTextTest, ALineOneATreeGivenTwiceIsRefused) {
   for (const std::string line :
        {"L2 keys=5", "targets leveled", "blocks entries=1", "hit_share 0.5", "misses gets=1",
-        "traffic gets=1"}) {
+        "traffic gets=1", "last_flush keys=3"}) {
     TreeTextReader reader;
     ASSERT_TRUE(reader.Read(line).ok()) << line;
     const std::string once = TreeText(reader.Tree());

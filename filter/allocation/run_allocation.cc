@@ -14,10 +14,6 @@ namespace sstfilter {
 
 namespace {
 
-// Below it a run's reach counts as this: a run no lookup reaches still has
-// a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
-constexpr double kMinReach = 1e-3;
-
 // The searches for mu and for a repaying factor (in ln) stop at these
 // widths: the open allocation's mu to 0.01% (each run's FP moves as
 // much, far inside the models' error; small filters grow in whole cache
@@ -39,8 +35,7 @@ std::vector<double> FpRatesAt(const std::vector<RunModel>& runs, const std::vect
                               double mu) {
   std::vector<double> fp;
   for (size_t i = 0; i < runs.size(); ++i) {
-    fp.push_back(std::min(
-        kMaxRunFpRate, mu * runs[i].keys / (slopes[i] * std::max(runs[i].reach, kMinReach))));
+    fp.push_back(RunFpAt(mu, runs[i].keys, slopes[i], runs[i].reach));
   }
   return fp;
 }
@@ -136,21 +131,21 @@ struct RepayGroup {
   }
 };
 
-// Moves the members' FP rates by one factor, within kMaxRepayFactor, so
-// their free parts spend `debt` fewer bits than at `fp`.
-void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members, double debt,
-           std::vector<double>* fp) {
+// The one factor, within kMaxRepayFactor, that moves the members' FP
+// rates so their free parts spend `debt` fewer bits than at `fp`.
+double RepayFactor(const std::vector<RunModel>& runs, const std::vector<size_t>& members,
+                   double debt, const std::vector<double>& fp) {
   // A zero debt keeps the open allocation itself, not some point of the
   // plateau of equal bits around it (filters grow in whole bytes).
-  if (debt == 0) return;
+  if (debt == 0) return 1;
   // The bits the free parts spend at factor e^ln_f, over what they may.
   auto excess = [&](double ln_f) {
     double bits = debt;
     for (size_t i : members) {
       const double n = std::max(runs[i].keys - runs[i].fixed_keys, 0.0);
       if (n <= 0) continue;
-      const double moved = std::min((*fp)[i] * std::exp(ln_f), kMaxRunFpRate);
-      bits += n * (runs[i].bits_for_fp(moved) - runs[i].bits_for_fp((*fp)[i]));
+      const double moved = std::min(fp[i] * std::exp(ln_f), kMaxRunFpRate);
+      bits += n * (runs[i].bits_for_fp(moved) - runs[i].bits_for_fp(fp[i]));
     }
     return bits;
   };
@@ -164,7 +159,7 @@ void Repay(const std::vector<RunModel>& runs, const std::vector<size_t>& members
       (excess(mid) > 0 ? lo : hi) = mid;
     }
   }
-  for (size_t i : members) (*fp)[i] = std::min((*fp)[i] * std::exp(hi), kMaxRunFpRate);
+  return std::exp(hi);
 }
 
 }  // namespace
@@ -175,20 +170,34 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs, double
   return FpRatesAt(runs, slopes, std::exp(OpenLnMu(runs, slopes, max_bits)));
 }
 
-std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
-  std::vector<double> fp = AllocateRunFpRates(runs, max_bits);
+RunAllocation AllocateFreeRuns(const std::vector<RunModel>& runs, double max_bits) {
+  RunAllocation allocation;
+  if (runs.empty()) return allocation;
+  allocation.slope = Slopes(runs);
+  allocation.mu = std::exp(OpenLnMu(runs, allocation.slope, max_bits));
+  const std::vector<double> open = FpRatesAt(runs, allocation.slope, allocation.mu);
+  allocation.factor.assign(runs.size(), 1.0);
   std::map<int, RepayGroup> levels;  // By depth.
   for (size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], fp[i], i);
+    if (runs[i].group >= 0) levels[runs[i].group].Add(runs[i], open[i], i);
   }
   for (auto it = levels.begin(); it != levels.end(); ++it) {
     double debt = 0;  // Not its own: that leaves with the tables that hold it.
     for (auto deeper = std::next(it); deeper != levels.end(); ++deeper) {
       if (deeper->second.free_keys <= 0) debt += deeper->second.debt;
     }
-    Repay(runs, it->second.members, debt, &fp);
+    const double factor = RepayFactor(runs, it->second.members, debt, open);
+    for (size_t i : it->second.members) allocation.factor[i] = factor;
   }
-  return fp;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    allocation.fp.push_back(RunFpAt(allocation.mu, runs[i].keys, allocation.slope[i],
+                                    runs[i].reach, allocation.factor[i]));
+  }
+  return allocation;
+}
+
+std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, double max_bits) {
+  return AllocateFreeRuns(runs, max_bits).fp;
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #ifndef SSTFILTER_FILTER_ALLOCATION_RUN_ALLOCATION_H_
 #define SSTFILTER_FILTER_ALLOCATION_RUN_ALLOCATION_H_
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <vector>
@@ -84,6 +85,34 @@ std::vector<double> AllocateRunFpRates(const std::vector<RunModel>& runs,
 // (~1.44 bits/key for a Bloom filter); the rest of a debt falls to later
 // jobs.
 inline constexpr double kMaxRepayFactor = 2.0;
+
+// Below it a run's reach counts as this: a run no lookup reaches still has
+// a filter, and its FP stays finite (kMaxRunFpRate caps it anyway).
+inline constexpr double kMinReach = 1e-3;
+
+// What the allocation settled on, from which each run's FP follows in
+// closed form: the multiplier mu and, per run (same order), what a bit per
+// key buys it (c in bits(p) = a - ln(p) / c) and the factor its level's
+// repaying moved its FP by (1: none).
+struct RunAllocation {
+  double mu = 0;
+  std::vector<double> slope, factor;
+  std::vector<double> fp;  // RunFpAt of each run.
+};
+
+// The FP of a run of `keys` entries reached by `reach` of the lookups, at
+// multiplier mu, slope c and repaying factor: the allocation's rule
+// p = mu * keys / (c * reach), capped at kMaxRunFpRate before and after
+// the factor. Pure arithmetic: a table keeps mu, c and the factor and
+// sizes a filter of its own keys and reach without solving again.
+inline double RunFpAt(double mu, double keys, double slope, double reach, double factor = 1) {
+  const double open = std::min(kMaxRunFpRate, mu * keys / (slope * std::max(reach, kMinReach)));
+  return std::min(open * factor, kMaxRunFpRate);
+}
+
+// The allocation of the runs' free parts (AllocateFreeRunFpRates).
+RunAllocation AllocateFreeRuns(const std::vector<RunModel>& runs,
+                               double max_bits = std::numeric_limits<double>::infinity());
 
 // Each run's FP target for its free part (same order), in
 // (0, kMaxRunFpRate]. With no fixed parts, AllocateRunFpRates.

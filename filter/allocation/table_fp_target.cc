@@ -1,7 +1,9 @@
 #include "filter/allocation/table_fp_target.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "filter/allocation/fp_curve.h"
@@ -60,8 +62,9 @@ const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs
   return runs.traffic.get();
 }
 
-double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const TablePlace& place,
-                     const FilterKeys& keys, int unfiltered_from) {
+TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
+                           const TablePlace& place, double expected_entries,
+                           int unfiltered_from) {
   const TreeRuns runs = SteadyTree(live, place.level);
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
@@ -72,7 +75,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
   for (const RunCensus& run : runs.l0_tables) {
     if (run.keys > 0) models.push_back(ModelOf(run, encoding_at(0), bits));
   }
-  const auto n = static_cast<uint64_t>(std::max<size_t>(keys.entries, 1));
+  const auto n = static_cast<uint64_t>(std::max(expected_entries, 1.0));
   size_t mine = 0;
   if (place.level <= 0) {
     // A run of its own, all of it being written.
@@ -85,6 +88,7 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
   const size_t levels =
       std::min(std::max(runs.levels.size(), static_cast<size_t>(place.level) + 1),
                static_cast<size_t>(std::max(unfiltered_from, 1)));
+  std::optional<RunModel> by_range;  // The table's level, its filters sized by their ranges.
   for (size_t level = 1; level < levels; ++level) {
     RunCensus run = level < runs.levels.size() ? runs.levels[level] : RunCensus{};
     const bool is_mine = static_cast<int>(level) == place.level;
@@ -99,27 +103,33 @@ double TableFpTarget(const FilterOptions& options, const TreeRuns& live, const T
     // Its filters as big as its tables', or as the table if it has none.
     RunModel level_model =
         ModelOf(run, place.encoding, bits, run.tables > 0 ? 0 : static_cast<double>(n));
-    if (traffic == nullptr || !keys.has_range) {
-      mine = models.size();
-      models.push_back(std::move(level_model));
-      models.back().group = at;
-      continue;
-    }
-    // A run of its own, reached by its range's lookups (or, where no live
-    // table held the range, its keys' share of the level's); the rest of
-    // its level as the level's tables saw it.
-    RunModel own = level_model;
-    own.keys = static_cast<double>(n), own.fixed_keys = 0, own.fixed_bits = 0;
-    const double share = traffic->ShareOf(keys.smallest, keys.largest);
-    own.reach = share > 0 ? share : level_model.reach * own.keys / level_model.keys;
-    level_model.keys = std::max(level_model.keys - own.keys, level_model.fixed_keys);
-    const KeyRange range{keys.smallest, keys.largest, n};
-    if (level_model.keys > 0) AddLevelModels(level_model, at, traffic, &models, &range);
     mine = models.size();
-    own.group = at;
-    models.push_back(std::move(own));
+    level_model.group = at;
+    if (traffic != nullptr) by_range = level_model;
+    models.push_back(std::move(level_model));
   }
-  return AllocateFreeRunFpRates(models, BudgetBits(options))[mine];
+  const double budget = BudgetBits(options);
+  TableFpRule rule;
+  // A filter whose range is not known: the level whole, as without traffic.
+  rule.fp = AllocateFreeRunFpRates(models, budget)[mine];
+  if (!by_range.has_value()) return rule;
+  // Access-aware: the level split by what its tables saw; each filter of
+  // the table a run of its own at the multiplier, slope and factor its
+  // level's parts get (FilterFp).
+  models.erase(models.begin() + static_cast<std::ptrdiff_t>(mine));
+  const size_t part = models.size();
+  AddLevelModels(*by_range, by_range->group, traffic, &models);
+  const RunAllocation split = AllocateFreeRuns(models, budget);
+  rule.by_range = TableFpRule::ByRange{runs.traffic,       split.mu,      split.slope[part],
+                                       split.factor[part], by_range->keys, by_range->reach};
+  return rule;
+}
+
+double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
+                     const FilterKeys& keys, int unfiltered_from) {
+  return FilterFp(
+      TableFpRuleFor(options, runs, place, static_cast<double>(keys.entries), unfiltered_from),
+      keys);
 }
 
 }  // namespace sstfilter

@@ -5,6 +5,7 @@
 #define SSTFILTER_FILTER_ALLOCATION_TABLE_FP_TARGET_H_
 
 #include "filter/allocation/filter_keys.h"
+#include "filter/allocation/table_fp_rule.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/encoding_id.h"
@@ -18,26 +19,34 @@ struct TablePlace {
   EncodingId encoding;  // What its filter is written in.
 };
 
-// The FP target of a table at `place` whose filter holds num_entries
-// entries, with the tree's other runs as `runs` describes them (the levels
-// above the table's held to their targets: steady_tree.h), at the
-// options' budget over that tree, less what the tables not being rewritten
-// hold (AllocateFreeRunFpRates). Runs are weighed by keys: an L0 table's
-// run is the table itself (num_entries, or the L0 tables' mean if larger:
-// partitioned filters finish a partition at a time); a level's run is its
-// entries once the running compactions are done, at least its fixed part
-// plus the table. Each run's reach (the census's) weighs its FP; the
-// table's own L0 run counts as reached by every lookup. L0's tables repay
-// their debt together, each level its own.
+// The FP rule (table_fp_rule.h) of a table at `place` expected to hold
+// `expected_entries` entries (the census's expectation for its level:
+// the table is decided once, before its filters hold anything), with the
+// tree's other runs as `runs` describes them (the levels above the table's
+// held to their targets: steady_tree.h), at the options' budget over that
+// tree, less what the tables not being rewritten hold
+// (AllocateFreeRuns). Runs are weighed by keys: an L0 table's run is the
+// table itself (expected_entries, or the L0 tables' mean if larger); a
+// level's run is its entries once the running compactions are done, at
+// least its fixed part plus the table. Each run's reach (the census's)
+// weighs its FP; the table's own L0 run counts as reached by every lookup.
+// L0's tables repay their debt together, each level its own.
 //
-// With access_aware, once the tree's traffic is known (TrafficFor), a
-// table below L0 whose key range is known is a run of its own, reached by
-// the lookups of its range, and each level's other tables are split by
-// the lookups they saw (traffic_parts.h).
+// With access_aware, once the tree's traffic is known (TrafficFor), each
+// level below L0 is split by the lookups its tables saw
+// (traffic_parts.h), and a filter of a table there whose key range is
+// known is a run of its own, reached by the lookups of its range, at the
+// multiplier the table's level got (TableFpRule::ByRange).
 //
-// Levels at or below `unfiltered_from` (filter/plan/cache_budget.h's plan) have no
-// filters and take none of the budget.
+// Levels at or below `unfiltered_from` (filter/plan/cache_budget.h's plan)
+// have no filters and take none of the budget.
 // REQUIRES: options resolved; place.level < unfiltered_from.
+TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& runs,
+                           const TablePlace& place, double expected_entries,
+                           int unfiltered_from = kAllLevelsFiltered);
+
+// The FP target of the filter holding `keys`, the table expected to hold
+// as many: TableFpRuleFor then FilterFp (the model's tests ask it so).
 double TableFpTarget(const FilterOptions& options, const TreeRuns& runs, const TablePlace& place,
                      const FilterKeys& keys, int unfiltered_from = kAllLevelsFiltered);
 

@@ -15,6 +15,10 @@ struct TableSite {
   bool flush = false;       // The memtable written out to L0 (or rebuilt from the WAL).
   int level = 0;            // Its level; -1: not in the tree (a file written outside it).
   bool bottommost = false;  // The last sorted run of its key range.
+  // The entries it will hold, where known (a live table's); 0: not yet
+  // known (a table being built: the tree's expectation for its level,
+  // ExpectedTableEntries in tree_runs.h).
+  double entries = 0;
 
   // Whether the table joins the tree's runs: a flush or a table at a level.
   bool in_tree() const { return flush || level >= 0; }

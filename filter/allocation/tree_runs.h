@@ -63,6 +63,8 @@ struct TreeRuns {
   std::vector<RunCensus> l0_tables;  // Each L0 table, or L0 compaction output, a run.
   std::vector<RunCensus> levels;     // One run per level (index = level; [0] unused).
   LevelTargets targets;
+  // The entries of the last flush the census saw; 0: none yet.
+  uint64_t last_flush_keys = 0;
   // Where its lookups went, as of the census's last reading; nullptr if
   // not read (or keys not in bytewise order).
   std::shared_ptr<const TreeTraffic> traffic;
@@ -90,6 +92,14 @@ inline constexpr int kAllLevelsFiltered = 1 << 30;
 
 // The deepest level holding entries (0 if only L0 does).
 int DeepestLevel(const TreeRuns& runs);
+
+// The entries a table being written at `level` (0: a flush) is expected to
+// hold, before it holds any: a flush, the last flush's, else L0's tables'
+// mean; a table at a level, that level's tables' mean; else the mean table
+// of the nearest level that has tables (a flush and a compaction's output
+// are both cut near the same size by default: 64 MiB memtables and
+// target files); 0 if the tree has no table.
+double ExpectedTableEntries(const TreeRuns& runs, int level);
 
 }  // namespace sstfilter
 

@@ -267,6 +267,9 @@ std::string TreeText(const TreeRuns& runs) {
   for (size_t level = 1; level < runs.levels.size(); ++level) {
     absl::StrAppendFormat(&text, "L%d %s\n", level, RunCensusText(runs.levels[level]));
   }
+  if (runs.last_flush_keys > 0) {
+    absl::StrAppendFormat(&text, "last_flush keys=%d\n", runs.last_flush_keys);
+  }
   const BlockShape& b = runs.blocks;
   if (b.known()) {
     absl::StrAppendFormat(&text,
@@ -297,8 +300,8 @@ absl::Status TreeTextReader::Read(std::string_view line) {
   if (words.empty()) return absl::NotFoundError("an empty line");
   const std::string word = words[0];
   const bool is_level = IsLevelWord(word);
-  if (!is_level && word != "targets" && word != "blocks" && word != "hit_share" &&
-      word != "misses" && word != "traffic" && word != "traffic_table") {
+  if (!is_level && word != "targets" && word != "last_flush" && word != "blocks" &&
+      word != "hit_share" && word != "misses" && word != "traffic" && word != "traffic_table") {
     return absl::NotFoundError(absl::StrFormat("'%s' is no tree line's word", word));
   }
   int level = 0;
@@ -352,6 +355,12 @@ absl::Status TreeTextReader::ReadLine(std::string_view line, const std::string& 
     return read;
   }
   if (word == "hit_share") return ReadHitShare(line, words, &f, &runs_);
+  if (word == "last_flush") {
+    uint64_t keys = 0;
+    const absl::Status read = TakeAll(line, &f, {{"keys", &keys}});
+    if (read.ok()) runs_.last_flush_keys = keys;
+    return read;
+  }
   if (word == "targets") {
     LevelTargets targets;
     const absl::Status read = ReadTargets(line, &f, &targets);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
 #include <utility>
 
 #include "filter/allocation/encoding_model_memo.h"
@@ -50,19 +49,20 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
     choice.no_filter = true;
     return choice;
   }
-  const FilterOptions options = WithPlanBudget(given, plan);
-  const int unfiltered_from = plan.unfiltered_from;
-  const bool per_filter = place.level > 0 && TrafficFor(options, *runs) != nullptr;
-  choice.setting = [options, runs = std::move(runs), place, per_filter, unfiltered_from,
-                    fp = std::optional<double>()](const FilterKeys& keys) mutable {
-    if (!fp.has_value() || per_filter) {
-      fp = TableFpTarget(options, *runs, place, keys, unfiltered_from);
-    }
-    return MemoBitsPerKeyForFp(place.encoding, std::max<size_t>(keys.entries, 1), *fp,
+  const double entries =
+      site.entries > 0 ? site.entries : ExpectedTableEntries(*runs, place.level);
+  choice.fp_rule = TableFpRuleFor(WithPlanBudget(given, plan), *runs, place, entries,
+                                  plan.unfiltered_from);
+  choice.reads_range = choice.fp_rule->by_range.has_value();
+  return choice;
+}
+
+FilterSetting FilterSettingOf(const TableChoice& choice) {
+  if (!choice.fp_rule.has_value()) return nullptr;
+  return [rule = *choice.fp_rule, encoding = choice.encoding](const FilterKeys& keys) {
+    return MemoBitsPerKeyForFp(encoding, std::max<size_t>(keys.entries, 1), FilterFp(rule, keys),
                                kTableBitsPrecision);
   };
-  choice.reads_range = per_filter;
-  return choice;
 }
 
 }  // namespace sstfilter

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "filter/allocation/filter_keys.h"
+#include "filter/allocation/table_fp_rule.h"
 #include "filter/allocation/table_site.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/encoding_id.h"
@@ -29,8 +30,10 @@ struct PlanUsed {
 
 struct TableChoice {
   EncodingId encoding = kDefaultEncoding;
-  // Each filter's setting; empty: the uniform setting applies.
-  FilterSetting setting;
+  // Sized by the tree: each filter's FP (table_fp_rule.h), met by the
+  // encoding's own model at the filter's size (FilterSettingOf); nullopt:
+  // the uniform setting applies.
+  std::optional<TableFpRule> fp_rule;
   // With access_aware, once the tree's traffic is known, each filter of a
   // table below L0 (a partition, with partitioned filters) is sized for its
   // own key range: reads_range says so, and only then does the builder
@@ -49,19 +52,23 @@ struct TableChoice {
 bool SizedByTree(const FilterOptions& options, const TableSite& site);
 
 // The choice for a table at `site` of `runs` (null: no tree known for it,
-// the uniform setting). With cache_aware and `cache` (null: the filters are
-// not in a block cache, as optimize_levels alone), the budget is the cache's
-// (cache_budget.h: PlanForCache over the tree as TableFpTarget sees it,
-// through `plans`, the column family's memo, where there is one), or
-// budget_mb if less. Sized by the tree, each filter's bits/key meet
-// TableFpTarget (table_fp_target.h) by the encoding's own model at the
-// filter's size; the target is worked out at the first filter (a flush's
-// run is its own size) and kept for the table's later partitions;
-// access-aware, at each filter, for its own key range.
+// the uniform setting), whole, before the table holds anything. With
+// cache_aware and `cache` (null: the filters are not in a block cache, as
+// optimize_levels alone), the budget is the cache's (cache_budget.h:
+// PlanForCache over the tree as TableFpRuleFor sees it, through `plans`,
+// the column family's memo, where there is one), or budget_mb if less.
+// Sized by the tree, the FP rule is TableFpRuleFor's (table_fp_target.h)
+// for the site's entries, or the tree's expectation for its level.
 // REQUIRES: options resolved.
 TableChoice ChooseForSite(const FilterOptions& options, const TableSite& site,
                           std::shared_ptr<const TreeRuns> runs,
                           const CacheSite* cache = nullptr, CachePlanMemo* plans = nullptr);
+
+// The setting (bits/key) of each of the table's filters as it finishes:
+// the bits that meet FilterFp(rule, keys) by the encoding's own model at
+// the filter's size; empty where the uniform setting applies. Arithmetic
+// on the choice and the encoding's sizing: no tree, no allocation.
+FilterSetting FilterSettingOf(const TableChoice& choice);
 
 }  // namespace sstfilter
 

@@ -125,6 +125,12 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
 
 bool CensusTree::AddTable(uint64_t number, Table table) {
   if (tables_.count(number) != 0) return false;
+  if (table.entries > 0) last_flush_[table.column_family] = table.entries;
+  return Insert(number, std::move(table));
+}
+
+bool CensusTree::Insert(uint64_t number, Table table) {
+  if (tables_.count(number) != 0) return false;
   Count(number, table, +1, -1);
   tables_[number] = std::move(table);
   return true;
@@ -176,7 +182,7 @@ bool CensusTree::FinishCompaction(int job, bool ok,
       table = moved->second;
       table.level = level;
     }
-    in_step = AddTable(number, std::move(table)) && in_step;
+    in_step = Insert(number, std::move(table)) && in_step;
   }
   return in_step;
 }
@@ -196,6 +202,9 @@ TreeRuns CensusTree::Runs(const std::string& column_family) const {
     runs.l0_tables.back().reach = c.reach.l0_output;
   }
   runs.levels = c.levels;
+  if (const auto flush = last_flush_.find(column_family); flush != last_flush_.end()) {
+    runs.last_flush_keys = flush->second;
+  }
   if (const auto shape = shape_.find(column_family); shape != shape_.end()) {
     runs.blocks = shape->second;
   }

@@ -75,7 +75,9 @@ class CensusTree {
 
   // Events. Each returns false, changing nothing, when it names a table
   // the tree does not hold (or already holds): the tree is out of step.
-  bool AddTable(uint64_t number, Table table);  // A flush's table.
+  // A flush's table; its entries are the column family's last flush's
+  // (TreeRuns::last_flush_keys), kept across Rebuilds.
+  bool AddTable(uint64_t number, Table table);
   bool StartCompaction(int job, Compaction compaction);
   // Its inputs leave the tree; `outputs` (file number, table) join it at
   // the output level. A trivial move's outputs are its inputs, moved.
@@ -108,6 +110,8 @@ class CensusTree {
   // Adds (sign +1) or removes (-1) a table's counts: at its level, or, as
   // a running compaction's input, free at `output_level` (-1: none).
   void Count(uint64_t number, const Table& table, int sign, int output_level);
+  // A table joins the tree (a flush's, or a compaction's output).
+  bool Insert(uint64_t number, Table table);
 
   std::map<uint64_t, Table> tables_;
   std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
@@ -123,6 +127,7 @@ class CensusTree {
   std::map<std::string, Mean> mean_;
   // By column family: its live tables' records summed, at the last Rebuild.
   std::map<std::string, BlockShape> shape_;
+  std::map<std::string, uint64_t> last_flush_;  // By column family: its entries.
 };
 
 }  // namespace sstfilter

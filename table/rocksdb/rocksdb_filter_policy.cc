@@ -143,7 +143,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
     if (choice.no_filter) return nullptr;
     const EncodingId encoding = choice.encoding;
     const Accuracy accuracy(options_);
-    FilterSetting setting = std::move(choice.setting);
+    FilterSetting setting = FilterSettingOf(choice);
     if (!setting && accuracy.PerFilter()) {
       setting = [accuracy, encoding](const FilterKeys& keys) {
         return accuracy.BitsPerKey(encoding, keys.entries);
