@@ -23,14 +23,15 @@ std::string_view StdView(absl::string_view s) { return {s.data(), s.size()}; }
 
 // compact_from_level chooses compact below a fast encoding.
 absl::Status CheckCompactFromLevel(const FilterOptions& options) {
-  if (!options.compact_from_level.has_value() || options.encoding != EncodingId::kCompact) {
+  if (!options.per_level.compact_from_level.has_value() ||
+      options.encoding != EncodingId::kCompact) {
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "%s: %s=%d with %s=compact: every table is compact already; %s chooses "
-      "compact below a fast encoding (leveldb or cache_local)",
-      kBloomPolicyName, kCompactFromLevelName, *options.compact_from_level, kEncodingKey,
-      kCompactFromLevelName));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s: %s=%d with %s=compact: every table is compact already; %s chooses "
+                      "compact below a fast encoding (leveldb or cache_local)",
+                      kBloomPolicyName, kCompactFromLevelName,
+                      *options.per_level.compact_from_level, kEncodingKey, kCompactFromLevelName));
 }
 
 // An FP target is refused if some encoding the options write cannot reach it
@@ -53,14 +54,14 @@ absl::Status CheckFpReachable(double fp_rate, EncodingId encoding) {
 // options write, and not with optimize_levels.
 absl::Status CheckAccuracy(const FilterOptions& options) {
   if (!options.fp_rate.has_value()) return absl::OkStatus();
-  if (options.optimize_levels) {
+  if (options.per_level.optimize_levels) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %s with %s=%s: optimize_levels spends bits_per_key on average over the tree "
         "and sets each table's FP itself; give bits_per_key instead",
         kBloomPolicyName, kOptimizeLevelsName, kFpRateName, FormatBitsPerKey(*options.fp_rate)));
   }
   if (absl::Status s = CheckFpReachable(*options.fp_rate, options.encoding); !s.ok()) return s;
-  if (!options.compact_from_level.has_value()) return absl::OkStatus();
+  if (!options.per_level.compact_from_level.has_value()) return absl::OkStatus();
   return CheckFpReachable(*options.fp_rate, EncodingId::kCompact);
 }
 

@@ -87,6 +87,60 @@ inline constexpr char kShareUnset[] = "none";
 // (4.9e-324 was accepted and planned filters for a cache of no bytes).
 inline constexpr double kMinCacheShare = 0.001;
 
+// The part of the options only a host that tells the policy each table's
+// level and tree takes (RocksDB's): the per-level allocation and the
+// encoding by level. The LevelDB-shaped policy (filter_policy.h) refuses
+// any of it set, naming the field (CheckHostFree, option_fields.h).
+struct PerLevelOptions {
+  // Tables created at this level or below, and bottommost ones, are written
+  // in kCompact; flushes and tables above it in `encoding`
+  // (filter/allocation/level_encoding.h has the rule). Unset: `encoding`
+  // for every table. Must be in [0, kMaxCompactFromLevel] and `encoding`
+  // must not be kCompact.
+  std::optional<int> compact_from_level;
+  // bits_per_key is the average over the tree, and each table's filter
+  // gets the accuracy that minimises the data blocks an absent-key lookup
+  // reads: its sorted run's FP proportional to the run's keys
+  // (filter/allocation/run_allocation.h; the runs come from
+  // table/census/census_listener.h). Not with fp_rate.
+  bool optimize_levels = false;
+  // With optimize_levels: each run's FP is weighed by the lookups its
+  // tables saw (RocksDB's sampled reads), not by its keys' share of the key
+  // space, and a table's by those of its key range
+  // (filter/allocation/tree_traffic.h); until a DB has seen enough lookups
+  // (a new DB, a reopened one), as optimize_levels alone.
+  bool access_aware = false;
+  // With optimize_levels: the most filter memory a column family's live
+  // tables may hold, in MiB (2^20 bytes). The allocation then spends the
+  // lesser of this and bits_per_key over the tree's keys: the budget holds
+  // in a tree too big for bits_per_key, bits_per_key caps the accuracy of
+  // one smaller than the budget (and sizes tables built before the census
+  // knows the tree). In [kMinBudgetMb, kMaxBudgetMb].
+  std::optional<double> budget_mb = std::nullopt;
+  // With optimize_levels: the filters are sized for the block cache they
+  // live in (cache_index_and_filter_blocks): the budget is the filter bytes
+  // that stay cached beside the index and data blocks Gets read
+  // (filter/plan/cache_budget.h), the lesser of it and budget_mb when both
+  // are set. Without a block cache holding the filters, as optimize_levels
+  // alone (the DB's log says so when it opens).
+  bool cache_aware = false;
+  // With cache_aware: the share of the block cache's capacity that this
+  // column family's blocks hold, where one cache serves several column
+  // families or DBs. In [kMinCacheShare, 1]; unset: the whole cache.
+  std::optional<double> cache_share = std::nullopt;
+  // With cache_aware: the share of Gets that find their key, which decides
+  // how many index and data blocks compete with the filters. In [0, 1];
+  // unset: the DB's statistics' where the census reads them, else
+  // kAssumedHitShare (cache_budget.h).
+  std::optional<double> hit_share = std::nullopt;
+
+  bool operator==(const PerLevelOptions& o) const {
+    return compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
+           access_aware == o.access_aware && budget_mb == o.budget_mb &&
+           cache_aware == o.cache_aware && cache_share == o.cache_share && hit_share == o.hit_share;
+  }
+};
+
 struct FilterOptions {
   // Accuracy, as bits per key of a Bloom filter. Must be finite and in
   // [kMinBitsPerKey, kMaxBitsPerKey].
@@ -99,54 +153,12 @@ struct FilterOptions {
   // Which encoding new filters are written in (the key kEncodingKey in
   // option maps). Readers accept every encoding.
   EncodingId encoding = kDefaultEncoding;
-  // RocksDB only (its tables tell the policy their level): tables created at
-  // this level or below, and bottommost ones, are written in kCompact;
-  // flushes and tables above it in `encoding` (filter/allocation/level_encoding.h
-  // has the rule). Unset: `encoding` for every table. Must be in
-  // [0, kMaxCompactFromLevel] and `encoding` must not be kCompact.
-  std::optional<int> compact_from_level;
-  // RocksDB only: bits_per_key is the average over the tree, and each
-  // table's filter gets the accuracy that minimises the data blocks an
-  // absent-key lookup reads: its sorted run's FP proportional to the run's
-  // keys (filter/allocation/run_allocation.h; the runs come from
-  // table/census/census_listener.h). Not with fp_rate.
-  bool optimize_levels = false;
-  // RocksDB only, with optimize_levels: each run's FP is weighed by the
-  // lookups its tables saw (RocksDB's sampled reads), not by its keys' share
-  // of the key space, and a table's by those of its key range
-  // (filter/allocation/tree_traffic.h); until a DB has seen enough lookups
-  // (a new DB, a reopened one), as optimize_levels alone.
-  bool access_aware = false;
-  // RocksDB only, with optimize_levels: the most filter memory a column
-  // family's live tables may hold, in MiB (2^20 bytes). The allocation then
-  // spends the lesser of this and bits_per_key over the tree's keys: the
-  // budget holds in a tree too big for bits_per_key, bits_per_key caps the
-  // accuracy of one smaller than the budget (and sizes tables built before
-  // the census knows the tree). In [kMinBudgetMb, kMaxBudgetMb].
-  std::optional<double> budget_mb = std::nullopt;
-  // RocksDB only, with optimize_levels: the filters are sized for the block
-  // cache they live in (cache_index_and_filter_blocks): the budget is the
-  // filter bytes that stay cached beside the index and data blocks Gets
-  // read (filter/plan/cache_budget.h), the lesser of it and budget_mb
-  // when both are set. Without a block cache holding the filters, as
-  // optimize_levels alone (the DB's log says so when it opens).
-  bool cache_aware = false;
-  // With cache_aware: the share of the block cache's capacity that this
-  // column family's blocks hold, where one cache serves several column
-  // families or DBs. In [kMinCacheShare, 1]; unset: the whole cache.
-  std::optional<double> cache_share = std::nullopt;
-  // With cache_aware: the share of Gets that find their key, which decides
-  // how many index and data blocks compete with the filters. In [0, 1];
-  // unset: the DB's statistics' where the census reads them, else
-  // kAssumedHitShare (cache_budget.h).
-  std::optional<double> hit_share = std::nullopt;
+  // RocksDB only; its defaults everywhere else.
+  PerLevelOptions per_level;
 
   bool operator==(const FilterOptions& o) const {
     return bits_per_key == o.bits_per_key && fp_rate == o.fp_rate && encoding == o.encoding &&
-           compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
-           access_aware == o.access_aware && budget_mb == o.budget_mb &&
-           cache_aware == o.cache_aware && cache_share == o.cache_share &&
-           hit_share == o.hit_share;
+           per_level == o.per_level;
   }
 };
 

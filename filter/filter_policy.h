@@ -66,8 +66,8 @@ class OneShotQuery {
 
 // The policy named kBloomPolicyName: writes filters in options.encoding and
 // reads filters of every encoding (its KeyMayMatch is a OneShotQuery's).
-// InvalidArgument names a bad option value, and refuses compact_from_level
-// and optimize_levels: this interface has no levels.
+// InvalidArgument names a bad option value, and refuses the options'
+// per_level part set (naming its field): this interface has no levels.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicy(
     const FilterOptions& options);
 

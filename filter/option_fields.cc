@@ -103,7 +103,7 @@ absl::Status ParseFormat(std::string_view value, FilterOptions* o) {
 
 absl::Status ParseLevel(std::string_view value, FilterOptions* o) {
   if (value == kCompactFromLevelUnset) {
-    o->compact_from_level.reset();
+    o->per_level.compact_from_level.reset();
     return absl::OkStatus();
   }
   const std::string_view digits = !value.empty() && value[0] == '-' ? value.substr(1) : value;
@@ -128,29 +128,39 @@ absl::Status ParseLevel(std::string_view value, FilterOptions* o) {
       level > kMaxCompactFromLevel) {
     return LevelOutOfRange(value);
   }
-  o->compact_from_level = level;
+  o->per_level.compact_from_level = level;
   return absl::OkStatus();
+}
+
+// A field's value in *o, by its member in FilterOptions or in its
+// per-level part.
+template <typename T>
+T& At(FilterOptions* o, T FilterOptions::*field) {
+  return o->*field;
+}
+template <typename T>
+T& At(FilterOptions* o, T PerLevelOptions::*field) {
+  return o->per_level.*field;
 }
 
 // An optional number field: `Field` is its member.
-template <std::optional<double> FilterOptions::*Field>
+template <auto Field>
 absl::Status ParseOptionalNumber(std::string_view name, std::string_view value,
                                  std::string_view unset, std::string_view range,
                                  bool (*in_range)(double),
-                                 absl::Status (*out_of_range)(std::string_view),
-                                 FilterOptions* o) {
+                                 absl::Status (*out_of_range)(std::string_view), FilterOptions* o) {
   absl::StatusOr<std::optional<double>> x =
       ParseNumber(name, value, unset, range, in_range, out_of_range);
   if (!x.ok()) return x.status();
-  o->*Field = *x;
+  At(o, Field) = *x;
   return absl::OkStatus();
 }
 
-template <bool FilterOptions::*Field>
+template <auto Field>
 absl::Status ParseFlagField(std::string_view name, std::string_view value, FilterOptions* o) {
   absl::StatusOr<bool> x = ParseFlag(name, value);
   if (!x.ok()) return x.status();
-  o->*Field = *x;
+  At(o, Field) = *x;
   return absl::OkStatus();
 }
 
@@ -166,66 +176,70 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.fp_rate, kFpRateUnset); },
      [](const FilterOptions& o) { return o.fp_rate.has_value(); }, &FpRateOutOfRange},
-    {kEncodingKey, IdForm::kEncoding, "<encoding>", OptionHost::kEvery, "", "", "", true, &ParseFormat,
-     [](const FilterOptions& o) { return std::string(EncodingName(o.encoding)); },
+    {kEncodingKey, IdForm::kEncoding, "<encoding>", OptionHost::kEvery, "", "", "", true,
+     &ParseFormat, [](const FilterOptions& o) { return std::string(EncodingName(o.encoding)); },
      [](const FilterOptions& o) { return o.encoding != kDefaultEncoding; }, nullptr},
     {kCompactFromLevelName, IdForm::kNamed, "<level>", OptionHost::kTableAware,
-     "or choose format=compact for every table", "", "", true,
-     &ParseLevel,
+     "or choose format=compact for every table", "", "", true, &ParseLevel,
      [](const FilterOptions& o) {
-       return o.compact_from_level.has_value() ? std::to_string(*o.compact_from_level)
-                                               : std::string(kCompactFromLevelUnset);
+       return o.per_level.compact_from_level.has_value()
+                  ? std::to_string(*o.per_level.compact_from_level)
+                  : std::string(kCompactFromLevelUnset);
      },
-     [](const FilterOptions& o) { return o.compact_from_level.has_value(); }, nullptr},
+     [](const FilterOptions& o) { return o.per_level.compact_from_level.has_value(); }, nullptr},
     {kOptimizeLevelsName, IdForm::kFlag, "", OptionHost::kTableAware, "", "", "", true,
      [](std::string_view v, FilterOptions* o) {
-       return ParseFlagField<&FilterOptions::optimize_levels>(kOptimizeLevelsName, v, o);
+       return ParseFlagField<&PerLevelOptions::optimize_levels>(kOptimizeLevelsName, v, o);
      },
-     [](const FilterOptions& o) { return std::string(o.optimize_levels ? "true" : "false"); },
-     [](const FilterOptions& o) { return o.optimize_levels; }, nullptr},
+     [](const FilterOptions& o) {
+       return std::string(o.per_level.optimize_levels ? "true" : "false");
+     },
+     [](const FilterOptions& o) { return o.per_level.optimize_levels; }, nullptr},
     {kAccessAwareName, IdForm::kFlag, "", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "access-aware allocation weighs the per-level allocation by traffic", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseFlagField<&FilterOptions::access_aware>(kAccessAwareName, v, o);
+       return ParseFlagField<&PerLevelOptions::access_aware>(kAccessAwareName, v, o);
      },
-     [](const FilterOptions& o) { return std::string(o.access_aware ? "true" : "false"); },
-     [](const FilterOptions& o) { return o.access_aware; }, nullptr},
+     [](const FilterOptions& o) {
+       return std::string(o.per_level.access_aware ? "true" : "false");
+     },
+     [](const FilterOptions& o) { return o.per_level.access_aware; }, nullptr},
     {kBudgetName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "the budget is spent by the per-level allocation", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseOptionalNumber<&FilterOptions::budget_mb>(
+       return ParseOptionalNumber<&PerLevelOptions::budget_mb>(
            kBudgetName, v, kBudgetUnset,
            absl::StrFormat("MiB in [%g, %.0f]", kMinBudgetMb, kMaxBudgetMb), &BudgetInRange,
            &BudgetOutOfRange, o);
      },
-     [](const FilterOptions& o) { return FormatOptional(o.budget_mb, kBudgetUnset); },
-     [](const FilterOptions& o) { return o.budget_mb.has_value(); }, &BudgetOutOfRange},
+     [](const FilterOptions& o) { return FormatOptional(o.per_level.budget_mb, kBudgetUnset); },
+     [](const FilterOptions& o) { return o.per_level.budget_mb.has_value(); }, &BudgetOutOfRange},
     {kCacheAwareName, IdForm::kFlag, "", OptionHost::kTableAware, "", kOptimizeLevelsName,
      "the cache's budget is spent by the per-level allocation", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseFlagField<&FilterOptions::cache_aware>(kCacheAwareName, v, o);
+       return ParseFlagField<&PerLevelOptions::cache_aware>(kCacheAwareName, v, o);
      },
-     [](const FilterOptions& o) { return std::string(o.cache_aware ? "true" : "false"); },
-     [](const FilterOptions& o) { return o.cache_aware; }, nullptr},
+     [](const FilterOptions& o) { return std::string(o.per_level.cache_aware ? "true" : "false"); },
+     [](const FilterOptions& o) { return o.per_level.cache_aware; }, nullptr},
     {kCacheShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, "", kCacheAwareName,
      "the share describes the block cache the filters are sized for", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseOptionalNumber<&FilterOptions::cache_share>(
+       return ParseOptionalNumber<&PerLevelOptions::cache_share>(
            kCacheShareName, v, kShareUnset, absl::StrFormat("a share in [%g, 1]", kMinCacheShare),
            &CacheShareInRange, &CacheShareOutOfRange, o);
      },
-     [](const FilterOptions& o) { return FormatOptional(o.cache_share, kShareUnset); },
-     [](const FilterOptions& o) { return o.cache_share.has_value(); }, &CacheShareOutOfRange},
+     [](const FilterOptions& o) { return FormatOptional(o.per_level.cache_share, kShareUnset); },
+     [](const FilterOptions& o) { return o.per_level.cache_share.has_value(); },
+     &CacheShareOutOfRange},
     {kHitShareName, IdForm::kNamed, "<F>", OptionHost::kTableAware, "", kCacheAwareName,
      "the share describes the block cache the filters are sized for", false,
      [](std::string_view v, FilterOptions* o) {
-       return ParseOptionalNumber<&FilterOptions::hit_share>(kHitShareName, v, kShareUnset,
-                                                             "a share in [0, 1]",
-                                                             &HitShareInRange,
-                                                             &HitShareOutOfRange, o);
+       return ParseOptionalNumber<&PerLevelOptions::hit_share>(
+           kHitShareName, v, kShareUnset, "a share in [0, 1]", &HitShareInRange,
+           &HitShareOutOfRange, o);
      },
-     [](const FilterOptions& o) { return FormatOptional(o.hit_share, kShareUnset); },
-     [](const FilterOptions& o) { return o.hit_share.has_value(); }, &HitShareOutOfRange},
+     [](const FilterOptions& o) { return FormatOptional(o.per_level.hit_share, kShareUnset); },
+     [](const FilterOptions& o) { return o.per_level.hit_share.has_value(); }, &HitShareOutOfRange},
 };
 
 }  // namespace

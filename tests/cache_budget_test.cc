@@ -37,8 +37,8 @@ TreeRuns ThreeLevels() {
 FilterOptions CacheAware(double hit_share) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = options.cache_aware = true;
-  options.hit_share = hit_share;
+  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  options.per_level.hit_share = hit_share;
   return options;
 }
 
@@ -79,7 +79,7 @@ TEST(CacheBudgetTest, FiltersThatCannotStayCachedGetFewerBits) {
   // best at or below its cap; the search stops within 0.1%).
   for (double fraction : {1.0, 0.8, 0.6, 0.5, 0.3, 0.1}) {
     FilterOptions capped = CacheAware(0);
-    capped.budget_mb = fraction * UniformBits(runs) / 8 / kMib;
+    capped.per_level.budget_mb = fraction * UniformBits(runs) / 8 / kMib;
     const CachePlan other = PlanForCache(capped, runs, Cache(9));
     EXPECT_LE(plan.reads.total(), other.reads.total() * 1.001) << fraction;
   }
@@ -113,7 +113,7 @@ TEST(CacheBudgetTest, UnknownBlocksKeepEveryFilter) {
 TEST(CacheBudgetTest, TheStatedHitShareOverTheObservedOne) {
   TreeRuns runs = ThreeLevels();
   FilterOptions unstated = CacheAware(0);
-  unstated.hit_share.reset();
+  unstated.per_level.hit_share.reset();
   CachePlan plan = PlanForCache(unstated, runs, Cache(4));
   EXPECT_EQ(plan.hit_share_from, HitShareFrom::kAssumed);
   EXPECT_EQ(plan.hit_share, kAssumedHitShare);
@@ -222,7 +222,7 @@ TEST(CacheBudgetTest, FewerFilterMissesThanTheSpreadGivesSharpenIt) {
 // budget_mb caps the plan's budget.
 TEST(CacheBudgetTest, BudgetMbCapsThePlan) {
   FilterOptions options = CacheAware(0.5);
-  options.budget_mb = 0.5;
+  options.per_level.budget_mb = 0.5;
   const CachePlan plan = PlanForCache(options, ThreeLevels(), Cache(4096));
   EXPECT_LE(plan.budget_bits, 0.5 * 8 * kMib * (1 + 1e-9));
 }
@@ -241,8 +241,8 @@ TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {
   FilterKeys keys;
   keys.entries = 100000;
   FilterOptions plain = CacheAware(0);
-  plain.cache_aware = false;
-  plain.hit_share.reset();
+  plain.per_level.cache_aware = false;
+  plain.per_level.hit_share.reset();
   const TableChoice uniform = ChooseForSite(plain, bottom, runs, &cache);
   EXPECT_FALSE(uniform.no_filter);
   EXPECT_LT(FilterSettingOf(absent)(keys), FilterSettingOf(uniform)(keys) - 1);

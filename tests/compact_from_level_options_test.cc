@@ -22,7 +22,7 @@ using testing::ParseField;
 FilterOptions WithLevel(EncodingId format, std::optional<int> level) {
   FilterOptions options;
   options.encoding = format;
-  options.compact_from_level = level;
+  options.per_level.compact_from_level = level;
   return options;
 }
 
@@ -72,12 +72,12 @@ TEST(CompactFromLevelTest, ValueTextAndItsFormatting) {
     absl::StatusOr<FilterOptions> parsed =
         ParseField(field.name, field.format(WithLevel(EncodingId::kLevelDb, level)));
     ASSERT_TRUE(parsed.ok()) << level << ": " << parsed.status();
-    EXPECT_EQ(parsed->compact_from_level, level);
+    EXPECT_EQ(parsed->per_level.compact_from_level, level);
   }
   EXPECT_EQ(field.format(FilterOptions()), "none");
   absl::StatusOr<FilterOptions> unset = ParseField(field.name, "none");
   ASSERT_TRUE(unset.ok());
-  EXPECT_EQ(unset->compact_from_level, std::nullopt);
+  EXPECT_EQ(unset->per_level.compact_from_level, std::nullopt);
 }
 
 struct BadLevelText {

@@ -163,7 +163,7 @@ class DbLevelEncodingTest : public ::testing::TestWithParam<EncodingId> {
   rocksdb::Options MakeOptions(bool auto_compactions) {
     FilterOptions bloom;
     bloom.encoding = GetParam();
-    bloom.compact_from_level = compact_from_level_;
+    bloom.per_level.compact_from_level = compact_from_level_;
     rocksdb::BlockBasedTableOptions table;
     table.filter_policy =
         std::make_shared<RecordingPolicy>(NewRocksDbFilterPolicy(bloom).value());

@@ -3,9 +3,11 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -97,10 +99,10 @@ TEST(OptimizeLevelsTest, IdsParseAndRoundTrip) {
                          "sstfilter.bloom:10:cache_local:compact_from_level:2:optimize_levels"}) {
     absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
     ASSERT_TRUE(options.ok()) << id << ": " << options.status();
-    EXPECT_TRUE(options->optimize_levels) << id;
+    EXPECT_TRUE(options->per_level.optimize_levels) << id;
     EXPECT_EQ(FormatPolicyId(*options), id);
   }
-  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10")->optimize_levels);
+  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10")->per_level.optimize_levels);
 }
 
 TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
@@ -112,8 +114,8 @@ TEST(OptimizeLevelsTest, BadIdsAndCombinationsNameTheProblem) {
   ExpectIdsRejected(kCases);
   EXPECT_EQ(ParseField("optimize_levels", "yes").status().message(),
             "sstfilter.bloom: optimize_levels=yes is not a boolean; expected true or false");
-  EXPECT_TRUE(ParseField("optimize_levels", "true")->optimize_levels);
-  EXPECT_FALSE(ParseField("optimize_levels", "false")->optimize_levels);
+  EXPECT_TRUE(ParseField("optimize_levels", "true")->per_level.optimize_levels);
+  EXPECT_FALSE(ParseField("optimize_levels", "false")->per_level.optimize_levels);
 }
 
 TEST(AccessAwareTest, IdsParseAndRoundTrip) {
@@ -121,10 +123,10 @@ TEST(AccessAwareTest, IdsParseAndRoundTrip) {
                          "sstfilter.bloom:8:banded:compact_from_level:2:optimize_levels:access_aware"}) {
     absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
     ASSERT_TRUE(options.ok()) << id << ": " << options.status();
-    EXPECT_TRUE(options->optimize_levels && options->access_aware) << id;
+    EXPECT_TRUE(options->per_level.optimize_levels && options->per_level.access_aware) << id;
     EXPECT_EQ(FormatPolicyId(*options), id);
   }
-  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10:optimize_levels")->access_aware);
+  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10:optimize_levels")->per_level.access_aware);
 }
 
 TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
@@ -139,7 +141,7 @@ TEST(AccessAwareTest, BadIdsAndCombinationsNameTheProblem) {
   ExpectIdsRejected(kCases);
   // Set alone through an option map.
   FilterOptions options;
-  options.access_aware = true;
+  options.per_level.access_aware = true;
   absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
@@ -153,11 +155,13 @@ TEST(BudgetTest, IdsParseAndRoundTrip) {
                          "sstfilter.bloom:12:cache_local:optimize_levels:access_aware:budget_mb:0.5"}) {
     absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
     ASSERT_TRUE(options.ok()) << id << ": " << options.status();
-    ASSERT_TRUE(options->budget_mb.has_value()) << id;
+    ASSERT_TRUE(options->per_level.budget_mb.has_value()) << id;
     EXPECT_EQ(FormatPolicyId(*options), id);
   }
-  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:optimize_levels:budget_mb:256")->budget_mb, 256);
-  EXPECT_FALSE(ParsePolicyId("sstfilter.bloom:10:optimize_levels")->budget_mb.has_value());
+  EXPECT_EQ(ParsePolicyId("sstfilter.bloom:10:optimize_levels:budget_mb:256")->per_level.budget_mb,
+            256);
+  EXPECT_FALSE(
+      ParsePolicyId("sstfilter.bloom:10:optimize_levels")->per_level.budget_mb.has_value());
 }
 
 TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
@@ -174,13 +178,13 @@ TEST(BudgetTest, BadIdsAndCombinationsNameTheProblem) {
   };
   ExpectIdsRejected(kCases);
   FilterOptions options;
-  options.budget_mb = 64;
+  options.per_level.budget_mb = 64;
   absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
               HasSubstr("budget_mb without optimize_levels"));
-  options.optimize_levels = true;
-  options.budget_mb = 0;
+  options.per_level.optimize_levels = true;
+  options.per_level.budget_mb = 0;
   resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("budget_mb=0 is out of range"));
@@ -234,18 +238,18 @@ TEST(CacheAwareTest, IdsParseAndRoundTrip) {
         "cache_share:1:hit_share:0.9"}) {
     absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
     ASSERT_TRUE(options.ok()) << id << ": " << options.status();
-    EXPECT_TRUE(options->cache_aware) << id;
+    EXPECT_TRUE(options->per_level.cache_aware) << id;
     EXPECT_EQ(FormatPolicyId(*options), id);
   }
   const absl::StatusOr<FilterOptions> both =
       ParsePolicyId("sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0.5:hit_share:0.2");
   ASSERT_TRUE(both.ok()) << both.status();
-  EXPECT_EQ(both->cache_share, 0.5);
-  EXPECT_EQ(both->hit_share, 0.2);
+  EXPECT_EQ(both->per_level.cache_share, 0.5);
+  EXPECT_EQ(both->per_level.hit_share, 0.2);
   const absl::StatusOr<FilterOptions> plain = ParsePolicyId("sstfilter.bloom:10:optimize_levels");
-  EXPECT_FALSE(plain->cache_aware);
-  EXPECT_FALSE(plain->cache_share.has_value());
-  EXPECT_FALSE(plain->hit_share.has_value());
+  EXPECT_FALSE(plain->per_level.cache_aware);
+  EXPECT_FALSE(plain->per_level.cache_share.has_value());
+  EXPECT_FALSE(plain->per_level.hit_share.has_value());
 }
 
 TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
@@ -287,33 +291,56 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
   };
   ExpectIdsRejected(kCases);
   FilterOptions options;
-  options.cache_aware = true;
+  options.per_level.cache_aware = true;
   absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
               HasSubstr("cache_aware without optimize_levels"));
   options = FilterOptions();
-  options.optimize_levels = true;
-  options.hit_share = 0.5;
+  options.per_level.optimize_levels = true;
+  options.per_level.hit_share = 0.5;
   resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()), HasSubstr("hit_share without cache_aware"));
-  options.cache_aware = true;
-  options.cache_share = 0;
+  options.per_level.cache_aware = true;
+  options.per_level.cache_share = 0;
   resolved = ResolveFilterOptions(options);
   ASSERT_FALSE(resolved.ok());
   EXPECT_THAT(std::string(resolved.status().message()),
               HasSubstr("cache_share=0 is out of range"));
-  EXPECT_EQ(ParseField("cache_share", "none")->cache_share, std::nullopt);
-  EXPECT_EQ(ParseField("hit_share", "0")->hit_share, 0.0);
+  EXPECT_EQ(ParseField("cache_share", "none")->per_level.cache_share, std::nullopt);
+  EXPECT_EQ(ParseField("hit_share", "0")->per_level.hit_share, 0.0);
   EXPECT_EQ(ParseField("cache_aware", "yes").status().message(),
             "sstfilter.bloom: cache_aware=yes is not a boolean; expected true or false");
+}
+
+// The option table's host column and the options' layout say the same:
+// exactly the fields only RocksDB's policy takes live in the per-level
+// part, which the LevelDB-shaped policy refuses whole.
+TEST(BloomOptionsTest, TableAwareFieldsAreThePerLevelPart) {
+  const std::map<std::string_view, std::string_view> example = {
+      {"bits_per_key", "12"},      {"fp_rate", "0.01"},         {"format", "banded"},
+      {"compact_from_level", "2"}, {"optimize_levels", "true"}, {"access_aware", "true"},
+      {"budget_mb", "1"},          {"cache_aware", "true"},     {"cache_share", "0.5"},
+      {"hit_share", "0.5"}};
+  ASSERT_EQ(OptionFields().size(), example.size());
+  for (const OptionField& field : OptionFields()) {
+    SCOPED_TRACE(field.name);
+    const absl::StatusOr<FilterOptions> parsed = ParseField(field.name, example.at(field.name));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    const bool table_aware = field.host == OptionHost::kTableAware;
+    EXPECT_EQ(!(parsed->per_level == PerLevelOptions{}), table_aware);
+    FilterOptions host_free = *parsed;
+    host_free.per_level = PerLevelOptions{};
+    EXPECT_EQ(host_free == FilterOptions{}, table_aware);
+    EXPECT_EQ(CheckHostFree(*parsed).ok(), !table_aware);
+  }
 }
 
 // The LevelDB-shaped policy is never told a table's level or the tree.
 TEST(OptimizeLevelsTest, LevelFreePolicyRefusesIt) {
   FilterOptions options;
-  options.optimize_levels = true;
+  options.per_level.optimize_levels = true;
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy = NewFilterPolicy(options);
   ASSERT_FALSE(policy.ok());
   EXPECT_THAT(std::string(policy.status().message()),
@@ -408,14 +435,14 @@ TEST(BloomOptionsTest, TheLeastMeaningfulValuesAreTaken) {
       "hit_share:-0");
   ASSERT_TRUE(least.ok()) << least.status();
   EXPECT_EQ(least->bits_per_key, kMinBitsPerKey);
-  EXPECT_EQ(least->budget_mb, kMinBudgetMb);
-  EXPECT_EQ(least->cache_share, kMinCacheShare);
-  EXPECT_FALSE(std::signbit(*least->hit_share)) << "-0 is kept as 0";
+  EXPECT_EQ(least->per_level.budget_mb, kMinBudgetMb);
+  EXPECT_EQ(least->per_level.cache_share, kMinCacheShare);
+  EXPECT_FALSE(std::signbit(*least->per_level.hit_share)) << "-0 is kept as 0";
   EXPECT_EQ(FormatPolicyId(*least).find("hit_share:-0"), std::string::npos);
   const absl::StatusOr<FilterOptions> level =
       ParsePolicyId("sstfilter.bloom:10:cache_local:compact_from_level:00006");
   ASSERT_TRUE(level.ok()) << level.status();
-  EXPECT_EQ(level->compact_from_level, 6);
+  EXPECT_EQ(level->per_level.compact_from_level, 6);
 }
 
 // One bad value gets one message whichever way it arrives: as a number in

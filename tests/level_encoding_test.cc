@@ -70,7 +70,7 @@ void ExpectWritten(const rocksdb::FilterPolicy& policy, const Table& table, Enco
 std::unique_ptr<rocksdb::FilterPolicy> Policy(EncodingId encoding, std::optional<int> level) {
   FilterOptions options;
   options.encoding = encoding;
-  options.compact_from_level = level;
+  options.per_level.compact_from_level = level;
   return NewRocksDbFilterPolicy(options).value();
 }
 
@@ -82,7 +82,7 @@ std::vector<EncodingId> FastEncodings() {
     if (encoding == EncodingId::kCompact) {
       FilterOptions options;
       options.encoding = encoding;
-      options.compact_from_level = 2;
+      options.per_level.compact_from_level = 2;
       EXPECT_FALSE(NewRocksDbFilterPolicy(options).ok());
       continue;
     }

@@ -48,7 +48,7 @@ TreeRuns FourRunTree() {
 FilterOptions PerLevelCacheLocal() {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
+  options.per_level.optimize_levels = true;
   return options;
 }
 
@@ -113,11 +113,11 @@ TEST(TableFpTargetTest, AByteBudgetCapsTheTreesMemory) {
   };
   const double free = target(3);
   // 2.16M keys at ~10 bits: ~2.6 MiB. Half of it: about 5 bits/key fewer.
-  options.budget_mb = 1.3;
+  options.per_level.budget_mb = 1.3;
   const double capped = target(3);
   EXPECT_GT(capped, 5 * free);
   EXPECT_NEAR(target(1) / capped, 1.0 / 16, 0.01) << "the runs' proportions stay";
-  options.budget_mb = 100;
+  options.per_level.budget_mb = 100;
   EXPECT_EQ(target(3), free);
 }
 
@@ -154,7 +154,7 @@ TEST(TableFpTargetTest, LeavesALevelsOwnDebtToItsTables) {
 TEST(TableFpTargetTest, FlushesRepayTheDeeperLevelsDebt) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
+  options.per_level.optimize_levels = true;
   TreeRuns runs;
   runs.levels = Runs({0, 0, 0, 1600000});
   const size_t n = 30000;
@@ -238,11 +238,11 @@ FilterKeys TableOf(int i) {
 TEST(AccessAwareTargetTest, HotTablesGetMoreBitsAndTheBudgetHolds) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
+  options.per_level.optimize_levels = true;
   const TablePlace bottom{6, EncodingId::kCacheLocal};
   const TreeRuns runs = SkewedTree(1000);
   const double uniform = TableFpTarget(options, runs, bottom, TableOf(0));
-  options.access_aware = true;
+  options.per_level.access_aware = true;
   const double hot = TableFpTarget(options, runs, bottom, TableOf(0));
   const double cold = TableFpTarget(options, runs, bottom, TableOf(5));
   // p = mu * n / (c * share): the hot table's FP 15x below a cold one's.
@@ -266,10 +266,10 @@ TEST(AccessAwareTargetTest, HotTablesGetMoreBitsAndTheBudgetHolds) {
 TEST(AccessAwareTargetTest, StaticUntilTrafficIsKnownOrWithoutARange) {
   FilterOptions options;
   options.encoding = EncodingId::kCacheLocal;
-  options.optimize_levels = true;
+  options.per_level.optimize_levels = true;
   const TablePlace bottom{6, EncodingId::kCacheLocal};
   const double uniform = TableFpTarget(options, SkewedTree(1000), bottom, TableOf(0));
-  options.access_aware = true;
+  options.per_level.access_aware = true;
   EXPECT_EQ(TableFpTarget(options, SkewedTree(kMinTrafficGets / 2), bottom, TableOf(0)), uniform);
   FilterKeys no_range = TableOf(0);
   no_range.has_range = false;

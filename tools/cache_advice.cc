@@ -182,8 +182,8 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
   FilterOptions options;
   options.encoding = runs.back().encoding();
   options.bits_per_key = std::clamp(8 * filter_bytes / keys, 1.0, kMaxBitsPerKey);
-  options.optimize_levels = options.cache_aware = true;
-  options.hit_share = hit_share;
+  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  options.per_level.hit_share = hit_share;
   const CachePlan plan = PlanForCache(options, census, AdvisedSite(blocks, cache));
   if (plan.blocks.empty()) return;
   absl::PrintF("%s would keep %.2f MiB of filters%s:\n", FormatPolicyId(options),

@@ -23,9 +23,10 @@ std::string PolicyOf(const std::vector<TreeRun>& runs, bool cache_known,
   FilterOptions options;
   options.encoding = runs.back().encoding();
   options.bits_per_key = std::clamp(keys > 0 ? 8 * bytes / keys : 10, 1.0, kMaxBitsPerKey);
-  options.optimize_levels = true;
-  options.cache_aware = cache_known;
-  if (cache_known && hit_share.from == HitShareFrom::kStated) options.hit_share = hit_share.share;
+  options.per_level.optimize_levels = true;
+  options.per_level.cache_aware = cache_known;
+  if (cache_known && hit_share.from == HitShareFrom::kStated)
+    options.per_level.hit_share = hit_share.share;
   return FormatPolicyId(options);
 }
 

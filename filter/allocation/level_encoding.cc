@@ -3,10 +3,10 @@
 namespace sstfilter {
 
 EncodingId EncodingForSite(const FilterOptions& options, const TableSite& site) {
-  if (!options.compact_from_level.has_value()) return options.encoding;
+  if (!options.per_level.compact_from_level.has_value()) return options.encoding;
   if (!site.tree_has_levels) return EncodingId::kCompact;
   if (site.flush) return options.encoding;
-  return site.level < 0 || site.level >= *options.compact_from_level || site.bottommost
+  return site.level < 0 || site.level >= *options.per_level.compact_from_level || site.bottommost
              ? EncodingId::kCompact
              : options.encoding;
 }

@@ -39,8 +39,8 @@ double MeanL0Keys(const TreeRuns& runs) {
 
 // The options' byte budget in bits; infinity if none.
 double BudgetBits(const FilterOptions& options) {
-  if (!options.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
-  return *options.budget_mb * 8.0 * 1024 * 1024;
+  if (!options.per_level.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
+  return *options.per_level.budget_mb * 8.0 * 1024 * 1024;
 }
 
 // The level's model, split by its tables' lookups when `traffic` says
@@ -58,7 +58,8 @@ void AddLevelModels(const RunModel& model, int level, const TreeTraffic* traffic
 }  // namespace
 
 const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs) {
-  if (!options.access_aware || runs.traffic == nullptr || !runs.traffic->known()) return nullptr;
+  if (!options.per_level.access_aware || runs.traffic == nullptr || !runs.traffic->known())
+    return nullptr;
   return runs.traffic.get();
 }
 

@@ -53,7 +53,8 @@ std::vector<PlannedRun> RunsOf(const FilterOptions& options, const TreeRuns& run
 double MostBits(const FilterOptions& options, const std::vector<PlannedRun>& runs) {
   double bits = 0;
   for (const PlannedRun& run : runs) bits += run.model.keys * run.model.uniform_bits;
-  if (options.budget_mb.has_value()) bits = std::min(bits, *options.budget_mb * 8 * 1024 * 1024);
+  if (options.per_level.budget_mb.has_value())
+    bits = std::min(bits, *options.per_level.budget_mb * 8 * 1024 * 1024);
   return bits;
 }
 
@@ -167,7 +168,7 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
-  base.hit_share = HitShareFor(options.hit_share, runs.hit_share, runs.hit_share_carried,
+  base.hit_share = HitShareFor(options.per_level.hit_share, runs.hit_share, runs.hit_share_carried,
                                &base.hit_share_from);
   if (planned.empty()) return base;
   CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};

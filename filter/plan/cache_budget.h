@@ -102,7 +102,7 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
-// HitShareFor(options.hit_share, runs.hit_share)'s share of Gets that
+// HitShareFor(options.per_level.hit_share, runs.per_level.hit_share)'s share of Gets that
 // find their key, spread over the keys as PopularityOf(*runs.traffic)
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree

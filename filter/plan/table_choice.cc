@@ -11,7 +11,7 @@
 namespace sstfilter {
 
 bool SizedByTree(const FilterOptions& options, const TableSite& site) {
-  return options.optimize_levels && site.in_tree();
+  return options.per_level.optimize_levels && site.in_tree();
 }
 
 namespace {
@@ -20,7 +20,7 @@ namespace {
 FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
   if (plan.budget_bits <= 0) return options;
   const double mb = plan.budget_bits / (8.0 * 1024 * 1024);
-  options.budget_mb = std::min(options.budget_mb.value_or(mb), mb);
+  options.per_level.budget_mb = std::min(options.per_level.budget_mb.value_or(mb), mb);
   return options;
 }
 
@@ -41,7 +41,7 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
   if (!SizedByTree(given, site) || runs == nullptr) return choice;
   const TablePlace place{site.run_level(), choice.encoding};
   CachePlan plan;
-  if (given.cache_aware && cache != nullptr) {
+  if (given.per_level.cache_aware && cache != nullptr) {
     plan = PlanForTable(given, runs, place.level, *cache, plans);
     choice.plan = PlanUsed{plan, place.level, cache->capacity_bytes};
   }

@@ -131,7 +131,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
         context.table_options.optimize_filters_for_memory && AllocatorReportsUsableSize()
             ? &memory_credit_
             : nullptr;
-    if (options_.cache_aware && !fallback_said_.exchange(true)) {
+    if (options_.per_level.cache_aware && !fallback_said_.exchange(true)) {
       SayFallback(context.info_log, &context.table_options);
     }
     TableChoice choice = ChooseForTable(options_, context);
@@ -240,7 +240,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // census listener reads: without it every table would silently get the
   // uniform setting, so DB::Open fails instead.
   rocksdb::Status CensusListenerPresent(const rocksdb::DBOptions& db_options) const {
-    if (!options_.optimize_levels) return rocksdb::Status::OK();
+    if (!options_.per_level.optimize_levels) return rocksdb::Status::OK();
     // By name: RocksDB's own builds have no RTTI for dynamic_cast.
     for (const auto& listener : db_options.listeners) {
       if (listener != nullptr &&
@@ -259,7 +259,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // DB's log when it opens (where its log exists by then) and at the first
   // table this policy builds.
   void SayCacheFallback(rocksdb::Logger* log, const rocksdb::ColumnFamilyOptions& cf) const {
-    if (!options_.cache_aware) return;
+    if (!options_.per_level.cache_aware) return;
     const rocksdb::TableFactory* factory = cf.table_factory.get();
     SayFallback(log, factory == nullptr
                          ? nullptr

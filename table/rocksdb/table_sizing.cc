@@ -79,8 +79,8 @@ std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
     return std::nullopt;
   }
   CacheSite cache;
-  cache.capacity_bytes =
-      static_cast<double>(table.block_cache->GetCapacity()) * options.cache_share.value_or(1.0);
+  cache.capacity_bytes = static_cast<double>(table.block_cache->GetCapacity()) *
+                         options.per_level.cache_share.value_or(1.0);
   cache.partitioned = table.partition_filters;
   cache.partition_bytes = static_cast<double>(std::max<uint64_t>(table.metadata_block_size, 1));
   cache.partitions_coupled = Coupled(table, 0);
@@ -91,7 +91,7 @@ std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
 
 std::string CacheAwareFallback(const FilterOptions& options,
                                const rocksdb::BlockBasedTableOptions* table) {
-  if (!options.cache_aware) return "";
+  if (!options.per_level.cache_aware) return "";
   const char* why = table == nullptr                        ? "the table format is not block-based"
                     : table->no_block_cache                 ? "no_block_cache=true"
                     : table->block_cache == nullptr         ? "no block cache"
@@ -105,9 +105,9 @@ std::string CacheAwareFallback(const FilterOptions& options,
       "bits_per_key=%s%s",
       kBloomPolicyName, kCacheAwareName, why, kOptimizeLevelsName,
       FormatBitsPerKey(options.bits_per_key),
-      options.budget_mb
-          ? absl::StrCat(" within ", kBudgetName, "=", FormatBitsPerKey(*options.budget_mb))
-          : "");
+      options.per_level.budget_mb ? absl::StrCat(" within ", kBudgetName, "=",
+                                                 FormatBitsPerKey(*options.per_level.budget_mb))
+                                  : "");
 }
 
 TableChoice ChooseForTable(const FilterOptions& options,
@@ -118,7 +118,7 @@ TableChoice ChooseForTable(const FilterOptions& options,
     runs = TreeForTable(context.info_log, context.column_family_name);
   }
   std::optional<CacheSite> cache;
-  if (options.cache_aware) cache = CacheSiteOf(options, context.table_options);
+  if (options.per_level.cache_aware) cache = CacheSiteOf(options, context.table_options);
   std::shared_ptr<CachePlanMemo> plans;
   if (cache && runs != nullptr) {
     plans = LevelCensus::Instance().PlansOf(context.info_log, context.column_family_name);
