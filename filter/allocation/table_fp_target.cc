@@ -31,12 +31,6 @@ RunModel ModelOf(const RunCensus& run, EncodingId encoding, double bits_per_key,
   return model;
 }
 
-double MeanL0Keys(const TreeRuns& runs) {
-  double keys = 0;
-  for (const RunCensus& run : runs.l0_tables) keys += static_cast<double>(run.keys);
-  return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
-}
-
 // The options' byte budget in bits; infinity if none.
 double BudgetBits(const FilterOptions& options) {
   if (!options.per_level.budget_mb.has_value()) return std::numeric_limits<double>::infinity();
@@ -81,7 +75,7 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
   if (place.level <= 0) {
     // A run of its own, all of it being written.
     RunCensus own;
-    own.keys = std::max(n, static_cast<uint64_t>(MeanL0Keys(runs)));
+    own.keys = std::max(n, static_cast<uint64_t>(MeanL0TableKeys(runs)));
     mine = models.size();
     models.push_back(ModelOf(own, place.encoding, bits, static_cast<double>(n)));
   }

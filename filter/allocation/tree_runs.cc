@@ -10,12 +10,6 @@ double MeanTableKeys(const RunCensus& run) {
   return run.tables > 0 ? static_cast<double>(run.keys) / static_cast<double>(run.tables) : 0;
 }
 
-double MeanL0TableKeys(const TreeRuns& runs) {
-  double keys = 0;
-  for (const RunCensus& run : runs.l0_tables) keys += static_cast<double>(run.keys);
-  return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
-}
-
 // The mean table of `level` (0: L0's tables).
 double MeanAt(const TreeRuns& runs, int level) {
   if (level == 0) return MeanL0TableKeys(runs);
@@ -25,13 +19,18 @@ double MeanAt(const TreeRuns& runs, int level) {
 
 }  // namespace
 
+double MeanL0TableKeys(const TreeRuns& runs) {
+  double keys = 0;
+  for (const RunCensus& run : runs.l0_tables) keys += static_cast<double>(run.keys);
+  return runs.l0_tables.empty() ? 0 : keys / static_cast<double>(runs.l0_tables.size());
+}
+
 int DeepestLevel(const TreeRuns& runs) {
   for (size_t level = runs.levels.size(); level-- > 1;) {
     if (runs.levels[level].keys > 0) return static_cast<int>(level);
   }
   return 0;
 }
-
 
 double ExpectedTableEntries(const TreeRuns& runs, int level) {
   if (level <= 0 && runs.last_flush_keys > 0) return static_cast<double>(runs.last_flush_keys);

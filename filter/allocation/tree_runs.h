@@ -93,6 +93,9 @@ inline constexpr int kAllLevelsFiltered = 1 << 30;
 // The deepest level holding entries (0 if only L0 does).
 int DeepestLevel(const TreeRuns& runs);
 
+// The mean entries of L0's tables; 0 if it has none.
+double MeanL0TableKeys(const TreeRuns& runs);
+
 // The entries a table being written at `level` (0: a flush) is expected to
 // hold, before it holds any: a flush, the last flush's, else L0's tables'
 // mean; a table at a level, that level's tables' mean; else the mean table
