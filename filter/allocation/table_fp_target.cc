@@ -37,12 +37,11 @@ double BudgetBits(const FilterOptions& options) {
   return *options.per_level.budget_mb * 8.0 * 1024 * 1024;
 }
 
-// The level's model, split by its tables' lookups when `traffic` says
-// (less the range `without`: a table of its own being written there).
+// The level's model, split by its tables' lookups when `traffic` says.
 void AddLevelModels(const RunModel& model, int level, const TreeTraffic* traffic,
-                    std::vector<RunModel>* models, const KeyRange* without = nullptr) {
+                    std::vector<RunModel>* models) {
   const bool split = traffic != nullptr && static_cast<size_t>(level) < traffic->levels.size();
-  for (RunModel& part : split ? SplitByTraffic(model, traffic->levels[level], without)
+  for (RunModel& part : split ? SplitByTraffic(model, traffic->levels[level])
                               : std::vector<RunModel>{model}) {
     part.group = level;
     models->push_back(std::move(part));
@@ -52,8 +51,9 @@ void AddLevelModels(const RunModel& model, int level, const TreeTraffic* traffic
 }  // namespace
 
 const TreeTraffic* TrafficFor(const FilterOptions& options, const TreeRuns& runs) {
-  if (!options.per_level.access_aware || runs.traffic == nullptr || !runs.traffic->known())
+  if (!options.per_level.access_aware || runs.traffic == nullptr || !runs.traffic->known()) {
     return nullptr;
+  }
   return runs.traffic.get();
 }
 

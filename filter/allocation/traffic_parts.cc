@@ -5,21 +5,19 @@
 
 namespace sstfilter {
 
-std::vector<RunModel> SplitByTraffic(const RunModel& run, const std::vector<TableTraffic>& tables,
-                                     const KeyRange* without) {
+std::vector<RunModel> SplitByTraffic(const RunModel& run,
+                                     const std::vector<TableTraffic>& tables) {
   struct Band {
     double keys = 0, share = 0;
   };
   std::map<long, Band> bands;  // By the band of lookups per entry.
   double keys = 0;
   for (const TableTraffic& t : tables) {
-    const double kept =
-        without == nullptr ? 1 : 1 - RangeShare(t.range, without->smallest, without->largest);
-    const double n = static_cast<double>(t.range.keys) * kept;
+    const auto n = static_cast<double>(t.range.keys);
     if (n <= 0 || t.share <= 0) continue;
     Band& band = bands[std::lround(
         std::floor(std::log(t.share / static_cast<double>(t.range.keys)) / std::log(kPartRatio)))];
-    band.keys += n, band.share += t.share * kept;
+    band.keys += n, band.share += t.share;
     keys += n;
   }
   if (keys <= 0) return {run};

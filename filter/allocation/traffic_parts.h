@@ -23,11 +23,8 @@ inline constexpr double kPartRatio = 1.4142135623730951;  // sqrt(2)
 // counts them) in parts, one per kPartRatio band of its `tables`' lookups
 // per entry: each part's keys and fixed part are the band's share of the
 // tables' entries, its reach their lookups, per entry as the tables saw
-// them. `run` alone when `tables` is empty or holds no entries. With
-// `without` (a table being written into the level: its own run), the
-// tables' keys in that range are left out, as the table replaces them.
-std::vector<RunModel> SplitByTraffic(const RunModel& run, const std::vector<TableTraffic>& tables,
-                                     const KeyRange* without = nullptr);
+// them. `run` alone when `tables` is empty or holds no entries.
+std::vector<RunModel> SplitByTraffic(const RunModel& run, const std::vector<TableTraffic>& tables);
 
 }  // namespace sstfilter
 
