@@ -212,7 +212,7 @@ std::string Decide(const Case& c, const Ask& ask) {
   } else if (choice.fp_rule.has_value()) {
     absl::StrAppendFormat(&text, "%s, %.4f bits/key%s", EncodingName(choice.encoding),
                           FilterSettingOf(choice)(ask.keys),
-                          choice.reads_range ? " (sized by its key range's Gets)" : "");
+                          choice.reads_range() ? " (sized by its key range's Gets)" : "");
   } else {
     absl::StrAppendFormat(&text, "%s, the uniform setting", EncodingName(choice.encoding));
   }

@@ -53,7 +53,6 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
       site.entries > 0 ? site.entries : ExpectedTableEntries(*runs, place.level);
   choice.fp_rule = TableFpRuleFor(WithPlanBudget(given, plan), *runs, place, entries,
                                   plan.unfiltered_from);
-  choice.reads_range = choice.fp_rule->by_range.has_value();
   return choice;
 }
 

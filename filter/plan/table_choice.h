@@ -34,17 +34,17 @@ struct TableChoice {
   // encoding's own model at the filter's size (FilterSettingOf); nullopt:
   // the uniform setting applies.
   std::optional<TableFpRule> fp_rule;
-  // With access_aware, once the tree's traffic is known, each filter of a
-  // table below L0 (a partition, with partitioned filters) is sized for its
-  // own key range: reads_range says so, and only then does the builder
-  // track its keys' range.
-  bool reads_range = false;
   // The cache-aware plan leaves the table's level without filters: the
   // table gets none.
   bool no_filter = false;
   // With cache_aware (and the filters in a block cache), the plan the table
   // was sized under; nullopt otherwise. plan_text.h words it.
   std::optional<PlanUsed> plan;
+
+  // With access_aware, once the tree's traffic is known, each filter of a
+  // table below L0 (a partition, with partitioned filters) is sized for its
+  // own key range: only then does the builder track its keys' range.
+  bool reads_range() const { return fp_rule.has_value() && fp_rule->by_range.has_value(); }
 };
 
 // Whether a table at `site` is sized for its tree: optimize_levels on and

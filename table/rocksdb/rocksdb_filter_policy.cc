@@ -153,7 +153,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
       using E = decltype(e);
       return new BitsBuilderAdapter<E>(typename E::Builder(accuracy.NominalBitsPerKey(encoding)),
                                        post_verify, memory_credit, std::move(setting),
-                                       choice.reads_range);
+                                       choice.reads_range());
     });
   }
 
