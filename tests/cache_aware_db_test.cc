@@ -39,25 +39,25 @@
 #include "table/census/open_db.h"
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
+#include "tests/cache_aware_db_util.h"
 #include "tests/db_test_util.h"
 #include "tests/warning_log.h"
 
 namespace sstfilter {
 namespace {
 
+using cache_aware_testing::CacheSetup;
+using cache_aware_testing::kCacheAware;
+using cache_aware_testing::kKeys;
+using cache_aware_testing::LongValueFor;
+using cache_aware_testing::OptionsFor;
+using cache_aware_testing::PlanAfterGets;
+using cache_aware_testing::WriteAndFlush;
 using testing::RandomKeys;
 using testing::WaitForBackgroundWork;
 using testing::WarningLog;
 
 constexpr char kPlain[] = "sstfilter.bloom:10:cache_local:optimize_levels";
-constexpr char kCacheAware[] = "sstfilter.bloom:10:cache_local:optimize_levels:cache_aware";
-
-// ~100-byte values, each telling which key it belongs to.
-std::string LongValueFor(const std::string& key) {
-  std::string value = testing::ValueFor(key);
-  value.resize(100, static_cast<char>('a' + static_cast<unsigned char>(key[1]) % 26));
-  return value;
-}
 
 
 // The live tables' filters by level.
@@ -104,56 +104,6 @@ DbFilters FiltersOf(rocksdb::DB* db) {
     filters.bytes += props->filter_size, filters.keys += props->num_entries;
   }
   return filters;
-}
-
-// Where the filters live.
-struct CacheSetup {
-  size_t cache_bytes = 64 << 10;
-  bool cache_index_and_filter_blocks = true;
-  // Partitioned filters and index (kTwoLevelIndexSearch), else full ones.
-  bool partitioned = true;
-};
-
-// A leveled tree of small tables: 50,000 keys make about 7 MB of data,
-// L0 and L3 to L6 over a 256 KiB base level (multiplier 4), in about 270
-// tables. The cache-aware plan costs 10 to 30 ms of CPU per table built (the
-// cache model over a few hundred candidate plans): with 64 KiB tables,
-// 100,000 keys took 30 s.
-rocksdb::Options OptionsFor(const std::string& policy, const CacheSetup& cache,
-                            std::shared_ptr<rocksdb::Logger> log) {
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  testing::UseSmallLeveledTree(&options);
-  options.statistics = rocksdb::CreateDBStatistics();
-  options.listeners.push_back(NewLevelCensusListener());
-  options.info_log = std::move(log);
-  rocksdb::BlockBasedTableOptions table;
-  EXPECT_TRUE(CreateFilterPolicyStrictly(policy, &table.filter_policy).ok()) << policy;
-  if (cache.partitioned) {
-    table.partition_filters = true;
-    table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
-  }
-  table.cache_index_and_filter_blocks = cache.cache_index_and_filter_blocks;
-  table.block_cache = rocksdb::NewLRUCache(cache.cache_bytes);
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  return options;
-}
-
-// Writes keys[begin, end) in batches of 100, each waiting for the flushes
-// and compactions it triggers (one thread: the same tree on every run),
-// then flushes and waits.
-void WriteAndFlush(rocksdb::DB* db, const std::vector<std::string>& keys, size_t begin,
-                   size_t end) {
-  for (size_t i = begin; i < end; i += 100) {
-    rocksdb::WriteBatch batch;
-    for (size_t j = i; j < std::min(i + 100, end); ++j) {
-      batch.Put(keys[j], LongValueFor(keys[j]));
-    }
-    EXPECT_TRUE(db->Write(rocksdb::WriteOptions(), &batch).ok());
-    WaitForBackgroundWork(db);
-  }
-  EXPECT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  WaitForBackgroundWork(db);
 }
 
 struct BuiltDb {
@@ -222,7 +172,6 @@ BuiltDb BuildDb(const std::string& policy, const CacheSetup& cache, size_t keys_
   return built;
 }
 
-constexpr size_t kKeys = 50000;
 
 // Every Get finds its key: a filter at the deepest level, which holds most
 // keys, answers "maybe" to nearly every Get that reaches it, so the plan
@@ -318,24 +267,6 @@ TEST(CacheAwareDbTest, FallsBackWhereTheFiltersAreNotInTheBlockCache) {
   for (const auto& [level, f] : aware.filters.levels) {
     EXPECT_EQ(f.unfiltered, 0) << "a table at L" << level << " without a filter";
   }
-}
-
-// The plan the DB's latest table was sized under, after Gets of `gets`
-// (each may find its key or not) and a flush of keys[begin, end): the
-// flush's start is where the census reads the DB's statistics.
-CachePlan PlanAfterGets(rocksdb::DB* db, const std::vector<std::string>& gets,
-                        const std::vector<std::string>& keys, size_t begin, size_t end) {
-  std::string value;
-  for (const std::string& key : gets) {
-    const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), key, &value);
-    EXPECT_TRUE(s.ok() || s.IsNotFound()) << s.ToString();
-  }
-  WriteAndFlush(db, keys, begin, end);
-  const std::shared_ptr<CachePlanMemo> plans =
-      LevelCensus::Instance().PlansOf(CensusKeyOf(db), "default");
-  const std::optional<CachePlan> plan = plans ? plans->Last() : std::nullopt;
-  EXPECT_TRUE(plan.has_value()) << "no table sized under cache_aware";
-  return plan.value_or(CachePlan());
 }
 
 // What the spread's fit counts on (spread_fit.h): RocksDB reads a new

@@ -29,7 +29,7 @@ TreeRuns EveryField() {
   runs.targets = LevelTargets{true, 2, true, 8, 12345.5};
   runs.l0_tables = {RunCensus{100, 1, 100, 1000, 1}, RunCensus{200, 1, 0, 0, 1}};
   runs.levels.resize(3);
-  runs.levels[2] = RunCensus{5000, 5, 3000, 30000, 0.75};
+  runs.levels[2] = RunCensus{5000, 5, 3000, 30000, 0.75, 1000};
   runs.last_flush_keys = 4321;
   runs.blocks = BlockShape{1000, 40960, 10, 4096, 1};
   runs.hit_share = 0.25, runs.hit_share_carried = true;
@@ -52,6 +52,7 @@ TEST(TreeTextTest, EveryFieldReadsBackAsWritten) {
   EXPECT_EQ(back.l0_tables[0].fixed_filter_bits, 1000u);
   ASSERT_EQ(back.levels.size(), 3u);
   EXPECT_EQ(back.levels[2].reach, 0.75);
+  EXPECT_EQ(back.levels[2].unfiltered_keys, 1000u);
   EXPECT_EQ(back.targets.base_entries, 12345.5);
   EXPECT_TRUE(back.targets.dynamic);
   EXPECT_EQ(back.blocks.index_bytes, 4096);

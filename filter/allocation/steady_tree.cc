@@ -37,6 +37,7 @@ void ShrinkTo(RunCensus* run, double keys) {
   run->keys = static_cast<uint64_t>(std::llround(keys));
   run->fixed_keys = std::min(scaled(run->fixed_keys), run->keys);
   run->fixed_filter_bits = scaled(run->fixed_filter_bits);
+  run->unfiltered_keys = std::min(scaled(run->unfiltered_keys), run->fixed_keys);
   run->tables = std::max<uint64_t>(scaled(run->tables), 1);
 }
 

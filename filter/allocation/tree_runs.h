@@ -29,6 +29,9 @@ struct RunCensus {
   // Share of absent-key lookups that reach it (run_reach.h; 1 where the
   // keys are not in bytewise order).
   double reach = 1;
+  // Of the fixed entries, those in tables without a filter block (a level
+  // planned unfiltered): their Gets ask no filter (gets_from_answers.h).
+  uint64_t unfiltered_keys = 0;
 };
 
 // What leveled compaction holds each level to (steady_tree.h); the census

@@ -46,6 +46,8 @@ std::string RunCensusText(const RunCensus& run) {
     absl::StrAppendFormat(&text, " fixed_keys=%d fixed_bits=%d", run.fixed_keys,
                           run.fixed_filter_bits);
   }
+  if (run.unfiltered_keys != 0)
+    absl::StrAppendFormat(&text, " unfiltered_keys=%d", run.unfiltered_keys);
   if (run.reach != 1) absl::StrAppendFormat(&text, " reach=%s", ShortestNumber(run.reach));
   return text;
 }
@@ -174,6 +176,7 @@ absl::Status ReadRun(std::string_view line, LineFields* f, RunCensus* run) {
                   {"tables", &run->tables},
                   {"fixed_keys", &run->fixed_keys},
                   {"fixed_bits", &run->fixed_filter_bits},
+                  {"unfiltered_keys", &run->unfiltered_keys},
                   {"reach", &run->reach}});
 }
 
@@ -240,6 +243,8 @@ absl::Status ReadTableTraffic(std::string_view line, std::string_view level_word
 absl::Status CheckRun(std::string_view line, const RunCensus& run) {
   if (run.reach > 1) return BadLine(line, "reach above 1");
   if (run.fixed_keys > run.keys) return BadLine(line, "fixed_keys above keys");
+  if (run.unfiltered_keys > run.fixed_keys)
+    return BadLine(line, "unfiltered_keys above fixed_keys");
   return absl::OkStatus();
 }
 

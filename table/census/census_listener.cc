@@ -52,6 +52,17 @@ std::map<uint64_t, double> BornShares(
 }  // namespace
 
 LevelCensusListener::~LevelCensusListener() {
+  // What each DB's Gets told since the last event is written before the
+  // file thread stops (files_, destroyed first, runs what waits): a DB
+  // that only reads has no other event, and its listener goes with it.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [path, tree] : trees_) {
+      if (!tree.built) continue;
+      ObserveGets(&tree);
+      WriteTrafficFile(&tree, /*closing=*/true);
+    }
+  }
   for (const void* db : published_) LevelCensus::Instance().Forget(db);
 }
 
@@ -138,6 +149,11 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.session = std::move(session);
     tree.census_key = CensusKeyOf(db);
     tree.statistics = db->GetDBOptions().statistics;
+    tree.answered = AnsweredGets(db);
+    // The filters' answers are samples: their windows are longer.
+    if (tree.statistics == nullptr && tree.answered.counted()) {
+      tree.hit_share = HitShareWindow(FilterAnswers::kAnsweredWindowGets);
+    }
     ObserveGets(&tree);  // Before the first reading writes the traffic file.
     tree.file_site = TrafficFileSiteOf(db);
     tree.writes = std::make_shared<TrafficWrites>();
@@ -158,7 +174,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
   return tree;
 }
 
-void LevelCensusListener::WriteTrafficFile(DbTree* tree) {
+void LevelCensusListener::WriteTrafficFile(DbTree* tree, bool closing) {
   const auto now = std::chrono::steady_clock::now();
   TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share(), "", {}};
   if (summary.tables.empty() && !summary.hit_share.has_value()) return;
@@ -167,8 +183,8 @@ void LevelCensusListener::WriteTrafficFile(DbTree* tree) {
   // tables' shares, so that a short-lived process leaves what it learned.
   const bool news = summary.hit_share != tree->traffic_written_share ||
                     (!summary.tables.empty() && !tree->traffic_written_tables);
-  if (tree->traffic_written.has_value() && now - *tree->traffic_written < kTrafficFileInterval &&
-      !news) {
+  if (!closing && tree->traffic_written.has_value() &&
+      now - *tree->traffic_written < kTrafficFileInterval && !news) {
     return;
   }
   summary.db_identity = tree->file_site.identity;
@@ -177,13 +193,16 @@ void LevelCensusListener::WriteTrafficFile(DbTree* tree) {
     const auto seen = tree->samples.tables().find(number);
     summary.exposures[number] = seen == tree->samples.tables().end() ? 0 : seen->second.exposure;
   }
+  std::string text = FormatTrafficFile(summary);
+  if (closing && text == tree->traffic_written_text) return;  // Nothing new.
   tree->traffic_written = now;
   tree->traffic_written_share = summary.hit_share;
   tree->traffic_written_tables = !summary.tables.empty();
+  tree->traffic_written_text = text;
   // On the census's file thread: a flush or compaction never waits on the
   // DB's directory. A newer summary replaces one not yet written.
   files_.Post("write " + tree->file_site.path,
-              [site = tree->file_site, text = FormatTrafficFile(summary), writes = tree->writes] {
+              [site = tree->file_site, text = std::move(text), writes = tree->writes] {
                 WriteTrafficSummary(site, text, writes.get());
               });
 }
@@ -205,6 +224,11 @@ bool LevelCensusListener::TakeUpCarry(DbTree* tree) {
 
 void LevelCensusListener::ObserveGets(DbTree* tree) {
   std::optional<GetOutcomes> gets = GetOutcomesOf(tree->statistics.get());
+  if (!gets.has_value() && tree->built && tree->answered.counted()) {
+    const std::map<std::string, TreeRuns> runs = tree->tree.AllRuns();
+    const auto family = runs.find(rocksdb::kDefaultColumnFamilyName);
+    gets = tree->answered.Read(family == runs.end() ? TreeRuns() : family->second);
+  }
   if (!gets.has_value()) return;
   gets->new_filter_bytes = tree->written_filter_bytes;
   tree->hit_share.Observe(*gets);
@@ -375,6 +399,16 @@ void LevelCensusListener::OnTableFileCreated(const rocksdb::TableFileCreationInf
     tree->second.written_filter_bytes += info.table_properties.filter_size;
   }
 }
+
+#if SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN
+void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
+  std::lock_guard<std::mutex> lock(mu_);
+  DbTree& tree = TreeOf(db);  // A DB that only read is first read here.
+  Rebuild(db, &tree);         // Its tables' sampled reads as of now.
+  ObserveGets(&tree);
+  WriteTrafficFile(&tree, /*closing=*/true);
+}
+#endif
 
 std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {
   return std::make_shared<LevelCensusListener>();

@@ -51,6 +51,8 @@
 #include "filter/allocation/tree_runs.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
+#include "rocksdb/version.h"
+#include "table/census/answered_gets.h"
 #include "table/census/carried_traffic.h"
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
@@ -59,6 +61,13 @@
 #include "table/census/read_samples.h"
 #include "table/census/traffic_file.h"
 #include "table/census/traffic_writer.h"
+
+// RocksDB 11.4 tells a listener when a DB begins to close.
+#if ROCKSDB_MAJOR > 11 || (ROCKSDB_MAJOR == 11 && ROCKSDB_MINOR >= 4)
+#define SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN 1
+#else
+#define SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN 0
+#endif
 
 namespace sstfilter {
 
@@ -83,6 +92,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
                               const rocksdb::ExternalFileIngestionInfo& info) override;
   void OnTableFileCreationStarted(const rocksdb::TableFileCreationBriefInfo& info) override;
   void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
+#if SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN
+  // The DB closes: its tree is read a last time (the tables' sampled reads
+  // a DB that only read has seen) and its traffic file written.
+  void OnDBShutdownBegin(rocksdb::DB* db) override;
+#endif
 
   // Reads the tree afresh (CensusTree::Rebuild) after kWorkPerRebuild
   // times the last reading's time of flush and compaction work: a reading
@@ -142,11 +156,14 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // What it held then: the hit share, whether tables' shares.
     std::optional<double> traffic_written_share;
     bool traffic_written_tables = false;
+    std::string traffic_written_text;                                   // The file as written.
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
     // The DB's statistics (DBOptions::statistics; null: none), and the
     // share of Gets they say found their key.
     std::shared_ptr<rocksdb::Statistics> statistics;
     HitShareWindow hit_share;
+    // Without statistics, the Gets its filters' answers tell.
+    AnsweredGets answered;
     // The filter bytes of the tables this instance wrote (the hit share's
     // windows count them beside the cache's misses).
     uint64_t written_filter_bytes = 0;
@@ -167,8 +184,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   DbTree& TreeOf(rocksdb::DB* db);
   // Under mu_: reads the DB's live tables into its tree afresh.
   void Rebuild(rocksdb::DB* db, DbTree* tree);
-  // Under mu_: the DB's statistics and the filter bytes it wrote, read
-  // into its hit share's window.
+  // Under mu_: the DB's statistics (else, once its tree is read, its
+  // filters' answers) and the filter bytes it wrote, read into its hit
+  // share's window.
   static void ObserveGets(DbTree* tree);
   // Under mu_: takes up what the file thread read of the DB's last
   // instance, once it is there; whether it took some up now.
@@ -176,8 +194,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // Under mu_: whether the tree is due a rebuild.
   bool RebuildDue(const DbTree& tree) const;
   // Under mu_: writes the tree's traffic summary into the DB's directory
-  // (traffic_file.h) if one is due and the traffic is known.
-  void WriteTrafficFile(DbTree* tree);
+  // (traffic_file.h) if one is due (`closing`: whenever it says something)
+  // and the traffic is known.
+  void WriteTrafficFile(DbTree* tree, bool closing = false);
   // Under mu_: after an event that changed the tree (in_step false: it
   // named a table the tree does not hold), rebuilds it if due, counts
   // `work_micros` of job time, and publishes its runs.

@@ -17,6 +17,7 @@ void Add(RunCensus* run, int sign, uint64_t keys, uint64_t fixed_keys, uint64_t 
   const auto s = static_cast<uint64_t>(static_cast<int64_t>(sign));  // Wraps: -1 subtracts.
   run->keys += s * keys, run->tables += s;
   run->fixed_keys += s * fixed_keys, run->fixed_filter_bits += s * bits;
+  if (fixed_keys > 0 && bits == 0) run->unfiltered_keys += s * fixed_keys;
 }
 
 void AddShape(const TableRecord& r, BlockShape* shape) {
@@ -67,7 +68,8 @@ void CensusTree::Count(uint64_t number, const Table& table, int sign, int output
   if (table.level > 0) {
     Add(&LevelRun(&c.levels, table.level), sign, table.entries, fixed_keys, bits);
   } else if (sign > 0) {
-    c.l0_tables[number] = RunCensus{table.entries, 1, fixed_keys, bits, 1};
+    c.l0_tables[number] = RunCensus{table.entries, 1, fixed_keys,
+                                    bits,          1, fixed_keys > 0 && bits == 0 ? fixed_keys : 0};
   } else {
     c.l0_tables.erase(number);
   }

@@ -41,7 +41,7 @@ std::optional<double> HitShareWindow::Observe(const GetOutcomes& now) {
         now.new_filter_bytes < start_.new_filter_bytes
             ? 0.0
             : static_cast<double>(now.new_filter_bytes - start_.new_filter_bytes);
-    misses_ = misses;
+    misses_ = now.cache_counted ? std::optional<MissWindow>(misses) : std::nullopt;
     carried_ = false;
     start_ = now;
   }

@@ -28,6 +28,9 @@ struct GetOutcomes {
   // The filter bytes of the tables the DB wrote since it opened: the
   // census's own count (no ticker says it), set beside the statistics'.
   uint64_t new_filter_bytes = 0;
+  // Whether the cache's misses are counted: false where the Gets are told
+  // by the filters' answers (no statistics; filter_answers.h).
+  bool cache_counted = true;
 };
 
 // The counts in `statistics`; nullopt where it is null.
@@ -58,7 +61,8 @@ class HitShareWindow {
   std::optional<double> share() const { return share_; }
   // The block cache's misses per Get over the last closed window, by kind,
   // its Gets and the filter bytes written meanwhile; nullopt: none has
-  // closed in this instance (a carried share has none).
+  // closed in this instance (a carried share has none), or its counts had
+  // no misses (GetOutcomes::cache_counted).
   std::optional<MissWindow> misses() const { return misses_; }
 
   // Takes up the share the DB's last instance saw (a reopened DB's

@@ -5,12 +5,13 @@
 
 namespace sstfilter {
 
-rocksdb::FilterBitsReader* NewBitsReader(const rocksdb::Slice& contents) {
-  return VisitEncodingOf(
-      std::string_view(contents.data(), contents.size()),
-      [&](auto encoding) -> rocksdb::FilterBitsReader* {
-        return new BitsReaderAdapter<typename decltype(encoding)::Reader>(contents);
-      });
+rocksdb::FilterBitsReader* NewBitsReader(const rocksdb::Slice& contents,
+                                         std::shared_ptr<FilterAnswers> answers) {
+  return VisitEncodingOf(std::string_view(contents.data(), contents.size()),
+                         [&](auto encoding) -> rocksdb::FilterBitsReader* {
+                           return new BitsReaderAdapter<typename decltype(encoding)::Reader>(
+                               contents, answers);
+                         });
 }
 
 }  // namespace sstfilter

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -20,6 +20,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/census/census_listener.h"
+#include "table/census/filter_answers.h"
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
@@ -88,9 +89,11 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
  public:
   // REQUIRES: options resolved (ResolveFilterOptions). The options object
   // RocksDB configures ("{id=...;bits_per_key=...}") is options_ itself.
-  explicit RocksDbFilterPolicy(const FilterOptions& options) : options_(options) {
+  explicit RocksDbFilterPolicy(const FilterOptions& options)
+      : options_(options), answers_(RegisterFilterAnswers(this)) {
     RegisterOptions("FilterOptions", &options_, &OptionInfo());
   }
+  ~RocksDbFilterPolicy() override { UnregisterFilterAnswers(this); }
   // A policy rejected from its id: `id` as written, `why` names the value.
   RocksDbFilterPolicy(std::string id, const absl::Status& why)
       : RocksDbFilterPolicy(FilterOptions()) {
@@ -175,7 +178,7 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
 
   rocksdb::FilterBitsReader* GetFilterBitsReader(
       const rocksdb::Slice& contents) const override {
-    return NewBitsReader(contents);
+    return NewBitsReader(contents, answers_);
   }
 
   // The policy was made from `id`: the option map RocksDB configures next
@@ -290,6 +293,9 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // share theirs.
   mutable FpCredit memory_credit_;
   mutable std::atomic<bool> fallback_said_{false};  // At a first table (SayFallback).
+  // Its readers' sampled answers, which the census reads where the DB
+  // keeps no statistics (table/census/filter_answers.h).
+  const std::shared_ptr<FilterAnswers> answers_;
 
   // The id it was made from, and the options it states (StatedById).
   std::string id_;

@@ -1,0 +1,39 @@
+#include "table/census/answered_gets.h"
+
+#include <cmath>
+
+#include "filter/allocation/gets_from_answers.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+
+namespace sstfilter {
+
+AnsweredGets::AnsweredGets(rocksdb::DB* db) {
+  const rocksdb::Options options = db->GetOptions();
+  if (options.table_factory == nullptr) return;
+  const auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  if (table == nullptr || table->filter_policy == nullptr) return;
+  // Its answers from before the census first read the DB count: a DB that
+  // only reads is read first as it closes.
+  answers_ = FilterAnswersOf(table->filter_policy.get());
+}
+
+std::optional<GetOutcomes> AnsweredGets::Read(const TreeRuns& runs) {
+  if (answers_ == nullptr) return std::nullopt;
+  const AnswerCounts fresh = answers_->TakeNew();
+  // Each sampled query stands for kSampleEvery.
+  const auto scaled = [](uint64_t count) {
+    return static_cast<double>(count) * FilterAnswers::kSampleEvery;
+  };
+  const GetsEstimate gets = GetsFromAnswers(
+      runs, {scaled(fresh.queries), scaled(fresh.positives), scaled(fresh.control_positives),
+             scaled(fresh.control_positives_of_positives)});
+  reached_ += gets.reached, found_ += gets.found;
+  GetOutcomes outcomes;
+  outcomes.reached = static_cast<uint64_t>(std::llround(reached_));
+  outcomes.found = static_cast<uint64_t>(std::llround(found_));
+  outcomes.cache_counted = false;
+  return outcomes;
+}
+
+}  // namespace sstfilter
