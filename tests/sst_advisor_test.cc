@@ -449,7 +449,7 @@ TEST(SstAdvisorTrafficTest, TheHitShareFromTheDbsStatistics) {
   Result r = RunTool({"--db", dir.path(), "--cache_mb", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "25% found")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "(the DB's statistics, as its census last wrote them in "
+  EXPECT_TRUE(Contains(r.output, "(the DB's Gets, as its census last wrote them in "
                                  "sstfilter-traffic)"))
       << r.output;
   EXPECT_TRUE(Contains(r.output, ":cache_aware:hit_share:0.25 would keep")) << r.output;

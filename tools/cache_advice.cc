@@ -109,7 +109,7 @@ std::string HitShareNote(HitShareFrom from) {
       return "--hit_share";
     case HitShareFrom::kObserved:
     case HitShareFrom::kCarried:
-      return absl::StrFormat("the DB's statistics, as its census last wrote them in %s",
+      return absl::StrFormat("the DB's Gets, as its census last wrote them in %s",
                              kTrafficFileName);
     case HitShareFrom::kAssumed:
       break;

@@ -167,7 +167,7 @@ absl::StatusOr<std::optional<AdvisedCache>> CacheOf(const std::string& dir,
   return CacheFromLog(dir);
 }
 
-// --hit_share, else the one the DB's statistics gave its census, else
+// --hit_share, else the one the DB's Gets gave its census, else
 // the assumed one.
 AdvisedHitShare HitShareOf(const CacheQuestion& question, const TrafficSummary* traffic) {
   AdvisedHitShare advised;

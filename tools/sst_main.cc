@@ -57,7 +57,7 @@ ABSL_FLAG(sstfilter::NumberFlag, cache_mb, {},
           "at (not given: the block cache of the DB's last open, from its LOG)");
 ABSL_FLAG(sstfilter::NumberFlag, hit_share, {},
           "with --db: the share of Gets that find their key, in [0, 1], for the block-cache "
-          "section (not given: the DB's statistics as its census left them, else 0.5, "
+          "section (not given: the DB's Gets as its census left them, else 0.5, "
           "assumed)");
 ABSL_FLAG(std::vector<std::string>, key, {},
           "a user key (raw bytes) to look up in the filter; repeat the flag for more keys");

@@ -75,12 +75,13 @@ struct TreeRuns {
   // reading.
   BlockShape blocks;
   // The share of the Gets reaching its tables that found their key, from
-  // the DB's statistics as of the census's last reading (per DB: RocksDB
-  // counts them so); nullopt: the DB keeps none, or too few Gets yet.
+  // the DB's statistics (per DB: RocksDB counts them so), else its filters'
+  // answers (gets_from_answers.h), as of the census's last reading;
+  // nullopt: too few Gets yet.
   std::optional<double> hit_share;
   // Whether hit_share is the DB's last instance's: a reopened DB's census
-  // carries it over (table/census/traffic_file.h) until the DB's own
-  // statistics say one.
+  // carries it over (table/census/traffic_file.h) until the DB's own Gets
+  // say one.
   bool hit_share_carried = false;
   // The block cache's misses per Get that reached the tables, by kind of
   // block, from the DB's statistics over the same window as hit_share,

@@ -164,6 +164,156 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans) {
   return std::move(plans[chosen]);
 }
 
+namespace {
+
+// What a search for the plan at one workload is over.
+struct PlanSearch {
+  const FilterOptions& options;
+  const TreeRuns& runs;
+  const CacheSite& cache;
+  const std::vector<PlannedRun>& planned;
+  const CachePlan& base;  // What every plan shares.
+};
+
+// The plan spending `budget` over the runs above `unfiltered_from`, and
+// its reads under `workload`.
+CachePlan PlanAt(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from,
+                 double budget) {
+  CachePlan plan = search.base;
+  plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
+  plan.blocks = BlocksAt(search.planned, search.runs.blocks, search.cache,
+                         FpRatesAt(search.planned, unfiltered_from, budget), &plan.filter_bytes);
+  plan.reads = PredictReads(plan.blocks, workload);
+  return plan;
+}
+
+// The budgets of the series: the most the options allow, then each a
+// half-octave below the last.
+double BudgetAtStep(const PlanSearch& search, int step) {
+  return MostBits(search.options, search.planned) * std::pow(kBudgetStep, step);
+}
+
+// The unfiltered levels a plan may have: none, the deepest, the two
+// deepest. Without the tables' index and data blocks known, a level
+// without filters would look free.
+std::vector<int> UnfilteredChoices(const TreeRuns& runs) {
+  const int deepest = DeepestLevel(runs);
+  std::vector<int> choices;
+  for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
+    if (unfiltered_from >= 1 &&
+        (unfiltered_from == CachePlan::kAllFiltered || runs.blocks.known())) {
+      choices.push_back(unfiltered_from);
+    }
+  }
+  return choices;
+}
+
+// The plan of fewest reads at `unfiltered_from` for `workload`: the budget
+// series, then golden-section search between the best one's neighbours (the
+// reads are not smooth enough to trust one step).
+CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from) {
+  auto plan_at = [&](double budget) {
+    return PlanAt(search, workload, unfiltered_from, budget);
+  };
+  const double most = BudgetAtStep(search, 0);
+  int best_step = 0;
+  CachePlan found = plan_at(most);
+  for (int step = 1; step <= kBudgetSteps; ++step) {
+    CachePlan plan = plan_at(BudgetAtStep(search, step));
+    // Strictly fewer: of plans that read alike, the first (more filters).
+    if (plan.reads.total() < found.reads.total() * (1 - 1e-9)) {
+      found = std::move(plan), best_step = step;
+    }
+  }
+  double low = std::log(most) + std::log(kBudgetStep) * std::min(best_step + 1, kBudgetSteps);
+  double high = std::log(most) + std::log(kBudgetStep) * std::max(best_step - 1, 0);
+  constexpr double kGolden = 0.6180339887498949;
+  // Each step keeps one point of the last and evaluates one new one.
+  double a = high - kGolden * (high - low), b = low + kGolden * (high - low);
+  CachePlan at_a = plan_at(std::exp(a)), at_b = plan_at(std::exp(b));
+  auto keep_fewer = [&found](const CachePlan& plan) {
+    if (plan.reads.total() < found.reads.total()) found = plan;
+  };
+  keep_fewer(at_a);
+  keep_fewer(at_b);
+  for (int i = 0; i < kRefinements && high - low > 1e-6; ++i) {
+    if (at_a.reads.total() < at_b.reads.total()) {
+      high = b, b = a, at_b = std::move(at_a);
+      a = high - kGolden * (high - low);
+      at_a = plan_at(std::exp(a));
+      keep_fewer(at_a);
+    } else {
+      low = a, a = b, at_a = std::move(at_b);
+      b = low + kGolden * (high - low);
+      at_b = plan_at(std::exp(b));
+      keep_fewer(at_b);
+    }
+  }
+  return found;
+}
+
+// The plan of fewest reads for `workload`, over the unfiltered levels tried.
+CachePlan BestPlan(const PlanSearch& search, const CacheWorkload& workload) {
+  std::vector<CachePlan> candidates;
+  for (const int unfiltered_from : UnfilteredChoices(search.runs)) {
+    candidates.push_back(BestBudget(search, workload, unfiltered_from));
+  }
+  return ChooseAmongPlans(std::move(candidates));
+}
+
+// Of the plans best at each of kRobustHitShares and those of every budget
+// of the series at each unfiltered level, the one whose reads at its worst
+// share are the least multiple of that share's best; of those within
+// kPlanReadsTie of it, the one with the fewest filter bytes.
+CachePlan RobustPlan(const PlanSearch& search, CacheWorkload workload) {
+  const double assumed = workload.hit_share;
+  std::vector<CachePlan> candidates;
+  std::vector<double> fewest;
+  for (const double share : kRobustHitShares) {
+    workload.hit_share = share;
+    candidates.push_back(BestPlan(search, workload));
+    fewest.push_back(std::max(candidates.back().reads.total(), kNegligibleReads));
+  }
+  // Where every share's best reads next to nothing (the cache holds the
+  // tree), the filters save what the model does not count: the plan is the
+  // one for the assumed share, as ChooseAmongPlans picks it.
+  if (*std::max_element(fewest.begin(), fewest.end()) <= kNegligibleReads) {
+    workload.hit_share = assumed;
+    return BestPlan(search, workload);
+  }
+  for (const int unfiltered_from : UnfilteredChoices(search.runs)) {
+    for (int step = 0; step <= kBudgetSteps; ++step) {
+      candidates.push_back(
+          PlanAt(search, workload, unfiltered_from, BudgetAtStep(search, step)));
+    }
+  }
+  std::vector<double> worst(candidates.size(), 0);
+  for (size_t j = 0; j < fewest.size(); ++j) {
+    workload.hit_share = kRobustHitShares[j];
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const double reads =
+          std::max(PredictReads(candidates[i].blocks, workload).total(), kNegligibleReads);
+      worst[i] = std::max(worst[i], reads / fewest[j]);
+    }
+  }
+  const double least = *std::min_element(worst.begin(), worst.end());
+  size_t chosen = candidates.size();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (worst[i] > least * (1 + kPlanReadsTie)) continue;
+    if (chosen == candidates.size() ||
+        candidates[i].filter_bytes < candidates[chosen].filter_bytes) {
+      chosen = i;
+    }
+  }
+  CachePlan plan = std::move(candidates[chosen]);
+  workload.hit_share = assumed;  // Its reads as reported: at the assumed share.
+  plan.reads = PredictReads(plan.blocks, workload);
+  plan.robust_worst = worst[chosen];
+  return plan;
+}
+
+}  // namespace
+
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
@@ -181,62 +331,9 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
     base.hot_width = FitHotWidth(today, workload, *runs.observed_misses);
     workload.popularity = workload.popularity.Sharpened(base.hot_width);
   }
-  const int deepest = DeepestLevel(runs);
-  const double most = MostBits(options, planned);
-  std::vector<CachePlan> candidates;
-  for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
-    // Without the tables' index and data blocks known, a level without
-    // filters would look free.
-    if (unfiltered_from < 1 ||
-        (unfiltered_from != CachePlan::kAllFiltered && !runs.blocks.known())) {
-      continue;
-    }
-    auto plan_at = [&](double budget) {
-      CachePlan plan = base;
-      plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
-      plan.blocks = BlocksAt(planned, runs.blocks, cache,
-                             FpRatesAt(planned, unfiltered_from, budget), &plan.filter_bytes);
-      plan.reads = PredictReads(plan.blocks, workload);
-      return plan;
-    };
-    // The series, then golden-section search between the best one's
-    // neighbours (the reads are not smooth enough to trust one step).
-    int best_step = 0;
-    CachePlan found = plan_at(most);
-    for (int step = 1; step <= kBudgetSteps; ++step) {
-      CachePlan plan = plan_at(most * std::pow(kBudgetStep, step));
-      // Strictly fewer: of plans that read alike, the first (more filters).
-      if (plan.reads.total() < found.reads.total() * (1 - 1e-9)) {
-        found = std::move(plan), best_step = step;
-      }
-    }
-    double low = std::log(most) + std::log(kBudgetStep) * std::min(best_step + 1, kBudgetSteps);
-    double high = std::log(most) + std::log(kBudgetStep) * std::max(best_step - 1, 0);
-    constexpr double kGolden = 0.6180339887498949;
-    // Each step keeps one point of the last and evaluates one new one.
-    double a = high - kGolden * (high - low), b = low + kGolden * (high - low);
-    CachePlan at_a = plan_at(std::exp(a)), at_b = plan_at(std::exp(b));
-    auto keep_fewer = [&found](const CachePlan& plan) {
-      if (plan.reads.total() < found.reads.total()) found = plan;
-    };
-    keep_fewer(at_a);
-    keep_fewer(at_b);
-    for (int i = 0; i < kRefinements && high - low > 1e-6; ++i) {
-      if (at_a.reads.total() < at_b.reads.total()) {
-        high = b, b = a, at_b = std::move(at_a);
-        a = high - kGolden * (high - low);
-        at_a = plan_at(std::exp(a));
-        keep_fewer(at_a);
-      } else {
-        low = a, a = b, at_a = std::move(at_b);
-        b = low + kGolden * (high - low);
-        at_b = plan_at(std::exp(b));
-        keep_fewer(at_b);
-      }
-    }
-    candidates.push_back(std::move(found));
-  }
-  return ChooseAmongPlans(std::move(candidates));
+  const PlanSearch search{options, runs, cache, planned, base};
+  return base.hit_share_from == HitShareFrom::kAssumed ? RobustPlan(search, workload)
+                                                       : BestPlan(search, workload);
 }
 
 }  // namespace sstfilter

@@ -32,18 +32,19 @@
 namespace sstfilter {
 
 // The share of Gets that find their key where neither the options
-// (FilterOptions::hit_share) nor the DB's statistics (TreeRuns::hit_share)
+// (FilterOptions::hit_share) nor the DB's Gets (TreeRuns::hit_share)
 // say: half, the point between a workload of absent keys (where filters
 // save most) and one of present keys.
 inline constexpr double kAssumedHitShare = 0.5;
 
-// Where a plan's share of Gets that find their key came from: stated,
-// the DB's statistics, the statistics of the DB's last instance (carried
-// across a reopen, before its own statistics say), or assumed.
+// Where a plan's share of Gets that find their key came from: stated, the
+// DB's Gets (its statistics, else its filters' answers), those of the DB's
+// last instance (carried across a reopen, before its own Gets say), or
+// assumed.
 enum class HitShareFrom { kStated, kObserved, kCarried, kAssumed };
 
 // The share stated (FilterOptions::hit_share, sstfilter_sst's --hit_share),
-// else the one the DB's statistics gave (TreeRuns::hit_share; `carried`:
+// else the one the DB's Gets gave (TreeRuns::hit_share; `carried`:
 // its last instance's), else kAssumedHitShare; `from` says which.
 double HitShareFor(std::optional<double> stated, std::optional<double> observed, bool carried,
                    HitShareFrom* from);
@@ -81,7 +82,16 @@ struct CachePlan {
   // statistics counted (spread_fit.h; kUnsharpened: not).
   size_t spread_slices = 0;
   double hot_width = kUnsharpened;
+  // Made before any share was known (HitShareFrom::kAssumed): the worst,
+  // over kRobustHitShares, of its reads over the best plan's for that
+  // share; 0: made for its share alone.
+  double robust_worst = 0;
 };
+
+// The shares of Gets that find their key over which a plan made before any
+// is known is weighed (RobustPlan in cache_budget.cc): from all absent to
+// all found.
+inline constexpr double kRobustHitShares[] = {0, 0.25, 0.5, 0.75, 1};
 
 // Predicted reads this close (relative) count as a tie between the plans
 // of different unfiltered levels: well under the model's error (within
@@ -102,8 +112,11 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
-// HitShareFor(options.per_level.hit_share, runs.per_level.hit_share)'s share of Gets that
-// find their key, spread over the keys as PopularityOf(*runs.traffic)
+// HitShareFor(options.per_level.hit_share, runs.hit_share)'s share of Gets
+// that find their key (where none is known, the plan that is robust over
+// every share: of the plans best at each of kRobustHitShares, the one
+// whose worst ratio to the best plan of a share is least; its reads are
+// the assumed share's), spread over the keys as PopularityOf(*runs.traffic)
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree
 // as it is (FitHotWidth with runs.observed_misses).

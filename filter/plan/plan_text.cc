@@ -13,13 +13,21 @@ const char* HitShareSource(HitShareFrom from) {
     case HitShareFrom::kStated:
       return "hit_share";
     case HitShareFrom::kObserved:
-      return "the DB's statistics";
+      return "the DB's Gets";
     case HitShareFrom::kCarried:
-      return "the DB's statistics before it reopened";
+      return "the DB's Gets before it reopened";
     case HitShareFrom::kAssumed:
       break;
   }
   return "assumed";
+}
+
+// Where the share came from; a plan robust over every share says so.
+std::string HitShareSourceOf(const CachePlan& plan) {
+  if (plan.robust_worst <= 0) return HitShareSource(plan.hit_share_from);
+  return absl::StrFormat(
+      "%s; planned for any share: its reads within %.2fx of the best plan's at each of 0-100%%",
+      HitShareSource(plan.hit_share_from), plan.robust_worst);
 }
 
 std::string SpreadOf(const CachePlan& plan) {
@@ -48,7 +56,7 @@ std::string DescribePlan(const PlanUsed& used) {
           ? ""
           : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),
       plan.reads.filter, plan.reads.index, plan.reads.data, plan.reads.total(),
-      100 * plan.hit_share, HitShareSource(plan.hit_share_from), SpreadOf(plan));
+      100 * plan.hit_share, HitShareSourceOf(plan), SpreadOf(plan));
 }
 
 }  // namespace sstfilter

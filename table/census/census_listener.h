@@ -25,11 +25,13 @@
 // (OnTableFileCreated), so the policy knows what the tables it is not
 // rewriting hold and can keep the live tree within its budget, and the
 // default column family's level targets from its options
-// (filter/allocation/steady_tree.h), and, where the DB keeps statistics,
-// the share of its Gets that find their key (observed_hit_share.h), which
-// cache_aware plans for unless the policy id states one. A reopened DB's
-// census starts from the sampled reads and share its last instance left in
-// the DB's directory (carried_traffic.h).
+// (filter/allocation/steady_tree.h), and the share of its Gets that find
+// their key (observed_hit_share.h: from the DB's statistics, else from its
+// filters' sampled answers, answered_gets.h), which cache_aware plans for
+// unless the policy id states one. A reopened DB's census starts from the
+// sampled reads and share its last instance left in the DB's directory
+// (carried_traffic.h), which the census writes at its readings and as the
+// DB closes.
 //
 // The listener and the policy meet in the process-wide census
 // (census_registry.h), keyed by the DB's info_log and the column family's
