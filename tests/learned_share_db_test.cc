@@ -31,8 +31,15 @@ using cache_aware_testing::OptionsFor;
 using cache_aware_testing::PlanAfterGets;
 using cache_aware_testing::WriteAndFlush;
 
-// A window of the filters' answers, and a fifth more.
-constexpr size_t kWindow = FilterAnswers::kAnsweredWindowGets * 6 / 5;
+// Every query sampled, so that windows of 20,000 Gets tell the share as
+// 400,000 Gets sampled at the default rate would (within about 1.5%).
+constexpr uint64_t kWindowGets = 20000;
+// A window, and a fifth more.
+constexpr size_t kWindow = kWindowGets * 6 / 5;
+
+std::shared_ptr<rocksdb::EventListener> NewListener() {
+  return std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild, kWindowGets);
+}
 
 // A cache_aware DB in memory, without statistics, its keys written but the
 // last 100.
@@ -40,20 +47,23 @@ class LearnedShareDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
     EnsureRocksDbFilterPoliciesRegistered();
+    FilterAnswers::SetSampleEvery(1);
     options_ =
         OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<testing::WarningLog>());
     options_.env = env_.get();
     options_.statistics = nullptr;
+    options_.listeners = {NewListener()};
     ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
     WriteAndFlush(db_.get(), keys_, 0, kKeys - 100);
   }
+  void TearDown() override { FilterAnswers::SetSampleEvery(FilterAnswers::kSampleEvery); }
 
   // Closes the DB; opens it again with a new census listener (`keep`: the
   // last one is held, else it goes).
   void Reopen(std::shared_ptr<rocksdb::EventListener>* keep = nullptr) {
     db_.reset();
     if (keep != nullptr) *keep = options_.listeners[0];
-    options_.listeners = {NewLevelCensusListener()};
+    options_.listeners = {NewListener()};
     ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
   }
 
@@ -137,6 +147,22 @@ TEST_F(LearnedShareDbTest, ADbThatOnlyReadsKeepsWhatItLearned) {
   EXPECT_EQ(reopened.hit_share_from, HitShareFrom::kCarried);
   EXPECT_LT(reopened.hit_share, 0.05);
   testing::ExpectAllFound(db_.get(), keys_, "after a reopen", LongValueFor);
+}
+
+// RocksDB 11.4 and later tell the census of a DB whose open failed too, as
+// they clean it up (no column family yet): the open fails with its own
+// error, and nothing else happens.
+TEST(LearnedShareCloseTest, AFailedOpenIsOnlyAnError) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  const std::unique_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  rocksdb::Options options =
+      OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<testing::WarningLog>());
+  options.env = env.get();
+  options.create_if_missing = false;
+  std::unique_ptr<rocksdb::DB> db;
+  const rocksdb::Status s = OpenDb(options, "/no-such-db", &db);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(db, nullptr);
 }
 
 }  // namespace

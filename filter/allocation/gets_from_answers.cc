@@ -19,9 +19,11 @@ std::vector<QueriedRun> RunsInOrder(const TreeRuns& runs) {
   std::vector<QueriedRun> order;
   const auto add = [&](const RunCensus& run) {
     if (run.keys == 0) return;
-    const double keys = static_cast<double>(run.keys);
-    const double unfiltered = static_cast<double>(std::min(run.unfiltered_keys, run.keys));
-    order.push_back({keys, run.reach, 1 - unfiltered / keys});
+    // The share of its known tables with no filter: those being written
+    // are taken as the known ones are.
+    const double known = static_cast<double>(run.fixed_keys > 0 ? run.fixed_keys : run.keys);
+    const double unfiltered = std::min(static_cast<double>(run.unfiltered_keys), known);
+    order.push_back({static_cast<double>(run.keys), run.reach, 1 - unfiltered / known});
   };
   for (const RunCensus& run : runs.l0_tables) add(run);
   for (size_t level = 1; level < runs.levels.size(); ++level) add(runs.levels[level]);

@@ -212,9 +212,7 @@ std::vector<int> UnfilteredChoices(const TreeRuns& runs) {
 // series, then golden-section search between the best one's neighbours (the
 // reads are not smooth enough to trust one step).
 CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from) {
-  auto plan_at = [&](double budget) {
-    return PlanAt(search, workload, unfiltered_from, budget);
-  };
+  auto plan_at = [&](double budget) { return PlanAt(search, workload, unfiltered_from, budget); };
   const double most = BudgetAtStep(search, 0);
   int best_step = 0;
   CachePlan found = plan_at(most);
@@ -261,40 +259,42 @@ CachePlan BestPlan(const PlanSearch& search, const CacheWorkload& workload) {
   return ChooseAmongPlans(std::move(candidates));
 }
 
-// Of the plans best at each of kRobustHitShares and those of every budget
-// of the series at each unfiltered level, the one whose reads at its worst
-// share are the least multiple of that share's best; of those within
-// kPlanReadsTie of it, the one with the fewest filter bytes.
+// Of the plans of every budget of the series at each unfiltered level, the
+// one whose reads at its worst share of kRobustHitShares are the least
+// multiple of that share's fewest (over the same plans); of those within
+// kPlanReadsTie of it, the one with the fewest filter bytes. A plan's
+// blocks do not depend on the share: each is laid out once.
 CachePlan RobustPlan(const PlanSearch& search, CacheWorkload workload) {
   const double assumed = workload.hit_share;
   std::vector<CachePlan> candidates;
+  for (const int unfiltered_from : UnfilteredChoices(search.runs)) {
+    for (int step = 0; step <= kBudgetSteps; ++step) {
+      candidates.push_back(PlanAt(search, workload, unfiltered_from, BudgetAtStep(search, step)));
+    }
+  }
+  std::vector<std::vector<double>> reads(candidates.size());
   std::vector<double> fewest;
   for (const double share : kRobustHitShares) {
     workload.hit_share = share;
-    candidates.push_back(BestPlan(search, workload));
-    fewest.push_back(std::max(candidates.back().reads.total(), kNegligibleReads));
+    double least = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      reads[i].push_back(
+          std::max(PredictReads(candidates[i].blocks, workload).total(), kNegligibleReads));
+      least = std::min(least, reads[i].back());
+    }
+    fewest.push_back(least);
   }
+  workload.hit_share = assumed;
   // Where every share's best reads next to nothing (the cache holds the
   // tree), the filters save what the model does not count: the plan is the
   // one for the assumed share, as ChooseAmongPlans picks it.
   if (*std::max_element(fewest.begin(), fewest.end()) <= kNegligibleReads) {
-    workload.hit_share = assumed;
     return BestPlan(search, workload);
   }
-  for (const int unfiltered_from : UnfilteredChoices(search.runs)) {
-    for (int step = 0; step <= kBudgetSteps; ++step) {
-      candidates.push_back(
-          PlanAt(search, workload, unfiltered_from, BudgetAtStep(search, step)));
-    }
-  }
   std::vector<double> worst(candidates.size(), 0);
-  for (size_t j = 0; j < fewest.size(); ++j) {
-    workload.hit_share = kRobustHitShares[j];
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const double reads =
-          std::max(PredictReads(candidates[i].blocks, workload).total(), kNegligibleReads);
-      worst[i] = std::max(worst[i], reads / fewest[j]);
-    }
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    for (size_t j = 0; j < fewest.size(); ++j)
+      worst[i] = std::max(worst[i], reads[i][j] / fewest[j]);
   }
   const double least = *std::min_element(worst.begin(), worst.end());
   size_t chosen = candidates.size();
@@ -305,17 +305,14 @@ CachePlan RobustPlan(const PlanSearch& search, CacheWorkload workload) {
       chosen = i;
     }
   }
-  CachePlan plan = std::move(candidates[chosen]);
-  workload.hit_share = assumed;  // Its reads as reported: at the assumed share.
-  plan.reads = PredictReads(plan.blocks, workload);
+  CachePlan plan = std::move(candidates[chosen]);  // Its reads: at the assumed share.
   plan.robust_worst = worst[chosen];
   return plan;
 }
 
 }  // namespace
 
-CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
-                       const CacheSite& cache) {
+CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
   base.hit_share = HitShareFor(options.per_level.hit_share, runs.hit_share, runs.hit_share_carried,

@@ -83,8 +83,8 @@ struct CachePlan {
   size_t spread_slices = 0;
   double hot_width = kUnsharpened;
   // Made before any share was known (HitShareFrom::kAssumed): the worst,
-  // over kRobustHitShares, of its reads over the best plan's for that
-  // share; 0: made for its share alone.
+  // over kRobustHitShares, of its reads over the fewest of the budget
+  // series' plans at that share; 0: made for its share alone.
   double robust_worst = 0;
 };
 
@@ -114,8 +114,8 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
 // HitShareFor(options.per_level.hit_share, runs.hit_share)'s share of Gets
 // that find their key (where none is known, the plan that is robust over
-// every share: of the plans best at each of kRobustHitShares, the one
-// whose worst ratio to the best plan of a share is least; its reads are
+// every share: of the budget series' plans, the one whose worst ratio over
+// kRobustHitShares to the fewest reads at a share is least; its reads are
 // the assumed share's), spread over the keys as PopularityOf(*runs.traffic)
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree

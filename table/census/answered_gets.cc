@@ -21,13 +21,10 @@ AnsweredGets::AnsweredGets(rocksdb::DB* db) {
 std::optional<GetOutcomes> AnsweredGets::Read(const TreeRuns& runs) {
   if (answers_ == nullptr) return std::nullopt;
   const AnswerCounts fresh = answers_->TakeNew();
-  // Each sampled query stands for kSampleEvery.
-  const auto scaled = [](uint64_t count) {
-    return static_cast<double>(count) * FilterAnswers::kSampleEvery;
-  };
+  const auto count = [](uint64_t n) { return static_cast<double>(n); };
   const GetsEstimate gets = GetsFromAnswers(
-      runs, {scaled(fresh.queries), scaled(fresh.positives), scaled(fresh.control_positives),
-             scaled(fresh.control_positives_of_positives)});
+      runs, {count(fresh.queries), count(fresh.positives), count(fresh.control_positives),
+             count(fresh.control_positives_of_positives)});
   reached_ += gets.reached, found_ += gets.found;
   GetOutcomes outcomes;
   outcomes.reached = static_cast<uint64_t>(std::llround(reached_));

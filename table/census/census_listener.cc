@@ -58,7 +58,7 @@ LevelCensusListener::~LevelCensusListener() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [path, tree] : trees_) {
-      if (!tree.built) continue;
+      if (!tree.built || tree.closed) continue;
       ObserveGets(&tree);
       WriteTrafficFile(&tree, /*closing=*/true);
     }
@@ -152,7 +152,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
     tree.answered = AnsweredGets(db);
     // The filters' answers are samples: their windows are longer.
     if (tree.statistics == nullptr && tree.answered.counted()) {
-      tree.hit_share = HitShareWindow(FilterAnswers::kAnsweredWindowGets);
+      tree.hit_share = HitShareWindow(answered_window_gets_);
     }
     ObserveGets(&tree);  // Before the first reading writes the traffic file.
     tree.file_site = TrafficFileSiteOf(db);
@@ -402,11 +402,22 @@ void LevelCensusListener::OnTableFileCreated(const rocksdb::TableFileCreationInf
 
 #if SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN
 void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
+  // A DB whose open failed has no column family to read (RocksDB calls
+  // this as it cleans one up too).
+  if (db->DefaultColumnFamily() == nullptr) return;
   std::lock_guard<std::mutex> lock(mu_);
-  DbTree& tree = TreeOf(db);  // A DB that only read is first read here.
-  Rebuild(db, &tree);         // Its tables' sampled reads as of now.
+  std::string session;
+  if (!db->GetDbSessionId(session).ok()) return;
+  const auto known = trees_.find(db->GetName());
+  const bool built = known != trees_.end() && known->second.built;
+  // Another instance at the same path is the one the census follows (a
+  // read-only or secondary instance beside it): this one is left alone.
+  if (built && known->second.session != session) return;
+  DbTree& tree = TreeOf(db);      // A DB that only read is first read here.
+  if (built) Rebuild(db, &tree);  // Its tables' sampled reads as of now.
   ObserveGets(&tree);
   WriteTrafficFile(&tree, /*closing=*/true);
+  tree.closed = true;
 }
 #endif
 

@@ -58,6 +58,7 @@
 #include "table/census/carried_traffic.h"
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
+#include "table/census/filter_answers.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/policy_guard.h"
 #include "table/census/read_samples.h"
@@ -82,8 +83,12 @@ class LevelCensusListener final : public rocksdb::EventListener {
   const char* Name() const override { return kClassName(); }
   // work_per_rebuild: kWorkPerRebuild (below); infinity: reads the tree
   // afresh only when an event finds it out of step (for tests).
-  explicit LevelCensusListener(double work_per_rebuild = kWorkPerRebuild)
-      : work_per_rebuild_(work_per_rebuild) {}
+  // answered_window_gets: the Gets of a hit share's window where it comes
+  // from the filters' answers (FilterAnswers::kAnsweredWindowGets; tests
+  // that sample every query take fewer).
+  explicit LevelCensusListener(double work_per_rebuild = kWorkPerRebuild,
+                               uint64_t answered_window_gets = FilterAnswers::kAnsweredWindowGets)
+      : work_per_rebuild_(work_per_rebuild), answered_window_gets_(answered_window_gets) {}
   ~LevelCensusListener() override;
 
   void OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) override;
@@ -179,6 +184,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
     std::optional<TrafficSummary> carried;
     // Says so where the column family's policy is not sstfilter's.
     PolicyGuard policy_guard;
+    // The instance closed (OnDBShutdownBegin), its traffic file written.
+    bool closed = false;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of
@@ -217,6 +224,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
                 const std::map<std::string, std::shared_ptr<const TreeRuns>>& published);
 
   const double work_per_rebuild_;
+  const uint64_t answered_window_gets_;
   std::mutex mu_;
   std::map<std::string, DbTree> trees_;  // By DB path.
   std::map<std::string, std::map<int, CensusTree::Compaction>> running_;  // DB path -> jobs.

@@ -20,8 +20,8 @@ AnswersByPolicy& Registry() {
 }  // namespace
 
 AnswerCounts FilterAnswers::TakeNew() {
-  const AnswerCounts now = counts();
   std::lock_guard<std::mutex> lock(taken_mu_);
+  const AnswerCounts now = counts();
   // Each count is read once, so a count read before another never runs
   // behind it; clamped all the same.
   const auto since = [](uint64_t now_count, uint64_t then) {

@@ -44,11 +44,11 @@ class BitsReaderAdapter final : public rocksdb::FilterBitsReader {
         static_cast<size_t>(std::max(num_keys, 0)),
         [keys](size_t i) { return std::string_view(keys[i]->data(), keys[i]->size()); },
         may_match);
-    if (answers_ != nullptr) {
-      for (int i = 0; i < num_keys; ++i) {
-        if (FilterAnswers::SampleNext()) {
-          Sample(std::string_view(keys[i]->data(), keys[i]->size()), may_match[i]);
-        }
+    if (answers_ != nullptr && num_keys > 0) {
+      const auto n = static_cast<size_t>(num_keys);
+      for (size_t i = FilterAnswers::QueriesBeforeSample(n); i < n;
+           i += 1 + FilterAnswers::QueriesBeforeSample(n - i - 1)) {
+        Sample(std::string_view(keys[i]->data(), keys[i]->size()), may_match[i]);
       }
     }
     host_ordering::UseEnds(this);

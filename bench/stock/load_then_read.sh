@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Load, then read, as a new user tries a policy: stock db_bench (Debian's
+# 7.8.3) with the plugin preloaded, nothing stated of the Gets to come.
+# fillrandom of --num keys (about two thirds distinct), three reopened
+# waitforcompaction runs, then for each kind of Get (readmissing: absent
+# keys; readrandom: about 63% found) the device reads per Get: the block
+# cache's filter, index and data misses between a run of R and one of 3R
+# Gets with the same seed, over 2R. Partitioned filters and index in db_bench's
+# LRU cache (high priority, top level pinned, 4 KB metadata blocks), 8 MiB
+# memtables and tables, dynamic level bytes, direct reads, no compression:
+# the RAM-bound setup of docs/results.md#through-stock-db_bench-at-8m-keys.
+#
+# Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
+# filter_policy value, "+hits" after it for optimize_filters_for_hits)
+# Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
+# readrandom). Prints one line per policy and kind.
+set -euo pipefail
+plugin="$1" work="$2"; shift 2
+num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
+kinds="${KINDS:-readmissing readrandom}"
+db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
+mkdir -p "$work"
+
+options() {  # options FILE POLICY HITS
+  cat > "$1" <<OPT
+[Version]
+  rocksdb_version=7.8.3
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+  listeners=sstfilter.level_census
+[CFOptions "default"]
+  table_factory=BlockBasedTable
+  write_buffer_size=8388608
+  target_file_size_base=8388608
+  max_bytes_for_level_base=33554432
+  level_compaction_dynamic_level_bytes=true
+  compression=kNoCompression
+  optimize_filters_for_hits=$3
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$2
+  partition_filters=true
+  index_type=kTwoLevelIndexSearch
+  cache_index_and_filter_blocks=true
+  cache_index_and_filter_blocks_with_high_priority=true
+  pin_top_level_index_and_filter=true
+  metadata_block_size=4096
+  format_version=5
+OPT
+}
+
+bench() {  # bench OPTIONS DB FLAGS...
+  local opts="$1" db="$2"; shift 2
+  LD_PRELOAD="$plugin" "$db_bench" --options_file="$opts" --db="$db" --cache_size="$cache" \
+    --use_direct_reads=1 --seed=11 --value_size=100 --key_size=16 --num="$num" "$@" 2>&1
+}
+
+ticker() { awk -v name="$1" '$1 == name { print $4 }' <<<"$2"; }
+
+# The filter, index and data misses of a run of N Gets of KIND.
+misses() {  # misses OPTIONS DB KIND N
+  local out
+  out="$(bench "$1" "$2" --use_existing_db=1 --benchmarks="$3" --reads="$4" --statistics)"
+  echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out")"
+}
+
+for spec in "$@"; do
+  policy="${spec%+hits}" hits=false
+  [ "$policy" != "$spec" ] && hits=true
+  name="$(tr -c 'A-Za-z0-9.\n' _ <<<"$spec")"
+  opts="$work/$name.OPTIONS" db="$work/$name.db"
+  options "$opts" "$policy" "$hits"
+  rm -rf "$db"
+  bench "$opts" "$db" --benchmarks=fillrandom > "$work/$name.fill.log"
+  for _ in 1 2 3; do bench "$opts" "$db" --use_existing_db=1 --benchmarks=waitforcompaction >/dev/null; done
+  plan="$( (grep -h 'cache_aware: a table' "$db"/LOG* 2>/dev/null || true) | tail -1 | sed 's/.*cache_aware: //')"
+  [ -z "$plan" ] || echo "$spec: last plan: $plan"
+  for kind in $kinds; do
+    read -r f1 i1 d1 <<<"$(misses "$opts" "$db" "$kind" "$reads")"
+    read -r f3 i3 d3 <<<"$(misses "$opts" "$db" "$kind" $((3 * reads)))"
+    awk -v p="$spec" -v k="$kind" -v n=$((2 * reads)) -v f=$((f3 - f1)) -v i=$((i3 - i1)) \
+      -v d=$((d3 - d1)) 'BEGIN { printf "%s %s: %.4f + %.4f + %.4f = %.4f device reads per Get\n",
+        p, k, f / n, i / n, d / n, (f + i + d) / n }'
+  done
+done
