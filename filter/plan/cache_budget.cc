@@ -278,8 +278,11 @@ CachePlan RobustPlan(const PlanSearch& search, CacheWorkload workload) {
     workload.hit_share = share;
     double least = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < candidates.size(); ++i) {
-      reads[i].push_back(
-          std::max(PredictReads(candidates[i].blocks, workload).total(), kNegligibleReads));
+      // PlanAt predicted each candidate's reads at the assumed share already.
+      const double predicted = share == assumed
+                                   ? candidates[i].reads.total()
+                                   : PredictReads(candidates[i].blocks, workload).total();
+      reads[i].push_back(std::max(predicted, kNegligibleReads));
       least = std::min(least, reads[i].back());
     }
     fewest.push_back(least);
