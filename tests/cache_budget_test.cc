@@ -15,11 +15,12 @@
 #include "filter/cache_model/traffic_popularity.h"
 #include "filter/plan/table_choice.h"
 #include "gtest/gtest.h"
+#include "tests/plan_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-constexpr double kMib = 1024.0 * 1024;
+constexpr double kMib = kTestMib;
 
 // L1-L3 of 100,000, 1M and 10M keys in 1, 10 and 100 tables; 35 entries a
 // 4 KiB data block, 120 data blocks an index partition of 4 KiB.
@@ -30,24 +31,8 @@ TreeRuns ThreeLevels() {
   for (int level = 1; level <= 3; ++level) {
     runs.levels[level] = RunCensus{keys[level], keys[level] / 100000, 0, 0, 1};
   }
-  runs.blocks.entries = 35 * 120;
-  runs.blocks.data_blocks = 120, runs.blocks.data_bytes = 120 * 4096.0;
-  runs.blocks.index_blocks = 1, runs.blocks.index_bytes = 4096;
+  runs.blocks = TestBlockShape();
   return runs;
-}
-
-FilterOptions CacheAware(double hit_share) {
-  FilterOptions options;
-  options.encoding = EncodingId::kCacheLocal;
-  options.per_level.optimize_levels = options.per_level.cache_aware = true;
-  options.per_level.hit_share = hit_share;
-  return options;
-}
-
-CacheSite Cache(double mib) {
-  CacheSite cache;
-  cache.capacity_bytes = mib * kMib;
-  return cache;
 }
 
 // The uniform setting's bits over the tree.

@@ -11,6 +11,7 @@
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/cache_model/traffic_popularity.h"
+#include "filter/plan/planned_runs.h"
 
 namespace sstfilter {
 
@@ -23,115 +24,6 @@ constexpr double kBudgetStep = 0.7071067811865476;  // 2^-0.5
 // Golden-section steps around the series' best: the bracket of two
 // half-octave steps shrinks to 0.2% of a budget, within the models' error.
 constexpr int kRefinements = 12;
-
-// One run of the tree as both models see it.
-struct PlannedRun {
-  int level = 0;
-  RunCensus census;
-  RunModel model;
-};
-
-std::vector<PlannedRun> RunsOf(const FilterOptions& options, const TreeRuns& runs) {
-  const int deepest = DeepestLevel(runs);
-  std::vector<PlannedRun> planned;
-  auto add = [&](const RunCensus& run, int level) {
-    if (run.keys == 0) return;
-    const double keys = static_cast<double>(run.keys);
-    const double filter_keys = keys / static_cast<double>(std::max<uint64_t>(run.tables, 1));
-    RunModel model = EncodingRunModel(EncodingForLevel(options, level, level == deepest), keys,
-                                      options.bits_per_key, filter_keys, kPlanCurveNodes);
-    model.reach = run.reach > 0 ? run.reach : 1.0;
-    planned.push_back({level, run, std::move(model)});
-  };
-  for (const RunCensus& run : runs.l0_tables) add(run, 0);
-  for (size_t level = 1; level < runs.levels.size(); ++level) {
-    add(runs.levels[level], static_cast<int>(level));
-  }
-  return planned;
-}
-
-double MostBits(const FilterOptions& options, const std::vector<PlannedRun>& runs) {
-  double bits = 0;
-  for (const PlannedRun& run : runs) bits += run.model.keys * run.model.uniform_bits;
-  if (options.per_level.budget_mb.has_value())
-    bits = std::min(bits, *options.per_level.budget_mb * 8 * 1024 * 1024);
-  return bits;
-}
-
-// The runs' blocks with their filters at `fp_rates`, and their filter bytes.
-std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const BlockShape& shape,
-                                const CacheSite& cache, const std::vector<double>& fp_rates,
-                                double* filter_bytes) {
-  std::vector<RunBlocks> blocks;
-  *filter_bytes = 0;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const PlannedRun& run = runs[i];
-    RunBlocks b;
-    b.keys = run.model.keys;
-    const double tables = static_cast<double>(std::max<uint64_t>(run.census.tables, 1));
-    if (shape.known()) {
-      const double per_entry = b.keys / shape.entries;
-      b.data_bytes = shape.data_bytes * per_entry, b.data_blocks = shape.data_blocks * per_entry;
-      b.index_bytes = shape.index_bytes * per_entry;
-      b.index_blocks = shape.index_blocks * per_entry;
-    }
-    if (fp_rates[i] < 1) {  // 1: no filter.
-      b.fp_rate = fp_rates[i];
-      b.filter_bytes = b.keys * run.model.bits_for_fp(fp_rates[i]) / 8;
-      b.filter_blocks = tables;
-      if (cache.partitioned) {
-        b.filter_blocks = std::max(tables, std::ceil(b.filter_bytes / cache.partition_bytes));
-        if (cache.partitions_coupled) b.filter_blocks = std::max(b.filter_blocks, b.index_blocks);
-      }
-    }
-    b.reach = run.model.reach;
-    *filter_bytes += b.filter_bytes;
-    blocks.push_back(b);
-  }
-  return blocks;
-}
-
-// The FP rate `run`'s encoding gives at `bits` per key.
-double FpAtBits(const RunModel& run, double bits) {
-  double low = std::log(1e-9), high = 0;  // log FP; bits_for_fp decreases in it.
-  for (int i = 0; i < 40; ++i) {
-    const double mid = (low + high) / 2;
-    (run.bits_for_fp(std::exp(mid)) > bits ? low : high) = mid;
-  }
-  return std::exp((low + high) / 2);
-}
-
-// The runs' FP rates as their tables hold them: the bits of the tables
-// whose filters are known, else the uniform setting's; 1 where they hold
-// none.
-std::vector<double> FpRatesToday(const std::vector<PlannedRun>& runs) {
-  std::vector<double> fp_rates;
-  for (const PlannedRun& run : runs) {
-    const auto fixed = static_cast<double>(run.census.fixed_keys);
-    const double bits = fixed > 0 ? static_cast<double>(run.census.fixed_filter_bits) / fixed
-                                  : run.model.uniform_bits;
-    fp_rates.push_back(bits > 0 ? FpAtBits(run.model, bits) : 1.0);
-  }
-  return fp_rates;
-}
-
-// The runs' FP rates at `budget` over the runs above `unfiltered_from`
-// (1 for the rest: no filter).
-std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
-                              double budget) {
-  auto filtered = [&](const PlannedRun& run) {
-    return run.level == 0 || run.level < unfiltered_from;
-  };
-  std::vector<RunModel> models;
-  for (const PlannedRun& run : runs) {
-    if (filtered(run)) models.push_back(run.model);
-  }
-  const std::vector<double> allocated = AllocateRunFpRates(models, budget);
-  std::vector<double> fp_rates;
-  size_t next = 0;
-  for (const PlannedRun& run : runs) fp_rates.push_back(filtered(run) ? allocated[next++] : 1.0);
-  return fp_rates;
-}
 
 }  // namespace
 
@@ -315,22 +207,31 @@ CachePlan RobustPlan(const PlanSearch& search, CacheWorkload workload) {
 
 }  // namespace
 
-CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache) {
+CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
+                           const CacheSite& cache, CachePlan* base) {
+  *base = CachePlan();
+  base->hit_share = HitShareFor(options.per_level.hit_share, runs.hit_share, runs.hit_share_carried,
+                                &base->hit_share_from);
+  CacheWorkload workload{cache.capacity_bytes, base->hit_share, cache.high_pri_ratio};
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
-  CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
-  base.hit_share = HitShareFor(options.per_level.hit_share, runs.hit_share, runs.hit_share_carried,
-                               &base.hit_share_from);
-  if (planned.empty()) return base;
-  CacheWorkload workload{cache.capacity_bytes, base.hit_share, cache.high_pri_ratio};
+  if (planned.empty()) return workload;
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
-  base.spread_slices = workload.popularity.slices();
+  base->spread_slices = workload.popularity.slices();
   if (runs.observed_misses.has_value() && runs.blocks.known()) {
     double bytes = 0;
     const std::vector<RunBlocks> today =
         BlocksAt(planned, runs.blocks, cache, FpRatesToday(planned), &bytes);
-    base.hot_width = FitHotWidth(today, workload, *runs.observed_misses);
-    workload.popularity = workload.popularity.Sharpened(base.hot_width);
+    base->hot_width = FitHotWidth(today, workload, *runs.observed_misses);
+    workload.popularity = workload.popularity.Sharpened(base->hot_width);
   }
+  return workload;
+}
+
+CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache) {
+  CachePlan base;  // What every plan shares: the hit share, the Gets' spread.
+  const CacheWorkload workload = PlanWorkload(options, runs, cache, &base);
+  const std::vector<PlannedRun> planned = RunsOf(options, runs);
+  if (planned.empty()) return base;
   const PlanSearch search{options, runs, cache, planned, base};
   return base.hit_share_from == HitShareFrom::kAssumed ? RobustPlan(search, workload)
                                                        : BestPlan(search, workload);

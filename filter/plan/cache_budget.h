@@ -110,6 +110,11 @@ inline constexpr double kNegligibleReads = 0.01;
 // first whose reads are. REQUIRES: plans not empty.
 CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 
+// The workload the plan for `runs` is weighed at (PlanForCache): the hit
+// share and the Gets' spread, which `base` records (the rest of it default).
+CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
+                           const CacheSite& cache, CachePlan* base);
+
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
 // HitShareFor(options.per_level.hit_share, runs.hit_share)'s share of Gets

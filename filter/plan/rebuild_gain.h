@@ -1,0 +1,77 @@
+// Which live tables to rebuild, and in which order: a table whose filter is
+// off today's plan (the bits its build chose against those the plan gives
+// it now), what rewriting it would save (the cache model's device reads
+// per Get, the tree as its tables hold it against the tree with the
+// table's level's off-plan tables at the plan, shared among them by their
+// entries) and cost (the bytes a rewrite reads and writes), and the
+// payback rule: a rebuild is worth it when the reads it saves over
+// kPaybackHorizon of Gets at the observed rate, a block each, come to
+// more bytes than it reads and writes. Pure arithmetic: the census lists
+// the tables (table/census/off_plan_tables.h) and runs the rebuilds
+// (table/census/rebuild_loop.h).
+#ifndef SSTFILTER_FILTER_PLAN_REBUILD_GAIN_H_
+#define SSTFILTER_FILTER_PLAN_REBUILD_GAIN_H_
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
+
+namespace sstfilter {
+
+// A live table below L0, as built and as today's plan would build it.
+struct TableAgainstPlan {
+  uint64_t number = 0;  // Its file number.
+  int level = 1;
+  double entries = 0;
+  double file_bytes = 0;
+  double built_bits = 0;    // Per key, as built; 0: no filter.
+  double planned_bits = 0;  // Per key, as today's plan gives it; 0: none.
+};
+
+// Bits per key by which a table's filter may differ from the plan's and
+// still be on it: less is the plan's own drift from one reading of the
+// tree to the next (and a partitioned filter's overhead), not worth a
+// rewrite.
+inline constexpr double kOffPlanBits = 1.0;
+
+// Whether the table's filter is off the plan: it has one the plan drops,
+// lacks one the plan gives, or differs by more than kOffPlanBits per key.
+bool OffPlan(const TableAgainstPlan& table);
+
+struct TableRebuild {
+  TableAgainstPlan table;
+  // Device reads per Get rebuilding it saves (negative: adds).
+  double saving = 0;
+  double cost_bytes = 0;  // Read and written.
+};
+
+// For each of `tables` that is off the plan, what rebuilding it saves and
+// costs, by the model the plan for `runs` (the column family's tree,
+// today) is weighed with at `cache` (PlanWorkload). Tables whose level
+// holds no run of `runs` are left out.
+// REQUIRES: options resolved.
+std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
+                                       const CacheSite& cache,
+                                       const std::vector<TableAgainstPlan>& tables);
+
+// The Gets over which a rebuild must pay for itself: long enough that the
+// plan's own rebuilds of a level pay back on a DB serving a few thousand
+// Gets a second, short enough that the share of Gets the plan is for is
+// likely to hold over it.
+inline constexpr std::chrono::seconds kPaybackHorizon{600};
+// The device bytes a saved read is worth: one block (the least a random
+// read of RocksDB's 4 KiB blocks moves; a random read costs more device
+// time than as many sequential bytes of a rewrite, so this undercounts).
+inline constexpr double kSavedReadBytes = 4096;
+
+// Of `gains`, those whose saving over kPaybackHorizon at `gets_per_second`
+// is worth more than their cost, most saving per byte first.
+std::vector<TableRebuild> RebuildsWorthIt(std::vector<TableRebuild> gains, double gets_per_second);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_PLAN_REBUILD_GAIN_H_

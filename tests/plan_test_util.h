@@ -1,0 +1,42 @@
+// What the plan's tests (cache_budget_test.cc, rebuild_gain_test.cc) build
+// their hand-made trees and caches from.
+#ifndef SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
+#define SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
+
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
+
+namespace sstfilter {
+
+inline constexpr double kTestMib = 1024.0 * 1024;
+
+// 35 entries a 4 KiB data block, 120 data blocks an index partition of
+// 4 KiB.
+inline BlockShape TestBlockShape() {
+  BlockShape shape;
+  shape.entries = 35 * 120;
+  shape.data_blocks = 120, shape.data_bytes = 120 * 4096.0;
+  shape.index_blocks = 1, shape.index_bytes = 4096;
+  return shape;
+}
+
+// cache_aware over cache_local filters, for `hit_share` of Gets found.
+inline FilterOptions CacheAware(double hit_share) {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  options.per_level.hit_share = hit_share;
+  return options;
+}
+
+// A block cache of `mib` MiB, partitioned filters of 4 KiB.
+inline CacheSite Cache(double mib) {
+  CacheSite cache;
+  cache.capacity_bytes = mib * kTestMib;
+  return cache;
+}
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_PLAN_TEST_UTIL_H_

@@ -1,0 +1,160 @@
+// Which tables to rebuild (filter/plan/rebuild_gain.h), on hand-made trees
+// whose tables were built under another plan than today's.
+#include "filter/plan/rebuild_gain.h"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "filter/allocation/run_allocation.h"
+#include "filter/cache_model/cache_reads.h"
+#include "gtest/gtest.h"
+#include "tests/plan_test_util.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr double kMib = kTestMib;
+constexpr double kBuiltBits = 10;
+
+// L1-L3 of 100,000, 1M and 10M keys in tables of 100,000, every filter
+// built at kBuiltBits per key (or none at `bare_level`); 35 entries a
+// 4 KiB data block, 120 data blocks an index partition of 4 KiB.
+TreeRuns BuiltTree(int bare_level = 0) {
+  TreeRuns runs;
+  runs.levels.resize(4);
+  for (int level = 1; level <= 3; ++level) {
+    const uint64_t keys = 10000 * static_cast<uint64_t>(std::pow(10, level));
+    RunCensus& run = runs.levels[level];
+    run.keys = run.fixed_keys = keys;
+    run.tables = keys / 100000;
+    const bool bare = level == bare_level;
+    run.fixed_filter_bits = bare ? 0 : static_cast<uint64_t>(kBuiltBits * keys);
+    run.unfiltered_keys = bare ? keys : 0;
+  }
+  runs.blocks = TestBlockShape();
+  return runs;
+}
+
+// Each table of `level` in `runs`, built with `built` bits and planned
+// `planned`.
+std::vector<TableAgainstPlan> TablesOf(const TreeRuns& runs, int level, double built,
+                                       double planned) {
+  std::vector<TableAgainstPlan> tables;
+  for (uint64_t i = 0; i < runs.levels[level].tables; ++i) {
+    tables.push_back({1000 * static_cast<uint64_t>(level) + i, level, 100000, 8e6, built, planned});
+  }
+  return tables;
+}
+
+// The cache_local encoding's FP at `bits` per key, by bisection on its
+// model (the run model the plan weighs runs with).
+double FpAt(double bits) {
+  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1e6, 10);
+  double low = std::log(1e-9), high = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (model.bits_for_fp(std::exp(mid)) > bits ? low : high) = mid;
+  }
+  return std::exp(low);
+}
+
+// BuiltTree's blocks, laid out here: every filter at kBuiltBits (one
+// 4 KiB partition per 4 KiB of filter), `bare_level` without one.
+std::vector<RunBlocks> BlocksByHand(int bare_level) {
+  std::vector<RunBlocks> blocks;
+  for (int level = 1; level <= 3; ++level) {
+    RunBlocks b;
+    b.keys = 10000 * std::pow(10, level);
+    b.data_blocks = b.keys / 35, b.data_bytes = 4096 * b.data_blocks;
+    b.index_blocks = b.data_blocks / 120, b.index_bytes = 4096 * b.index_blocks;
+    if (level != bare_level) {
+      b.filter_bytes = b.keys * kBuiltBits / 8;
+      b.filter_blocks = std::ceil(b.filter_bytes / 4096);
+      b.fp_rate = FpAt(kBuiltBits);
+    }
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+// Every Get finds its key, in a cache of a quarter of the filters: the
+// bottom level's filters, built at 10 bits per key, cost more than they
+// save (the plan drops them). Rebuilding the level saves what the model
+// says the bottom without filters saves, shared by its tables.
+TEST(RebuildGainTest, APresentKeyWorkloadRebuildsTheBottomWithoutFilters) {
+  const TreeRuns runs = BuiltTree();
+  const auto tables = TablesOf(runs, 3, kBuiltBits, 0);
+  const std::vector<TableRebuild> gains = RebuildGains(CacheAware(1), runs, Cache(4), tables);
+  ASSERT_EQ(gains.size(), tables.size());
+  CacheWorkload workload{4 * kMib, 1, CacheWorkload::kDefaultHighPriRatio};
+  const double expected = PredictReads(BlocksByHand(0), workload).total() -
+                          PredictReads(BlocksByHand(3), workload).total();
+  ASSERT_GT(expected, 0.05);
+  double saving = 0;
+  for (const TableRebuild& gain : gains) {
+    EXPECT_NEAR(gain.saving, gains[0].saving, 1e-12);
+    EXPECT_EQ(gain.cost_bytes, 2 * 8e6);
+    saving += gain.saving;
+  }
+  EXPECT_NEAR(saving, expected, 0.02 * expected);
+}
+
+// The reverse: absent keys, and a bottom level built without filters (a
+// plan for present keys); filters there save its index and data reads.
+TEST(RebuildGainTest, AnAbsentKeyWorkloadRebuildsABareBottomWithFilters) {
+  const TreeRuns runs = BuiltTree(/*bare_level=*/3);
+  const auto tables = TablesOf(runs, 3, 0, kBuiltBits);
+  const std::vector<TableRebuild> gains = RebuildGains(CacheAware(0), runs, Cache(64), tables);
+  ASSERT_EQ(gains.size(), tables.size());
+  CacheWorkload workload{64 * kMib, 0, CacheWorkload::kDefaultHighPriRatio};
+  const double expected = PredictReads(BlocksByHand(3), workload).total() -
+                          PredictReads(BlocksByHand(0), workload).total();
+  ASSERT_GT(expected, 0.5);
+  EXPECT_NEAR(gains[0].saving * static_cast<double>(gains.size()), expected, 0.02 * expected);
+}
+
+// Tables within kOffPlanBits of the plan, and tables of a level the tree
+// does not hold, are not listed: nothing is rewritten for drift.
+TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
+  const TreeRuns runs = BuiltTree();
+  EXPECT_TRUE(
+      RebuildGains(CacheAware(0), runs, Cache(4), TablesOf(runs, 3, kBuiltBits, kBuiltBits - 0.9))
+          .empty());
+  EXPECT_TRUE(
+      RebuildGains(CacheAware(0), runs, Cache(4), {{7, 5, 100000, 8e6, kBuiltBits, 0}}).empty());
+  EXPECT_FALSE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 0.5}));
+  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 1.5}));
+  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0.5, 0}));
+  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0, 0.5}));
+}
+
+// The payback rule: a rebuild is worth it when the reads it saves over
+// kPaybackHorizon at the Get rate, a block each, outweigh the bytes it
+// reads and writes; the most saving per byte first; one that adds reads
+// never.
+TEST(RebuildGainTest, RebuildsPayBackWithinTheHorizonMostSavingPerByteFirst) {
+  const double horizon = static_cast<double>(kPaybackHorizon.count());
+  auto gain = [](uint64_t number, double saving, double cost) {
+    TableRebuild g;
+    g.table.number = number;
+    g.saving = saving, g.cost_bytes = cost;
+    return g;
+  };
+  const std::vector<TableRebuild> gains = {gain(1, 0.01, 1e8), gain(2, 0.01, 5e7),
+                                           gain(3, -0.5, 1e6), gain(4, 0.03, 1e8)};
+  // At this rate, table 1 saves 0.01 * rate * horizon * 4096 = 2 * its cost.
+  const double rate = 2 * 1e8 / (0.01 * horizon * kSavedReadBytes);
+  const std::vector<TableRebuild> worth = RebuildsWorthIt(gains, rate);
+  ASSERT_EQ(worth.size(), 3u);
+  EXPECT_EQ(worth[0].table.number, 4u);  // Saves 6 times its cost.
+  EXPECT_EQ(worth[1].table.number, 2u);  // 4 times.
+  EXPECT_EQ(worth[2].table.number, 1u);  // Twice.
+  EXPECT_EQ(RebuildsWorthIt(gains, rate / 3).size(), 2u);
+  EXPECT_EQ(RebuildsWorthIt(gains, rate / 5).size(), 1u);
+  EXPECT_TRUE(RebuildsWorthIt(gains, rate / 6.01).empty());
+  EXPECT_TRUE(RebuildsWorthIt(gains, 0).empty());
+}
+
+}  // namespace
+}  // namespace sstfilter
