@@ -5,6 +5,7 @@
 #include "filter/allocation/gets_from_answers.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "table/census/policy_registry.h"
 
 namespace sstfilter {
 
@@ -15,7 +16,8 @@ AnsweredGets::AnsweredGets(rocksdb::DB* db) {
   if (table == nullptr || table->filter_policy == nullptr) return;
   // Its answers from before the census first read the DB count: a DB that
   // only reads is read first as it closes.
-  answers_ = FilterAnswersOf(table->filter_policy.get());
+  const std::optional<RegisteredPolicy> policy = RegisteredPolicyOf(table->filter_policy.get());
+  if (policy.has_value()) answers_ = policy->answers;
 }
 
 std::optional<GetOutcomes> AnsweredGets::Read(const TreeRuns& runs) {

@@ -1,23 +1,8 @@
 #include "table/census/filter_answers.h"
 
-#include <map>
 #include <mutex>
 
 namespace sstfilter {
-
-namespace {
-
-struct AnswersByPolicy {
-  std::mutex mu;
-  std::map<const void*, std::shared_ptr<FilterAnswers>> by_policy;
-};
-
-AnswersByPolicy& Registry() {
-  static auto* registry = new AnswersByPolicy();  // Never destroyed: used at exit.
-  return *registry;
-}
-
-}  // namespace
 
 AnswerCounts FilterAnswers::TakeNew() {
   std::lock_guard<std::mutex> lock(taken_mu_);
@@ -33,24 +18,6 @@ AnswerCounts FilterAnswers::TakeNew() {
       since(now.control_positives_of_positives, taken_.control_positives_of_positives)};
   taken_ = now;
   return fresh;
-}
-
-std::shared_ptr<FilterAnswers> RegisterFilterAnswers(const void* policy) {
-  auto answers = std::make_shared<FilterAnswers>();
-  std::lock_guard<std::mutex> lock(Registry().mu);
-  Registry().by_policy[policy] = answers;
-  return answers;
-}
-
-void UnregisterFilterAnswers(const void* policy) {
-  std::lock_guard<std::mutex> lock(Registry().mu);
-  Registry().by_policy.erase(policy);
-}
-
-std::shared_ptr<FilterAnswers> FilterAnswersOf(const void* policy) {
-  std::lock_guard<std::mutex> lock(Registry().mu);
-  const auto it = Registry().by_policy.find(policy);
-  return it == Registry().by_policy.end() ? nullptr : it->second;
 }
 
 }  // namespace sstfilter

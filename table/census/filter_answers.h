@@ -9,8 +9,8 @@
 // query's key (QueryControlKey: a key no table holds): over queries whose key
 // is not there the two answer "may match" equally often, whatever each
 // filter's FP rate. The counts are kept per policy object, which the census
-// finds from a DB's options (FilterAnswersOf), as RocksDB gives a reader no
-// table, level or DB.
+// finds from a DB's options (policy_registry.h), as RocksDB gives a reader
+// no table, level or DB.
 #ifndef SSTFILTER_TABLE_CENSUS_FILTER_ANSWERS_H_
 #define SSTFILTER_TABLE_CENSUS_FILTER_ANSWERS_H_
 
@@ -131,16 +131,6 @@ bool QueryControlKey(std::string_view key, Query&& query) {
   FilterAnswers::kControlSalt.copy(control + size, FilterAnswers::kControlSalt.size());
   return query(std::string_view(control, size + FilterAnswers::kControlSalt.size()));
 }
-
-// The process-wide counts of each policy object, by its address: made by
-// the policy (RegisterFilterAnswers) and held by its readers, which
-// RocksDB's block cache may keep after the policy is gone.
-std::shared_ptr<FilterAnswers> RegisterFilterAnswers(const void* policy);
-// Drops the policy's entry (its destructor): its readers keep their counts.
-void UnregisterFilterAnswers(const void* policy);
-// The counts of `policy`'s readers; nullptr if it registered none (not
-// sstfilter's policy).
-std::shared_ptr<FilterAnswers> FilterAnswersOf(const void* policy);
 
 }  // namespace sstfilter
 

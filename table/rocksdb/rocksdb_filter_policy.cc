@@ -20,7 +20,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
 #include "table/census/census_listener.h"
-#include "table/census/filter_answers.h"
+#include "table/census/policy_registry.h"
 #include "table/rocksdb/allocator_usable_size.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_factory.h"
@@ -90,10 +90,16 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // REQUIRES: options resolved (ResolveFilterOptions). The options object
   // RocksDB configures ("{id=...;bits_per_key=...}") is options_ itself.
   explicit RocksDbFilterPolicy(const FilterOptions& options)
-      : options_(options), answers_(RegisterFilterAnswers(this)) {
+      : options_(options),
+        answers_(RegisterPolicy(this, [this](const TableSite& site, const void* db,
+                                             const std::string& column_family,
+                                             const rocksdb::BlockBasedTableOptions& table) {
+          return Error().ok() ? PlannedBitsAt(options_, site, db, column_family, table)
+                              : std::nullopt;
+        })) {
     RegisterOptions("FilterOptions", &options_, &OptionInfo());
   }
-  ~RocksDbFilterPolicy() override { UnregisterFilterAnswers(this); }
+  ~RocksDbFilterPolicy() override { UnregisterPolicy(this); }
   // A policy rejected from its id: `id` as written, `why` names the value.
   RocksDbFilterPolicy(std::string id, const absl::Status& why)
       : RocksDbFilterPolicy(FilterOptions()) {
