@@ -21,8 +21,10 @@
 #include "rocksdb/write_batch.h"
 #include "table/census/census_listener.h"
 #include "table/census/census_registry.h"
+#include "table/census/filter_answers.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"
+#include "tests/warning_log.h"
 
 namespace sstfilter {
 namespace cache_aware_testing {
@@ -69,6 +71,21 @@ inline rocksdb::Options OptionsFor(const std::string& policy, const CacheSetup& 
   table.cache_index_and_filter_blocks = cache.cache_index_and_filter_blocks;
   table.block_cache = rocksdb::NewLRUCache(cache.cache_bytes);
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+// OptionsFor(kCacheAware) in `env`, without statistics (the share of Gets
+// found told by the filters' answers, each sampled: the caller restores
+// FilterAnswers::kSampleEvery), with `listener` as its only one.
+inline rocksdb::Options AnsweredOptions(rocksdb::Env* env,
+                                        std::shared_ptr<rocksdb::EventListener> listener) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  FilterAnswers::SetSampleEvery(1);
+  rocksdb::Options options =
+      OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<testing::WarningLog>());
+  options.env = env;
+  options.statistics = nullptr;
+  options.listeners = {std::move(listener)};
   return options;
 }
 

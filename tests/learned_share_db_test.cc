@@ -23,6 +23,7 @@
 namespace sstfilter {
 namespace {
 
+using cache_aware_testing::AnsweredOptions;
 using cache_aware_testing::CacheSetup;
 using cache_aware_testing::kCacheAware;
 using cache_aware_testing::kKeys;
@@ -46,13 +47,7 @@ std::shared_ptr<rocksdb::EventListener> NewListener() {
 class LearnedShareDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EnsureRocksDbFilterPoliciesRegistered();
-    FilterAnswers::SetSampleEvery(1);
-    options_ =
-        OptionsFor(kCacheAware, CacheSetup{64 << 10}, std::make_shared<testing::WarningLog>());
-    options_.env = env_.get();
-    options_.statistics = nullptr;
-    options_.listeners = {NewListener()};
+    options_ = AnsweredOptions(env_.get(), NewListener());
     ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
     WriteAndFlush(db_.get(), keys_, 0, kKeys - 100);
   }

@@ -127,6 +127,9 @@ TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 1.5}));
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0.5, 0}));
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0, 0.5}));
+  EXPECT_FALSE(OffPlan({1, 3, 1, 8e3, 140, 4}));  // A table of one key: all overhead.
+  EXPECT_FALSE(OffPlan({1, 3, 1024, 8e4, 6.9, 5}));
+  EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 7.1, 5}));
 }
 
 // The payback rule: a rebuild is worth it when the reads it saves over

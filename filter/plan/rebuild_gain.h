@@ -38,8 +38,15 @@ struct TableAgainstPlan {
 // rewrite.
 inline constexpr double kOffPlanBits = 1.0;
 
+// A filter's bits beyond its keys' (its metadata, its rounding up to whole
+// cache lines or blocks): a table of one key holds 140 bits of filter
+// whatever its plan. Spread over a table's entries, it widens the bits a
+// table may be off by.
+inline constexpr double kFilterOverheadBits = 1024;
+
 // Whether the table's filter is off the plan: it has one the plan drops,
-// lacks one the plan gives, or differs by more than kOffPlanBits per key.
+// lacks one the plan gives, or differs by more than kOffPlanBits per key
+// beyond kFilterOverheadBits over its entries.
 bool OffPlan(const TableAgainstPlan& table);
 
 struct TableRebuild {

@@ -5,8 +5,10 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
@@ -14,6 +16,7 @@
 #include "table/census/census_handoff.h"
 #include "table/census/census_registry.h"
 #include "table/census/level_targets.h"
+#include "table/census/off_plan_tables.h"
 #include "table/census/recovery_tree.h"
 #include "table/census/traffic_file.h"
 
@@ -49,9 +52,23 @@ std::map<uint64_t, double> BornShares(
   return shares;
 }
 
+// What a rewrite is for, as the DB's LOG says it.
+std::string RebuildText(const TableRebuild& rebuild, double gets_per_second) {
+  const TableAgainstPlan& t = rebuild.table;
+  auto bits = [](double b) {
+    return b > 0 ? absl::StrFormat("%.1f bits/key", b) : std::string("no filter");
+  };
+  return absl::StrFormat(
+      "table #%d at L%d, %s as built, %s by today's plan: saves %.4f device reads per Get at "
+      "%.0f Gets/s, rewriting %.1f MiB",
+      t.number, t.level, bits(t.built_bits), bits(t.planned_bits), rebuild.saving, gets_per_second,
+      t.file_bytes / (1024.0 * 1024));
+}
+
 }  // namespace
 
 LevelCensusListener::~LevelCensusListener() {
+  StopLoops("");  // Before anything they call goes.
   // What each DB's Gets told since the last event is written before the
   // file thread stops (files_, destroyed first, runs what waits): a DB
   // that only reads has no other event, and its listener goes with it.
@@ -230,6 +247,7 @@ void LevelCensusListener::ObserveGets(DbTree* tree) {
     gets = tree->answered.Read(family == runs.end() ? TreeRuns() : family->second);
   }
   if (!gets.has_value()) return;
+  tree->gets_reached = gets->reached;
   gets->new_filter_bytes = tree->written_filter_bytes;
   tree->hit_share.Observe(*gets);
 }
@@ -245,6 +263,7 @@ bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
 std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Update(
     rocksdb::DB* db, bool in_step, double work_micros) {
   DbTree& tree = TreeOf(db);
+  StartLoop(db, tree);
   ObserveGets(&tree);  // First: a rebuild writes it for the advisor.
   tree.work_micros += work_micros;
   // A traffic file read since: its tables' counts are taken up at a reading.
@@ -307,11 +326,15 @@ void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::Flush
 
 void LevelCensusListener::OnCompactionBegin(rocksdb::DB* db,
                                             const rocksdb::CompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  BeginJob(db, info);
+}
+
+void LevelCensusListener::BeginJob(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
   CensusTree::Compaction compaction{info.cf_name, info.output_level, {}};
   for (const rocksdb::CompactionFileInfo& input : info.input_file_infos) {
     compaction.inputs.push_back(input.file_number);
   }
-  std::lock_guard<std::mutex> lock(mu_);
   DbTree& tree = TreeOf(db);  // First: a new instance's tree forgets the last one's jobs.
   if (info.cf_name == rocksdb::kDefaultColumnFamilyName) {
     const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
@@ -330,6 +353,10 @@ void LevelCensusListener::OnCompactionBegin(rocksdb::DB* db,
 void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,
                                                 const rocksdb::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
+  EndJob(db, info);
+}
+
+void LevelCensusListener::EndJob(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
   running_[db->GetName()].erase(info.job_id);
   jobs_.erase({db->GetName(), info.cf_name, info.job_id});
   std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
@@ -405,11 +432,18 @@ void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
   // A DB whose open failed has no column family to read (RocksDB calls
   // this as it cleans one up too).
   if (db->DefaultColumnFamily() == nullptr) return;
-  std::lock_guard<std::mutex> lock(mu_);
   std::string session;
   if (!db->GetDbSessionId(session).ok()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto known = trees_.find(db->GetName());
+    if (known == trees_.end() || known->second.session != session) return;
+    known->second.closed = true;  // No loop starts again.
+  }
+  StopLoops(db->GetName());
+  std::lock_guard<std::mutex> lock(mu_);
   const auto known = trees_.find(db->GetName());
-  const bool built = known != trees_.end() && known->second.built;
+  const bool built = known->second.built;
   // Another instance at the same path is the one the census follows (a
   // read-only or secondary instance beside it): this one is left alone.
   if (built && known->second.session != session) return;
@@ -420,6 +454,143 @@ void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
   tree.closed = true;
 }
 #endif
+
+void LevelCensusListener::OnColumnFamilyHandleDeletionStarted(rocksdb::ColumnFamilyHandle* handle) {
+  if (handle != nullptr && handle->GetName() == rocksdb::kDefaultColumnFamilyName) StopLoops("");
+}
+
+void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
+  if (rebuild_bytes_per_second_ <= 0 || tree.closed) return;
+  Loop& loop = loops_[db->GetName()];
+  if (loop.loop != nullptr && loop.session == tree.session) return;
+  // Another instance's loop stopped as it closed: it ended already.
+  if (loop.loop != nullptr) loop.loop->Stop();
+  loop.session = tree.session;
+  RebuildLoop::Owner owner;
+  owner.pick = [this, db, session = tree.session] { return PickRebuild(db, session); };
+  auto job = std::make_shared<int>(0);  // The rewrite under way's job id.
+  owner.begin = [this, db, job](const RebuildTarget& target) {
+    std::lock_guard<std::mutex> lock(mu_);
+    *job = next_rebuild_job_--;
+    BeginRebuild(db, *job, target);
+  };
+  owner.end = [this, db, job](const RebuildTarget& target, const rocksdb::Status& status,
+                              const rocksdb::CompactionJobInfo& info) {
+    EndRebuild(db, *job, target, status, info);
+  };
+  loop.loop = std::make_unique<RebuildLoop>(db, rebuild_bytes_per_second_, std::move(owner));
+}
+
+void LevelCensusListener::StopLoops(const std::string& db_path) {
+  std::vector<std::unique_ptr<RebuildLoop>> stopping;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [path, loop] : loops_) {
+      if (db_path.empty() || path == db_path) stopping.push_back(std::move(loop.loop));
+    }
+  }
+  for (auto& loop : stopping) {
+    if (loop != nullptr) loop->Stop();  // Its callbacks take mu_: not held here.
+  }
+}
+
+double LevelCensusListener::GetRate(DbTree* tree) {
+  constexpr auto kSpan = std::chrono::seconds(60), kLeast = std::chrono::seconds(5);
+  const auto now = std::chrono::steady_clock::now();
+  auto& readings = tree->get_readings;
+  readings.emplace_back(now, tree->gets_reached);
+  while (readings.size() > 2 && now - readings[1].first >= kSpan) readings.erase(readings.begin());
+  const auto span = now - readings.front().first;
+  if (span < kLeast || tree->gets_reached < readings.front().second) return 0;
+  return static_cast<double>(tree->gets_reached - readings.front().second) /
+         std::chrono::duration<double>(span).count();
+}
+
+std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
+                                                              const std::string& session) {
+  std::map<uint64_t, TableRecord> records;
+  double rate = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = trees_.find(db->GetName());
+    if (it == trees_.end() || it->second.session != session || it->second.closed) {
+      return std::nullopt;
+    }
+    Update(db, /*in_step=*/true, 0);  // The Gets and the tree as of now, published.
+    rate = GetRate(&it->second);
+    records = records_[db->GetName()];
+  }
+  if (rate <= 0) return std::nullopt;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  std::optional<OffPlanView> view = OffPlanTables(db, files, records);
+  if (!view.has_value()) return std::nullopt;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::map<uint64_t, double>& rebuilt_for = trees_[db->GetName()].rebuilt_for;
+    auto& gains = view->gains;
+    gains.erase(std::remove_if(gains.begin(), gains.end(),
+                               [&](const TableRebuild& gain) {
+                                 const auto then = rebuilt_for.find(gain.table.number);
+                                 if (then == rebuilt_for.end()) return false;
+                                 TableAgainstPlan moved = gain.table;
+                                 moved.built_bits = then->second;
+                                 return !OffPlan(moved);
+                               }),
+                gains.end());
+  }
+  const std::vector<TableRebuild> worth = RebuildsWorthIt(view->gains, rate);
+  if (worth.empty()) return std::nullopt;
+  const TableRebuild& best = worth.front();
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.file_number != best.table.number) continue;
+    return RebuildTarget{f.file_number, f.name, f.level, best.table.planned_bits,
+                         RebuildText(best, rate)};
+  }
+  return std::nullopt;
+}
+
+void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target) {
+  rocksdb::CompactionJobInfo info;
+  info.cf_name = rocksdb::kDefaultColumnFamilyName;
+  info.job_id = job;
+  info.output_level = target.level;
+  rocksdb::CompactionFileInfo input;
+  input.level = target.level;
+  input.file_number = target.number;
+  info.input_file_infos.push_back(input);
+  BeginJob(db, info);
+}
+
+void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
+                                     const rocksdb::Status& status,
+                                     rocksdb::CompactionJobInfo info) {
+  rocksdb::Log(
+      rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(), "sstfilter: %s %s%s",
+      status.ok() ? "rebuilt" : "did not rebuild", target.why.c_str(),
+      status.ok() ? absl::StrFormat(": wrote %d bytes", info.stats.total_output_bytes).c_str()
+                  : (": " + status.ToString()).c_str());
+  info.cf_name = rocksdb::kDefaultColumnFamilyName;
+  info.job_id = job;
+  info.status = status;
+  std::lock_guard<std::mutex> lock(mu_);
+  EndJob(db, info);
+  if (status.ok()) {
+    DbTree& tree = trees_[db->GetName()];
+    for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
+      tree.rebuilt_for[output.file_number] = target.planned_bits;
+    }
+    Rebuilt& rebuilt = rebuilt_[db->GetName()];
+    ++rebuilt.tables;
+    rebuilt.bytes += info.stats.total_output_bytes;
+  }
+}
+
+LevelCensusListener::Rebuilt LevelCensusListener::RebuiltSoFar(const std::string& db_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = rebuilt_.find(db_path);
+  return it == rebuilt_.end() ? Rebuilt() : it->second;
+}
 
 std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {
   return std::make_shared<LevelCensusListener>();

@@ -62,6 +62,7 @@
 #include "table/census/observed_hit_share.h"
 #include "table/census/policy_guard.h"
 #include "table/census/read_samples.h"
+#include "table/census/rebuild_loop.h"
 #include "table/census/traffic_file.h"
 #include "table/census/traffic_writer.h"
 
@@ -86,9 +87,14 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // answered_window_gets: the Gets of a hit share's window where it comes
   // from the filters' answers (FilterAnswers::kAnsweredWindowGets; tests
   // that sample every query take fewer).
+  // rebuild_bytes_per_second: the pace of the rebuild loop's rewrites
+  // (rebuild_loop.h); 0: no loop.
   explicit LevelCensusListener(double work_per_rebuild = kWorkPerRebuild,
-                               uint64_t answered_window_gets = FilterAnswers::kAnsweredWindowGets)
-      : work_per_rebuild_(work_per_rebuild), answered_window_gets_(answered_window_gets) {}
+                               uint64_t answered_window_gets = FilterAnswers::kAnsweredWindowGets,
+                               double rebuild_bytes_per_second = kRebuildBytesPerSecond)
+      : work_per_rebuild_(work_per_rebuild),
+        answered_window_gets_(answered_window_gets),
+        rebuild_bytes_per_second_(rebuild_bytes_per_second) {}
   ~LevelCensusListener() override;
 
   void OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) override;
@@ -99,6 +105,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
                               const rocksdb::ExternalFileIngestionInfo& info) override;
   void OnTableFileCreationStarted(const rocksdb::TableFileCreationBriefInfo& info) override;
   void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
+  // The default column family's handle goes: every RocksDB deletes it as
+  // the DB closes, before the DB is gone. The rebuild loops stop (a
+  // listener is not told whose handle it is: all of them; each DB's starts
+  // again at its next event).
+  void OnColumnFamilyHandleDeletionStarted(rocksdb::ColumnFamilyHandle* handle) override;
 #if SSTFILTER_ROCKSDB_HAS_SHUTDOWN_BEGIN
   // The DB closes: its tree is read a last time (the tables' sampled reads
   // a DB that only read has seen) and its traffic file written.
@@ -119,6 +130,18 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // traffic file to be read (on the census's own thread); one read later
   // is taken up at a later event.
   static constexpr std::chrono::milliseconds kCarryWait{500};
+  // The rebuild loop's pace: 16 MiB a second of rewritten tables, a small
+  // share of a disk's bandwidth (and of what RocksDB's own compactions
+  // write under a steady load).
+  static constexpr double kRebuildBytesPerSecond = 16.0 * 1024 * 1024;
+
+  // The rewrites each DB's rebuild loop has done and the bytes they wrote,
+  // in this listener (tests, benchmarks).
+  struct Rebuilt {
+    uint64_t tables = 0;
+    uint64_t bytes = 0;
+  };
+  Rebuilt RebuiltSoFar(const std::string& db_path);
 
   // Waits until the census's file writes and reads posted so far are done
   // (tests; a process that reads the traffic file it just had written).
@@ -186,6 +209,19 @@ class LevelCensusListener final : public rocksdb::EventListener {
     PolicyGuard policy_guard;
     // The instance closed (OnDBShutdownBegin), its traffic file written.
     bool closed = false;
+    // The Gets that reached its tables so far (GetOutcomes::reached), and
+    // the loop's readings of them (when, how many), for their rate.
+    uint64_t gets_reached = 0;
+    std::vector<std::pair<std::chrono::steady_clock::time_point, uint64_t>> get_readings;
+    // The tables the loop wrote, by file number: the bits per key the plan
+    // gave each then. One is off the plan only once the plan has moved
+    // from that (its filter is what a rewrite under it builds).
+    std::map<uint64_t, double> rebuilt_for;
+  };
+  // A DB instance's rebuild loop.
+  struct Loop {
+    std::string session;
+    std::unique_ptr<RebuildLoop> loop;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of
@@ -219,18 +255,40 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // column family's filter policy is sstfilter's (policy_guard.h).
   void CheckPolicy(rocksdb::DB* db, const std::vector<rocksdb::LiveFileMetaData>& files,
                    DbTree* tree);
+  // Under mu_: starts the DB's rebuild loop if it has none.
+  void StartLoop(rocksdb::DB* db, const DbTree& tree);
+  // The loop's owner (RebuildLoop::Owner): the table the DB instance
+  // `session` should rewrite now, and a rewrite's start and end counted as
+  // a compaction job of the census's own (`job`, below 0).
+  std::optional<RebuildTarget> PickRebuild(rocksdb::DB* db, const std::string& session);
+  void BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target);
+  void EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
+                  const rocksdb::Status& status, rocksdb::CompactionJobInfo info);
+  // Under mu_: the rate of Gets reaching the tables over the loop's recent
+  // readings.
+  static double GetRate(DbTree* tree);
+  // Stops the loops of `db_path` (every DB's if empty); not under mu_.
+  void StopLoops(const std::string& db_path);
+  // Under mu_: the census's part of a compaction job's start and end
+  // (OnCompactionBegin, OnCompactionCompleted, and the rebuilds').
+  void BeginJob(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info);
+  void EndJob(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info);
   // Under mu_: keeps the column family's tree for the job's tables.
   void StartJob(rocksdb::DB* db, const std::string& column_family, int job_id,
                 const std::map<std::string, std::shared_ptr<const TreeRuns>>& published);
 
   const double work_per_rebuild_;
   const uint64_t answered_window_gets_;
+  const double rebuild_bytes_per_second_;
   std::mutex mu_;
   std::map<std::string, DbTree> trees_;  // By DB path.
   std::map<std::string, std::map<int, CensusTree::Compaction>> running_;  // DB path -> jobs.
   std::map<std::string, std::map<uint64_t, TableRecord>> records_;  // DB path -> tables.
   std::map<JobKey, JobTree> jobs_;
   std::vector<const void*> published_;  // DBs to Forget when destroyed.
+  std::map<std::string, Loop> loops_;   // By DB path.
+  std::map<std::string, Rebuilt> rebuilt_;  // By DB path, over its instances.
+  int next_rebuild_job_ = -1;               // The rebuilds' job ids: below 0.
   // Last: destroyed first, running what waits while the rest still lives.
   FileWorker files_;
 };

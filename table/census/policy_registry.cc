@@ -20,10 +20,10 @@ Registry& Policies() {
 
 }  // namespace
 
-std::shared_ptr<FilterAnswers> RegisterPolicy(const void* policy, PlannedBits planned_bits) {
+std::shared_ptr<FilterAnswers> RegisterPolicy(const void* policy, SizingOf sizing) {
   auto answers = std::make_shared<FilterAnswers>();
   std::lock_guard<std::mutex> lock(Policies().mu);
-  Policies().by_policy[policy] = RegisteredPolicy{answers, std::move(planned_bits)};
+  Policies().by_policy[policy] = RegisteredPolicy{answers, std::move(sizing)};
   return answers;
 }
 

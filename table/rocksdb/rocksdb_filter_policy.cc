@@ -91,11 +91,10 @@ class RocksDbFilterPolicy final : public rocksdb::FilterPolicy {
   // RocksDB configures ("{id=...;bits_per_key=...}") is options_ itself.
   explicit RocksDbFilterPolicy(const FilterOptions& options)
       : options_(options),
-        answers_(RegisterPolicy(this, [this](const TableSite& site, const void* db,
-                                             const std::string& column_family,
-                                             const rocksdb::BlockBasedTableOptions& table) {
-          return Error().ok() ? PlannedBitsAt(options_, site, db, column_family, table)
-                              : std::nullopt;
+        answers_(RegisterPolicy(this, [this](const rocksdb::BlockBasedTableOptions& table) {
+          std::optional<PolicySizing> sizing;
+          if (Error().ok()) sizing = PolicySizing{options_, CacheSiteOf(options_, table)};
+          return sizing;
         })) {
     RegisterOptions("FilterOptions", &options_, &OptionInfo());
   }

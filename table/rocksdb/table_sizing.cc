@@ -110,37 +110,20 @@ std::string CacheAwareFallback(const FilterOptions& options,
                                   : "");
 }
 
-TableChoice ChooseForTableAt(const FilterOptions& options, const TableSite& site, const void* db,
-                             const std::string& column_family,
-                             const rocksdb::BlockBasedTableOptions& table) {
-  std::shared_ptr<const TreeRuns> runs;
-  if (SizedByTree(options, site)) runs = TreeForTable(db, column_family);
-  std::optional<CacheSite> cache;
-  if (options.per_level.cache_aware) cache = CacheSiteOf(options, table);
-  std::shared_ptr<CachePlanMemo> plans;
-  if (cache && runs != nullptr) plans = LevelCensus::Instance().PlansOf(db, column_family);
-  return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr, plans.get());
-}
-
 TableChoice ChooseForTable(const FilterOptions& options,
                            const rocksdb::FilterBuildingContext& context) {
-  return ChooseForTableAt(options, SiteOf(context), context.info_log, context.column_family_name,
-                          context.table_options);
-}
-
-std::optional<double> PlannedBitsAt(const FilterOptions& options, const TableSite& site,
-                                    const void* db, const std::string& column_family,
-                                    const rocksdb::BlockBasedTableOptions& table) {
-  if (!SizedByTree(options, site) || TreeForTable(db, column_family) == nullptr) {
-    return std::nullopt;
+  const TableSite site = SiteOf(context);
+  std::shared_ptr<const TreeRuns> runs;
+  if (SizedByTree(options, site)) {
+    runs = TreeForTable(context.info_log, context.column_family_name);
   }
-  const TableChoice choice = ChooseForTableAt(options, site, db, column_family, table);
-  if (choice.no_filter) return 0.0;
-  const FilterSetting setting = FilterSettingOf(choice);
-  if (setting == nullptr) return std::nullopt;
-  FilterKeys keys;
-  keys.entries = static_cast<size_t>(site.entries);
-  return setting(keys);
+  std::optional<CacheSite> cache;
+  if (options.per_level.cache_aware) cache = CacheSiteOf(options, context.table_options);
+  std::shared_ptr<CachePlanMemo> plans;
+  if (cache && runs != nullptr) {
+    plans = LevelCensus::Instance().PlansOf(context.info_log, context.column_family_name);
+  }
+  return ChooseForSite(options, site, std::move(runs), cache ? &*cache : nullptr, plans.get());
 }
 
 }  // namespace sstfilter

@@ -44,18 +44,6 @@ std::string CacheAwareFallback(const FilterOptions& options,
 // its latest). REQUIRES: options resolved.
 TableChoice ChooseForTable(const FilterOptions& options,
                            const rocksdb::FilterBuildingContext& context);
-// The same for a table at `site` of the DB with census key `db`
-// (table/census/census_registry.h) and `column_family`, under its table
-// options `table`.
-TableChoice ChooseForTableAt(const FilterOptions& options, const TableSite& site, const void* db,
-                             const std::string& column_family,
-                             const rocksdb::BlockBasedTableOptions& table);
-// The bits per key of the filter ChooseForTableAt gives a whole table of
-// site.entries (0: none), the census's PlannedBits
-// (table/census/policy_registry.h); nullopt where the tree does not size it.
-std::optional<double> PlannedBitsAt(const FilterOptions& options, const TableSite& site,
-                                    const void* db, const std::string& column_family,
-                                    const rocksdb::BlockBasedTableOptions& table);
 
 }  // namespace sstfilter
 

@@ -1,0 +1,39 @@
+// A DB's live tables against today's plan: for each table of the default
+// column family below L0, the filter bits it was built with (its record,
+// census_tree.h) and those its policy would give it were it built now
+// (filter/plan/table_choice.h, for the census's latest tree under the
+// policy's sizing, policy_registry.h), and what rebuilding each table off
+// the plan would save and cost (filter/plan/rebuild_gain.h). The rebuild
+// loop (rebuild_loop.h) acts on it; the advisor shows it.
+#ifndef SSTFILTER_TABLE_CENSUS_OFF_PLAN_TABLES_H_
+#define SSTFILTER_TABLE_CENSUS_OFF_PLAN_TABLES_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "filter/plan/rebuild_gain.h"
+#include "rocksdb/db.h"
+#include "rocksdb/metadata.h"
+#include "table/census/census_tree.h"
+
+namespace sstfilter {
+
+struct OffPlanView {
+  std::vector<TableAgainstPlan> tables;  // Every table below L0 whose record is known.
+  std::vector<TableRebuild> gains;       // Of those off the plan.
+};
+
+// The view of `db`'s live tables `files`, by the census's `records` (by
+// file number); nullopt where the default column family's policy does not
+// size its tables by the tree (not sstfilter's, not optimize_levels, or no
+// tree published for the DB yet). Tables a compaction is rewriting are
+// left out.
+std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
+                                         const std::vector<rocksdb::LiveFileMetaData>& files,
+                                         const std::map<uint64_t, TableRecord>& records);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_CENSUS_OFF_PLAN_TABLES_H_

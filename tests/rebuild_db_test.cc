@@ -1,0 +1,147 @@
+// The rebuild loop (table/census/rebuild_loop.h) in a DB loaded before any
+// Get: its tables were planned for no known share of Gets finding their
+// key; once its Gets say (here, from the filters' answers, no statistics),
+// the tables off the new plan are rewritten in place, and every key is
+// still found.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "table/census/census_listener.h"
+#include "table/census/census_registry.h"
+#include "table/census/filter_answers.h"
+#include "table/census/open_db.h"
+#include "tests/cache_aware_db_util.h"
+#include "tests/db_test_util.h"
+#include "tests/warning_log.h"
+
+namespace sstfilter {
+namespace {
+
+using cache_aware_testing::AnsweredOptions;
+using cache_aware_testing::kKeys;
+using cache_aware_testing::LongValueFor;
+using cache_aware_testing::WriteAndFlush;
+
+constexpr uint64_t kWindowGets = 20000;  // Every query sampled (as LearnedShareDbTest).
+
+// The deepest level's tables: file number -> filter bytes.
+std::map<uint64_t, uint64_t> DeepestTables(rocksdb::DB* db, int* deepest) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  *deepest = 0;
+  for (const auto& f : files) *deepest = std::max(*deepest, f.level);
+  rocksdb::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  std::map<uint64_t, uint64_t> tables;
+  for (const auto& f : files) {
+    if (f.level != *deepest) continue;
+    for (const auto& [path, p] : props) {
+      if (path.size() >= f.name.size() &&
+          path.compare(path.size() - f.name.size(), f.name.size(), f.name) == 0) {
+        tables[f.file_number] = p->filter_size;
+      }
+    }
+  }
+  return tables;
+}
+
+uint64_t LiveBytes(rocksdb::DB* db) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  uint64_t bytes = 0;
+  for (const auto& f : files) bytes += f.size;
+  return bytes;
+}
+
+class RebuildDbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_ = AnsweredOptions(env_.get(), listener_);
+    ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
+    WriteAndFlush(db_.get(), keys_, 0, kKeys);
+  }
+  void TearDown() override {
+    db_.reset();
+    FilterAnswers::SetSampleEvery(FilterAnswers::kSampleEvery);
+  }
+
+  // Gets keys of every age until the loop has been idle (no new rewrite)
+  // for `quiet` after at least one, or `limit` passes.
+  LevelCensusListener::Rebuilt GetUntilRebuilt(std::chrono::seconds quiet,
+                                               std::chrono::seconds limit) {
+    const auto start = std::chrono::steady_clock::now();
+    auto changed = start;
+    LevelCensusListener::Rebuilt last;
+    std::string value;
+    for (size_t round = 0; std::chrono::steady_clock::now() - start < limit; ++round) {
+      for (size_t i = 0; i < 2000; ++i) {
+        const std::string& key = keys_[(round * 2000 + i) * 7 % kKeys];
+        EXPECT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).ok());
+      }
+      const LevelCensusListener::Rebuilt now = listener_->RebuiltSoFar("/db");
+      if (now.tables != last.tables) changed = std::chrono::steady_clock::now(), last = now;
+      if (last.tables > 0 && std::chrono::steady_clock::now() - changed > quiet) break;
+    }
+    return last;
+  }
+
+  const std::unique_ptr<rocksdb::Env> env_{rocksdb::NewMemEnv(rocksdb::Env::Default())};
+  const std::vector<std::string> keys_ = testing::RandomKeys(kKeys, 61);
+  const std::shared_ptr<LevelCensusListener> listener_ = std::make_shared<LevelCensusListener>(
+      LevelCensusListener::kWorkPerRebuild, kWindowGets, /*rebuild_bytes_per_second=*/1e9);
+  rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+// Loaded with nothing known, the deepest level kept its filters (the plan
+// robust over every share); every Get then finds its key, the plan for
+// that leaves the deepest level unfiltered (cache_aware_db_test's
+// TheDbsStatisticsSay...), and the loop rewrites its tables without
+// filters, each once, writing less than the DB holds twice over.
+TEST_F(RebuildDbTest, PresentGetsRebuildTheDeepestLevelWithoutFilters) {
+  int deepest = 0;
+  const std::map<uint64_t, uint64_t> before = DeepestTables(db_.get(), &deepest);
+  size_t filtered_before = 0;
+  for (const auto& [number, bytes] : before) filtered_before += bytes > 0;
+  ASSERT_GT(filtered_before, before.size() / 2) << "the load left the deepest level unfiltered";
+  const uint64_t db_bytes = LiveBytes(db_.get());
+
+  const LevelCensusListener::Rebuilt rebuilt =
+      GetUntilRebuilt(std::chrono::seconds(3), std::chrono::seconds(90));
+  ASSERT_GT(rebuilt.tables, 0u) << "nothing rebuilt";
+  int deepest_after = 0;
+  const std::map<uint64_t, uint64_t> after = DeepestTables(db_.get(), &deepest_after);
+  EXPECT_EQ(deepest_after, deepest);
+  size_t filtered_after = 0, new_tables = 0;
+  for (const auto& [number, bytes] : after) {
+    filtered_after += bytes > 0;
+    if (before.count(number) == 0) {
+      ++new_tables;
+      EXPECT_EQ(bytes, 0u) << "table " << number << " rebuilt with a filter";
+    }
+  }
+  std::printf(
+      "deepest level L%d: %zu of %zu tables filtered before, %zu of %zu after; %llu "
+      "rewrites wrote %llu bytes (the DB: %llu)\n",
+      deepest, filtered_before, before.size(), filtered_after, after.size(),
+      static_cast<unsigned long long>(rebuilt.tables),
+      static_cast<unsigned long long>(rebuilt.bytes), static_cast<unsigned long long>(db_bytes));
+  EXPECT_LT(filtered_after, filtered_before / 4);
+  EXPECT_GT(new_tables, 0u);
+  EXPECT_LE(rebuilt.bytes, 2 * db_bytes);
+  testing::ExpectAllFound(db_.get(), keys_, "after the rebuilds", LongValueFor);
+  std::string value;
+  for (const std::string& key : testing::AbsentKeys(2000, 5)) {
+    ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).IsNotFound());
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
