@@ -25,6 +25,7 @@ namespace {
 
 using cache_aware_testing::AnsweredOptions;
 using cache_aware_testing::CacheSetup;
+using cache_aware_testing::kAnsweredTestWindow;
 using cache_aware_testing::kCacheAware;
 using cache_aware_testing::kKeys;
 using cache_aware_testing::LongValueFor;
@@ -32,14 +33,12 @@ using cache_aware_testing::OptionsFor;
 using cache_aware_testing::PlanAfterGets;
 using cache_aware_testing::WriteAndFlush;
 
-// Every query sampled, so that windows of 20,000 Gets tell the share as
-// 400,000 Gets sampled at the default rate would (within about 1.5%).
-constexpr uint64_t kWindowGets = 20000;
-// A window, and a fifth more.
-constexpr size_t kWindow = kWindowGets * 6 / 5;
+// A window of kAnsweredTestWindow Gets, and a fifth more.
+constexpr size_t kWindow = kAnsweredTestWindow * 6 / 5;
 
 std::shared_ptr<rocksdb::EventListener> NewListener() {
-  return std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild, kWindowGets);
+  return std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
+                                               kAnsweredTestWindow);
 }
 
 // A cache_aware DB in memory, without statistics, its keys written but the
