@@ -11,7 +11,8 @@
 // where the accuracy comes first and each field after it, at most once and
 // in any order, is an encoding name (banded) or one of the named fields of
 // option_fields.h: compact_from_level:<level>, optimize_levels,
-// access_aware, budget_mb:<MiB>, cache_aware, cache_share:<F>, hit_share:<F>.
+// access_aware, budget_mb:<MiB>, cache_aware, cache_share:<F>, hit_share:<F>,
+// rebuild_mb_s:<MiB>.
 // FormatPolicyId writes one back: ParsePolicyId(FormatPolicyId(o)) == o.
 // Fields are separated by ':' only: RocksDB reads an '=' anywhere in a
 // filter_policy value as an option map ("a=b"), so an id holding one would
@@ -81,6 +82,13 @@ inline constexpr char kCacheAwareName[] = "cache_aware";
 inline constexpr char kCacheShareName[] = "cache_share";
 inline constexpr char kHitShareName[] = "hit_share";
 inline constexpr char kShareUnset[] = "none";
+// The rebuild loop's pace's name (rebuild_mb_s:<MiB>: MiB of tables
+// rewritten a second at most), its spelling for "not set" (the default
+// pace), the default, and its largest value (1 TiB a second: a typo).
+inline constexpr char kRebuildName[] = "rebuild_mb_s";
+inline constexpr char kRebuildUnset[] = "none";
+inline constexpr double kDefaultRebuildMbPerSecond = 16;
+inline constexpr double kMaxRebuildMbPerSecond = 1024.0 * 1024;
 // The least cache_share: one column family among a thousand sharing one
 // block cache. Below it the filters' share of any cache RocksDB users run
 // (8 MiB to hundreds of GiB) is a few KiB at most: a typo, not a setup
@@ -133,11 +141,18 @@ struct PerLevelOptions {
   // unset: the DB's statistics' where the census reads them, else
   // kAssumedHitShare (cache_budget.h).
   std::optional<double> hit_share = std::nullopt;
+  // With cache_aware: the most MiB a second of tables the census may
+  // rewrite in place to bring their filters to today's plan
+  // (table/census/rebuild_loop.h), each only where the reads it saves pay
+  // for it (filter/plan/rebuild_gain.h). In [0, kMaxRebuildMbPerSecond];
+  // 0: no rewrites; unset: kDefaultRebuildMbPerSecond.
+  std::optional<double> rebuild_mb_s = std::nullopt;
 
   bool operator==(const PerLevelOptions& o) const {
     return compact_from_level == o.compact_from_level && optimize_levels == o.optimize_levels &&
            access_aware == o.access_aware && budget_mb == o.budget_mb &&
-           cache_aware == o.cache_aware && cache_share == o.cache_share && hit_share == o.hit_share;
+           cache_aware == o.cache_aware && cache_share == o.cache_share &&
+           hit_share == o.hit_share && rebuild_mb_s == o.rebuild_mb_s;
   }
 };
 

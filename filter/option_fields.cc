@@ -44,6 +44,13 @@ absl::Status HitShareOutOfRange(std::string_view shown) {
   return ShareOutOfRange(kHitShareName, shown, 0);
 }
 
+absl::Status RebuildOutOfRange(std::string_view shown) {
+  return BadOptionValue(kRebuildName, shown,
+                        absl::StrFormat("is out of range; expected MiB a second in [0, %.0f] (0: "
+                                        "no rewrites)",
+                                        kMaxRebuildMbPerSecond));
+}
+
 absl::Status LevelOutOfRange(std::string_view shown) {
   const bool negative = !shown.empty() && shown[0] == '-';
   return BadOptionValue(kCompactFromLevelName, shown,
@@ -74,6 +81,7 @@ bool FpInRange(double x) { return x > 0 && x < 1; }
 bool BudgetInRange(double x) { return x >= kMinBudgetMb && x <= kMaxBudgetMb; }
 bool CacheShareInRange(double x) { return x >= kMinCacheShare && x <= 1; }
 bool HitShareInRange(double x) { return x >= 0 && x <= 1; }
+bool RebuildInRange(double x) { return x >= 0 && x <= kMaxRebuildMbPerSecond; }
 
 absl::StatusOr<bool> ParseFlag(std::string_view name, std::string_view value) {
   if (value == "true") return true;
@@ -240,6 +248,17 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.per_level.hit_share, kShareUnset); },
      [](const FilterOptions& o) { return o.per_level.hit_share.has_value(); }, &HitShareOutOfRange},
+    {kRebuildName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, "", kCacheAwareName,
+     "the rewrites bring tables to the cache-aware plan", false,
+     [](std::string_view v, FilterOptions* o) {
+       return ParseOptionalNumber<&PerLevelOptions::rebuild_mb_s>(
+           kRebuildName, v, kRebuildUnset,
+           absl::StrFormat("MiB a second in [0, %.0f]", kMaxRebuildMbPerSecond), &RebuildInRange,
+           &RebuildOutOfRange, o);
+     },
+     [](const FilterOptions& o) { return FormatOptional(o.per_level.rebuild_mb_s, kRebuildUnset); },
+     [](const FilterOptions& o) { return o.per_level.rebuild_mb_s.has_value(); },
+     &RebuildOutOfRange},
 };
 
 }  // namespace

@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
 constexpr char kGrammar[] =
     "sstfilter.bloom[:<bits_per_key>|:fp_rate:<p>], then in any order [:<encoding>]"
     "[:compact_from_level:<level>][:optimize_levels][:access_aware][:budget_mb:<MiB>]"
-    "[:cache_aware][:cache_share:<F>][:hit_share:<F>]";
+    "[:cache_aware][:cache_share:<F>][:hit_share:<F>][:rebuild_mb_s:<MiB>]";
 
 TEST(CompactFromLevelTest, BadIdsNameTheProblem) {
   const std::pair<std::string, std::string> kBad[] = {

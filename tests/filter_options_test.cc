@@ -235,7 +235,9 @@ TEST(CacheAwareTest, IdsParseAndRoundTrip) {
         "sstfilter.bloom:10:banded:optimize_levels:cache_aware:cache_share:0.25",
         "sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0",
         "sstfilter.bloom:12:cache_local:optimize_levels:access_aware:budget_mb:8:cache_aware:"
-        "cache_share:1:hit_share:0.9"}) {
+        "cache_share:1:hit_share:0.9",
+        "sstfilter.bloom:10:optimize_levels:cache_aware:rebuild_mb_s:0",
+        "sstfilter.bloom:10:optimize_levels:cache_aware:hit_share:0:rebuild_mb_s:64"}) {
     absl::StatusOr<FilterOptions> options = ParsePolicyId(id);
     ASSERT_TRUE(options.ok()) << id << ": " << options.status();
     EXPECT_TRUE(options->per_level.cache_aware) << id;
@@ -275,6 +277,12 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "cache_share without cache_aware: the share describes the block cache the filters are "
        "sized for; add cache_aware (sstfilter.bloom:10:optimize_levels:cache_aware:"
        "cache_share:0.5)"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:rebuild_mb_s:-1",
+       "rebuild_mb_s=-1 is out of range; expected MiB a second in [0, 1048576] (0: no rewrites)"},
+      {"sstfilter.bloom:10:optimize_levels:cache_aware:rebuild_mb_s:fast",
+       "rebuild_mb_s=fast is not a number"},
+      {"sstfilter.bloom:10:optimize_levels:rebuild_mb_s:8",
+       "rebuild_mb_s without cache_aware: the rewrites bring tables to the cache-aware plan"},
       // Values that mean nothing: a cache of no bytes, a budget of none.
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:4.9e-324",
        "cache_share=4.9e-324 is out of range; expected a share in [0.001, 1]"},
@@ -322,7 +330,7 @@ TEST(BloomOptionsTest, TableAwareFieldsAreThePerLevelPart) {
       {"bits_per_key", "12"},      {"fp_rate", "0.01"},         {"format", "banded"},
       {"compact_from_level", "2"}, {"optimize_levels", "true"}, {"access_aware", "true"},
       {"budget_mb", "1"},          {"cache_aware", "true"},     {"cache_share", "0.5"},
-      {"hit_share", "0.5"}};
+      {"hit_share", "0.5"},        {"rebuild_mb_s", "4"}};
   ASSERT_EQ(OptionFields().size(), example.size());
   for (const OptionField& field : OptionFields()) {
     SCOPED_TRACE(field.name);

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/table.h"
 #include "table/census/census_listener.h"
 #include "table/census/census_registry.h"
 #include "table/census/filter_answers.h"
@@ -142,6 +143,47 @@ TEST_F(RebuildDbTest, PresentGetsRebuildTheDeepestLevelWithoutFilters) {
   for (const std::string& key : testing::AbsentKeys(2000, 5)) {
     ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).IsNotFound());
   }
+}
+
+// Once the tables follow the plan, the same Gets rewrite nothing more: a
+// settled tree whose workload does not change costs no writes.
+TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
+  const LevelCensusListener::Rebuilt settled =
+      GetUntilRebuilt(std::chrono::seconds(3), std::chrono::seconds(90));
+  ASSERT_GT(settled.tables, 0u);
+  const LevelCensusListener::Rebuilt later =
+      GetUntilRebuilt(std::chrono::seconds(8), std::chrono::seconds(8), settled.tables);
+  EXPECT_EQ(later.tables, settled.tables) << "the loop went on rewriting a settled tree";
+  EXPECT_EQ(later.bytes, settled.bytes);
+}
+
+// rebuild_mb_s:0 in the policy id turns the loop off: the same Gets, the
+// same tables off the plan, no rewrite.
+TEST_F(RebuildDbTest, RebuildMbS0RewritesNothing) {
+  db_.reset();
+  rocksdb::BlockBasedTableOptions table =
+      *options_.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_TRUE(
+      CreateFilterPolicyStrictly(std::string(cache_aware_testing::kCacheAware) + ":rebuild_mb_s:0",
+                                 &table.filter_policy)
+          .ok());
+  options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  const auto listener = std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
+                                                              kAnsweredTestWindow);
+  options_.listeners = {listener};
+  ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());  // An event: the loop starts.
+  std::string value;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t round = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(12);
+       ++round) {
+    for (size_t i = 0; i < 2000; ++i) {
+      ASSERT_TRUE(
+          db_->Get(rocksdb::ReadOptions(), keys_[(round * 2000 + i) * 7 % kKeys], &value).ok());
+    }
+  }
+  EXPECT_EQ(listener->RebuiltSoFar("/db").tables, 0u);
 }
 
 // A close while the loop rewrites (the loop paced at 1 GB/s: one rewrite

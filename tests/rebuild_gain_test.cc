@@ -14,7 +14,6 @@
 namespace sstfilter {
 namespace {
 
-constexpr double kMib = kTestMib;
 constexpr double kBuiltBits = 10;
 
 // L1-L3 of 100,000, 1M and 10M keys in tables of 100,000, every filter
@@ -87,7 +86,7 @@ TEST(RebuildGainTest, APresentKeyWorkloadRebuildsTheBottomWithoutFilters) {
   const auto tables = TablesOf(runs, 3, kBuiltBits, 0);
   const std::vector<TableRebuild> gains = RebuildGains(CacheAware(1), runs, Cache(4), tables);
   ASSERT_EQ(gains.size(), tables.size());
-  CacheWorkload workload{4 * kMib, 1, CacheWorkload::kDefaultHighPriRatio};
+  CacheWorkload workload{4 * kTestMib, 1, CacheWorkload::kDefaultHighPriRatio};
   const double expected = PredictReads(BlocksByHand(0), workload).total() -
                           PredictReads(BlocksByHand(3), workload).total();
   ASSERT_GT(expected, 0.05);
@@ -107,7 +106,7 @@ TEST(RebuildGainTest, AnAbsentKeyWorkloadRebuildsABareBottomWithFilters) {
   const auto tables = TablesOf(runs, 3, 0, kBuiltBits);
   const std::vector<TableRebuild> gains = RebuildGains(CacheAware(0), runs, Cache(64), tables);
   ASSERT_EQ(gains.size(), tables.size());
-  CacheWorkload workload{64 * kMib, 0, CacheWorkload::kDefaultHighPriRatio};
+  CacheWorkload workload{64 * kTestMib, 0, CacheWorkload::kDefaultHighPriRatio};
   const double expected = PredictReads(BlocksByHand(3), workload).total() -
                           PredictReads(BlocksByHand(0), workload).total();
   ASSERT_GT(expected, 0.5);

@@ -121,6 +121,11 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
   return gains;
 }
 
+double RebuildBytesPerSecond(const FilterOptions& options) {
+  if (!options.per_level.optimize_levels || !options.per_level.cache_aware) return 0;
+  return options.per_level.rebuild_mb_s.value_or(kDefaultRebuildMbPerSecond) * 1024 * 1024;
+}
+
 std::vector<TableRebuild> RebuildsWorthIt(std::vector<TableRebuild> gains, double gets_per_second) {
   const double gets = gets_per_second * static_cast<double>(kPaybackHorizon.count());
   std::vector<TableRebuild> worth;

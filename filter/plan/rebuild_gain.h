@@ -75,6 +75,11 @@ inline constexpr std::chrono::seconds kPaybackHorizon{600};
 // time than as many sequential bytes of a rewrite, so this undercounts).
 inline constexpr double kSavedReadBytes = 4096;
 
+// The most bytes a second of tables `options` let the census rewrite
+// (rebuild_mb_s, else kDefaultRebuildMbPerSecond); 0 where none: not
+// cache_aware (the gains are the cache model's), or rebuild_mb_s:0.
+double RebuildBytesPerSecond(const FilterOptions& options);
+
 // Of `gains`, those whose saving over kPaybackHorizon at `gets_per_second`
 // is worth more than their cost, most saving per byte first.
 std::vector<TableRebuild> RebuildsWorthIt(std::vector<TableRebuild> gains, double gets_per_second);

@@ -460,7 +460,7 @@ void LevelCensusListener::OnColumnFamilyHandleDeletionStarted(rocksdb::ColumnFam
 }
 
 void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
-  if (rebuild_bytes_per_second_ <= 0 || tree.closed) return;
+  if (tree.closed) return;
   Loop& loop = loops_[db->GetName()];
   if (loop.loop != nullptr && loop.session == tree.session) return;
   // Another instance's loop stopped as it closed: it ended already.
@@ -478,7 +478,7 @@ void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
                               const rocksdb::CompactionJobInfo& info) {
     EndRebuild(db, *job, target, status, info);
   };
-  loop.loop = std::make_unique<RebuildLoop>(db, rebuild_bytes_per_second_, std::move(owner));
+  loop.loop = std::make_unique<RebuildLoop>(db, std::move(owner));
 }
 
 void LevelCensusListener::StopLoops(const std::string& db_path) {
@@ -508,6 +508,12 @@ double LevelCensusListener::GetRate(DbTree* tree) {
 
 std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
                                                               const std::string& session) {
+  const std::optional<PolicySizing> sizing = SizingOfDb(db);
+  const double pace =
+      sizing.has_value()
+          ? rebuild_bytes_per_second_.value_or(RebuildBytesPerSecond(sizing->options))
+          : 0;
+  if (pace <= 0) return std::nullopt;  // rebuild_mb_s:0, or not a policy that rebuilds.
   std::map<uint64_t, TableRecord> records;
   double rate = 0;
   {
@@ -544,8 +550,8 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
   const TableRebuild& best = worth.front();
   for (const rocksdb::LiveFileMetaData& f : files) {
     if (f.file_number != best.table.number) continue;
-    return RebuildTarget{f.file_number, f.name, f.level, best.table.planned_bits,
-                         RebuildText(best, rate)};
+    return RebuildTarget{f.file_number,           f.name, f.level,
+                         best.table.planned_bits, pace,   RebuildText(best, rate)};
   }
   return std::nullopt;
 }

@@ -88,10 +88,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // from the filters' answers (FilterAnswers::kAnsweredWindowGets; tests
   // that sample every query take fewer).
   // rebuild_bytes_per_second: the pace of the rebuild loop's rewrites
-  // (rebuild_loop.h); 0: no loop.
+  // (rebuild_loop.h) in place of the policy's (rebuild_mb_s; for tests).
   explicit LevelCensusListener(double work_per_rebuild = kWorkPerRebuild,
                                uint64_t answered_window_gets = FilterAnswers::kAnsweredWindowGets,
-                               double rebuild_bytes_per_second = kRebuildBytesPerSecond)
+                               std::optional<double> rebuild_bytes_per_second = std::nullopt)
       : work_per_rebuild_(work_per_rebuild),
         answered_window_gets_(answered_window_gets),
         rebuild_bytes_per_second_(rebuild_bytes_per_second) {}
@@ -130,11 +130,6 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // traffic file to be read (on the census's own thread); one read later
   // is taken up at a later event.
   static constexpr std::chrono::milliseconds kCarryWait{500};
-  // The rebuild loop's pace: 16 MiB a second of rewritten tables, a small
-  // share of a disk's bandwidth (and of what RocksDB's own compactions
-  // write under a steady load).
-  static constexpr double kRebuildBytesPerSecond = 16.0 * 1024 * 1024;
-
   // The rewrites each DB's rebuild loop has done and the bytes they wrote,
   // in this listener (tests, benchmarks).
   struct Rebuilt {
@@ -279,7 +274,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
 
   const double work_per_rebuild_;
   const uint64_t answered_window_gets_;
-  const double rebuild_bytes_per_second_;
+  const std::optional<double> rebuild_bytes_per_second_;
   std::mutex mu_;
   std::map<std::string, DbTree> trees_;  // By DB path.
   std::map<std::string, std::map<int, CensusTree::Compaction>> running_;  // DB path -> jobs.

@@ -48,18 +48,23 @@ std::optional<double> PlannedBits(const PolicySizing& sizing, const TableSite& s
 
 }  // namespace
 
+std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db) {
+  const rocksdb::Options options = db->GetOptions();
+  if (options.table_factory == nullptr) return std::nullopt;
+  const auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  if (table == nullptr || table->filter_policy == nullptr) return std::nullopt;
+  // Held while its sizing is asked: the options' copy keeps it.
+  const std::optional<RegisteredPolicy> registered = RegisteredPolicyOf(table->filter_policy.get());
+  if (!registered.has_value() || registered->sizing == nullptr) return std::nullopt;
+  return registered->sizing(*table);
+}
+
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records) {
   const std::string& cf = rocksdb::kDefaultColumnFamilyName;
   const rocksdb::Options options = db->GetOptions();
-  if (options.table_factory == nullptr) return std::nullopt;
-  const auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
-  if (table == nullptr || table->filter_policy == nullptr) return std::nullopt;
-  const std::shared_ptr<const rocksdb::FilterPolicy> policy = table->filter_policy;  // Held.
-  const std::optional<RegisteredPolicy> registered = RegisteredPolicyOf(policy.get());
-  if (!registered.has_value() || registered->sizing == nullptr) return std::nullopt;
-  const std::optional<PolicySizing> sizing = registered->sizing(*table);
+  const std::optional<PolicySizing> sizing = SizingOfDb(db);
   const void* key = CensusKeyOf(db);
   const std::shared_ptr<const TreeRuns> runs = TreeForTable(key, cf);
   if (!sizing.has_value() || runs == nullptr || !sizing->options.per_level.optimize_levels) {

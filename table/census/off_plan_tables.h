@@ -17,8 +17,13 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "table/census/census_tree.h"
+#include "table/census/policy_registry.h"
 
 namespace sstfilter {
+
+// How the DB's default column family's policy sizes its filters
+// (policy_registry.h); nullopt where it is not sstfilter's or was rejected.
+std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db);
 
 struct OffPlanView {
   std::vector<TableAgainstPlan> tables;  // Every table below L0 whose record is known.

@@ -20,8 +20,7 @@ void SetCanceled(Options*, std::atomic<bool>*, long) {}
 
 }  // namespace
 
-RebuildLoop::RebuildLoop(rocksdb::DB* db, double bytes_per_second, Owner owner)
-    : db_(db), bytes_per_second_(bytes_per_second), owner_(std::move(owner)) {
+RebuildLoop::RebuildLoop(rocksdb::DB* db, Owner owner) : db_(db), owner_(std::move(owner)) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -75,10 +74,11 @@ void RebuildLoop::Run() {
       const uint64_t written = Rewrite(*target);
       // Paced: the next rewrite waits as long as this one's bytes take at
       // the rate, counted from its start; none sooner after a failed one.
-      next = written > 0 ? start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(static_cast<double>(written) /
-                                                                     bytes_per_second_))
-                         : next;
+      if (written > 0 && target->bytes_per_second > 0) {
+        next = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(static_cast<double>(written) /
+                                                         target->bytes_per_second));
+      }
     }
     lock.lock();
   }

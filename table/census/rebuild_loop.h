@@ -19,7 +19,7 @@
 //
 // The loop never blocks a write and yields to RocksDB: it rewrites only
 // while the DB runs no flush or compaction and has none pending, and paces
-// itself to `bytes_per_second` of rewritten bytes. It stops, cancelling a
+// itself to each rewrite's pace (the policy's rebuild_mb_s). It stops, cancelling a
 // rewrite under way where RocksDB can (CompactionOptions::canceled, in the
 // 11.x line; before it the rewrite ends at the DB's own shutdown flag),
 // when the DB begins to close (EventListener::OnDBShutdownBegin on 11.4
@@ -49,6 +49,8 @@ struct RebuildTarget {
   std::string name;     // As RocksDB's metadata names it ("/000123.sst").
   int level = 1;
   double planned_bits = 0;  // Per key, the plan's for it (0: no filter).
+  // The pace: the next rewrite starts no sooner than its bytes take at it.
+  double bytes_per_second = 0;
   std::string why;          // For the DB's LOG: what the rewrite is to save.
 };
 
@@ -69,7 +71,7 @@ class RebuildLoop {
   static constexpr std::chrono::milliseconds kTick{1000};
 
   // Starts the loop for `db` (alive until Stop returns).
-  RebuildLoop(rocksdb::DB* db, double bytes_per_second, Owner owner);
+  RebuildLoop(rocksdb::DB* db, Owner owner);
   ~RebuildLoop() { Stop(); }
   RebuildLoop(const RebuildLoop&) = delete;
   RebuildLoop& operator=(const RebuildLoop&) = delete;
@@ -87,7 +89,6 @@ class RebuildLoop {
   uint64_t Rewrite(const RebuildTarget& target);
 
   rocksdb::DB* const db_;
-  const double bytes_per_second_;
   const Owner owner_;
   std::mutex mu_;
   std::condition_variable wake_;
