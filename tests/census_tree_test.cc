@@ -173,6 +173,44 @@ TEST(CensusTreeTest, UnknownTablesPutItOutOfStep) {
   EXPECT_EQ(tree.Runs("default").levels[6].tables, 1u);
 }
 
+// Tables the rebuild loop is to rewrite count free at their level (their
+// keys, not their bits), across a rebuild, until the set is replaced; one
+// that is a compaction's input stays the compaction's.
+TEST(CensusTreeTest, PendingRewritesCountFreeAtTheirLevel) {
+  CensusTree tree;
+  const std::map<uint64_t, TableRecord> records = {{1, {1000, 8000}}, {2, {500, 4000}}};
+  tree.Rebuild({File(1, 6, 1000), File(2, 6, 500)}, {}, records, true);
+  const RunCensus before = tree.Runs("default").levels[6];
+  EXPECT_EQ(before.fixed_keys, 1500u);
+  EXPECT_EQ(before.fixed_filter_bits, 12000u);
+  tree.SetPendingRewrites({1, 99});  // 99: no such table.
+  RunCensus pending = tree.Runs("default").levels[6];
+  EXPECT_EQ(pending.keys, 1500u);
+  EXPECT_EQ(pending.tables, 2u);
+  EXPECT_EQ(pending.fixed_keys, 500u);
+  EXPECT_EQ(pending.fixed_filter_bits, 4000u);
+  tree.Rebuild({File(1, 6, 1000), File(2, 6, 500)}, {}, records, true);
+  EXPECT_EQ(Counts(tree.Runs("default")), Counts([&] {
+              TreeRuns runs;
+              runs.levels.resize(7);
+              runs.levels[6] = pending;
+              return runs;
+            }()));
+  ASSERT_TRUE(tree.StartCompaction(5, {"default", 6, {2}}));
+  tree.SetPendingRewrites({2});  // 1 fixed again; 2 the compaction's.
+  pending = tree.Runs("default").levels[6];
+  EXPECT_EQ(pending.fixed_keys, 1000u);
+  EXPECT_EQ(pending.fixed_filter_bits, 8000u);
+  tree.SetPendingRewrites({});
+  ASSERT_TRUE(tree.FinishCompaction(5, false, {}));
+  EXPECT_EQ(Counts(tree.Runs("default")), Counts([&] {
+              TreeRuns runs;
+              runs.levels.resize(7);
+              runs.levels[6] = before;
+              return runs;
+            }()));
+}
+
 // In a real DB, leveled and universal: what the listener published from
 // the events (no periodic rebuild) equals a rebuild from RocksDB's
 // metadata once the DB is idle.

@@ -195,6 +195,18 @@ TEST_P(SstAdvisorTest, LevelsAndReadsOfAnOpenDb) {
   EXPECT_TRUE(Contains(cached.output, "(--hit_share)")) << cached.output;
   EXPECT_TRUE(Contains(cached.output, ":optimize_levels:cache_aware:hit_share:0 would keep"))
       << cached.output;
+  // Every Get finding its key, in a cache of a tenth of the filters: the
+  // plan drops the deepest level's filter, and the rebuild section names
+  // its table, what rewriting it saves and from which Get rate.
+  cached = RunTool({"--db", dir_.path(), "--cache_mb", "0.01", "--hit_share", "1"});
+  ASSERT_EQ(cached.exit_code, 0) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "none at L6 and below")) << cached.output;
+  EXPECT_TRUE(Contains(cached.output, "tables off that plan")) << cached.output;
+  const size_t l6_row = cached.output.find(" L6, ", cached.output.find("tables off that plan"));
+  ASSERT_NE(l6_row, std::string::npos) << cached.output;
+  const std::string row = cached.output.substr(l6_row, cached.output.find('\n', l6_row) - l6_row);
+  EXPECT_TRUE(Contains(row, "-> none bits/key: saves ")) << row;
+  EXPECT_TRUE(Contains(row, " Gets/s")) << row;
 }
 
 INSTANTIATE_TEST_SUITE_P(EachKind, SstAdvisorTest,

@@ -19,6 +19,7 @@
 #include "filter/plan/cache_budget.h"
 #include "table/census/dir_file.h"
 #include "table/census/traffic_file.h"
+#include "tools/rebuild_advice.h"
 
 namespace sstfilter {
 
@@ -192,6 +193,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    ? ""
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
   PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
+  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache));
 }
 
 }  // namespace sstfilter

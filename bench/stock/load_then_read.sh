@@ -10,14 +10,22 @@
 # memtables and tables, dynamic level bytes, direct reads, no compression:
 # the RAM-bound setup of docs/results.md#through-stock-db_bench-at-8m-keys.
 #
+# With LEARN=N, before each kind is measured, processes of N Gets of that
+# kind (after one overwritten key and a flush: the event that gives the
+# census the DB, table/census/rebuild_loop.h) let the policy learn the
+# share found and rebuild its tables to it, until a process rebuilds
+# nothing (at most LEARN_PASSES); the rewrites' bytes (the LOG's
+# "sstfilter: rebuilt" lines) are printed against the DB's table bytes.
+#
 # Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
 # filter_policy value, "+hits" after it for optimize_filters_for_hits)
 # Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
-# readrandom). Prints one line per policy and kind.
+# readrandom), LEARN (0), LEARN_PASSES (4). Prints one line per policy and
+# kind.
 set -euo pipefail
 plugin="$1" work="$2"; shift 2
 num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
-kinds="${KINDS:-readmissing readrandom}"
+kinds="${KINDS:-readmissing readrandom}" learn="${LEARN:-0}" passes="${LEARN_PASSES:-4}"
 db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
 mkdir -p "$work"
 
@@ -64,6 +72,24 @@ misses() {  # misses OPTIONS DB KIND N
   echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out")"
 }
 
+# The bytes the census's rewrites wrote, as the DB's LOGs say.
+rebuilt_bytes() {  # rebuilt_bytes DB
+  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ { n++; b += $(NF - 1) } END { printf "%d %d\n", n, b }'
+}
+
+# Processes of LEARN Gets of KIND until one rebuilds nothing.
+learn() {  # learn OPTIONS DB KIND
+  local before after pass
+  for pass in $(seq "$passes"); do
+    before="$(rebuilt_bytes "$2")"
+    bench "$1" "$2" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
+      --reads="$learn" --statistics >/dev/null
+    after="$(rebuilt_bytes "$2")"
+    echo "  $3: learning pass $pass of $learn Gets: rewrites so far (tables bytes): $after" >&2
+    [ "$before" != "$after" ] || break
+  done
+}
+
 for spec in "$@"; do
   policy="${spec%+hits}" hits=false
   [ "$policy" != "$spec" ] && hits=true
@@ -76,6 +102,11 @@ for spec in "$@"; do
   plan="$( (grep -h 'cache_aware: a table' "$db"/LOG* 2>/dev/null || true) | tail -1 | sed 's/.*cache_aware: //')"
   [ -z "$plan" ] || echo "$spec: last plan: $plan"
   for kind in $kinds; do
+    if [ "$learn" -gt 0 ]; then
+      learn "$opts" "$db" "$kind"
+      read -r tables bytes <<<"$(rebuilt_bytes "$db")"
+      echo "$spec $kind: after learning, $tables rewrites wrote $bytes bytes; the DB's tables: $(du -cb "$db"/*.sst | tail -1 | cut -f1) bytes"
+    fi
     read -r f1 i1 d1 <<<"$(misses "$opts" "$db" "$kind" "$reads")"
     read -r f3 i3 d3 <<<"$(misses "$opts" "$db" "$kind" $((3 * reads)))"
     awk -v p="$spec" -v k="$kind" -v n=$((2 * reads)) -v f=$((f3 - f1)) -v i=$((i3 - i1)) \

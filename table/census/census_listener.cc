@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -531,21 +532,30 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
   db->GetLiveFilesMetaData(&files);
   std::optional<OffPlanView> view = OffPlanTables(db, files, records);
   if (!view.has_value()) return std::nullopt;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    const std::map<uint64_t, double>& rebuilt_for = trees_[db->GetName()].rebuilt_for;
-    auto& gains = view->gains;
-    gains.erase(std::remove_if(gains.begin(), gains.end(),
-                               [&](const TableRebuild& gain) {
-                                 const auto then = rebuilt_for.find(gain.table.number);
-                                 if (then == rebuilt_for.end()) return false;
-                                 TableAgainstPlan moved = gain.table;
-                                 moved.built_bits = then->second;
-                                 return !OffPlan(moved);
-                               }),
-                gains.end());
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = trees_.find(db->GetName());
+  if (it == trees_.end() || it->second.session != session || it->second.closed) {
+    return std::nullopt;
   }
-  const std::vector<TableRebuild> worth = RebuildsWorthIt(view->gains, rate);
+  DbTree& tree = it->second;
+  // A table the loop wrote is off the plan only once the plan moved.
+  auto& gains = view->gains;
+  gains.erase(std::remove_if(gains.begin(), gains.end(),
+                             [&](const TableRebuild& gain) {
+                               const auto then = tree.rebuilt_for.find(gain.table.number);
+                               if (then == tree.rebuilt_for.end()) return false;
+                               TableAgainstPlan moved = gain.table;
+                               moved.built_bits = then->second;
+                               return !OffPlan(moved);
+                             }),
+              gains.end());
+  const std::vector<TableRebuild> worth = RebuildsWorthIt(std::move(gains), rate);
+  // The tables to rewrite are sized for the plan, not for each other's
+  // debts (CensusTree::SetPendingRewrites), from the next table built.
+  std::set<uint64_t> pending;
+  for (const TableRebuild& gain : worth) pending.insert(gain.table.number);
+  tree.tree.SetPendingRewrites(std::move(pending));
+  Update(db, /*in_step=*/true, 0);
   if (worth.empty()) return std::nullopt;
   const TableRebuild& best = worth.front();
   for (const rocksdb::LiveFileMetaData& f : files) {

@@ -1,5 +1,9 @@
 #include "table/census/census_tree.h"
 
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
 #include "filter/filter_options.h"
 #include "table/census/live_traffic.h"
 
@@ -63,8 +67,9 @@ void CensusTree::Count(uint64_t number, const Table& table, int sign, int output
         table.entries, 0, 0);
     return;
   }
-  const uint64_t fixed_keys = table.bits_known ? table.entries : 0;
-  const uint64_t bits = table.bits_known ? table.filter_bits : 0;
+  const bool fixed = table.bits_known && pending_.count(number) == 0;
+  const uint64_t fixed_keys = fixed ? table.entries : 0;
+  const uint64_t bits = fixed ? table.filter_bits : 0;
   if (table.level > 0) {
     Add(&LevelRun(&c.levels, table.level), sign, table.entries, fixed_keys, bits);
   } else if (sign > 0) {
@@ -73,6 +78,23 @@ void CensusTree::Count(uint64_t number, const Table& table, int sign, int output
   } else {
     c.l0_tables.erase(number);
   }
+}
+
+void CensusTree::SetPendingRewrites(std::set<uint64_t> pending) {
+  std::vector<uint64_t> changed;
+  std::set_symmetric_difference(pending_.begin(), pending_.end(), pending.begin(), pending.end(),
+                                std::back_inserter(changed));
+  // A running compaction's inputs are free already; other tables move
+  // between fixed and free.
+  auto recount = [&](int sign) {
+    for (const uint64_t number : changed) {
+      const auto t = tables_.find(number);
+      if (t != tables_.end() && input_to_.count(number) == 0) Count(number, t->second, sign, -1);
+    }
+  };
+  recount(-1);
+  pending_ = std::move(pending);
+  recount(+1);
 }
 
 void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,

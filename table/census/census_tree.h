@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,13 @@ class CensusTree {
   // only ends (its inputs stay where they are).
   bool FinishCompaction(int job, bool ok, const std::vector<std::pair<uint64_t, Table>>& outputs);
 
+  // The tables the rebuild loop is about to rewrite (rebuild_loop.h), by
+  // file number: counted at their level but free, not fixed at the bits
+  // they were built with (as a running compaction's inputs are), so that
+  // each rewrite is sized for the plan, not for the debts of the tables
+  // that wait their turn. Kept across Rebuilds until replaced.
+  void SetPendingRewrites(std::set<uint64_t> pending);
+
   // The runs of `column_family` (empty if it has no table), with its
   // block shape (TreeRuns::blocks) from the records of the last Rebuild.
   TreeRuns Runs(const std::string& column_family) const;
@@ -116,6 +124,7 @@ class CensusTree {
   std::map<uint64_t, Table> tables_;
   std::map<uint64_t, int> input_to_;  // Running inputs: file number -> output level.
   std::map<int, Compaction> running_;  // By job id.
+  std::set<uint64_t> pending_;         // SetPendingRewrites'.
   std::map<std::string, Counts> counts_;
   std::map<std::string, std::shared_ptr<const TreeTraffic>> traffic_;  // At the last Rebuild.
   // By column family: the bytes and entries of the tables whose metadata

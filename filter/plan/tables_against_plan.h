@@ -1,0 +1,52 @@
+// Live tables against today's plan (rebuild_gain.h's TableAgainstPlan):
+// the bits each table's filters were built with beside those today's plan
+// gives its level (table_choice.h's ChooseForSite over the tree with every
+// run free: the plan owing nothing to tables built under another, which
+// the rebuilds bring to it too; the census counts the tables the loop is
+// to rewrite free, census_tree.h, so that each rewrite is sized so). The census
+// (table/census/off_plan_tables.h) and the advisor (tools/) list their
+// tables into it.
+#ifndef SSTFILTER_FILTER_PLAN_TABLES_AGAINST_PLAN_H_
+#define SSTFILTER_FILTER_PLAN_TABLES_AGAINST_PLAN_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
+#include "filter/plan/cache_plan_memo.h"
+#include "filter/plan/rebuild_gain.h"
+
+namespace sstfilter {
+
+// A live table as built.
+struct BuiltTable {
+  uint64_t number = 0;  // Its file number.
+  int level = 1;
+  double entries = 0;
+  double file_bytes = 0;
+  double filter_bits = 0;  // All its filters' (0: none).
+};
+
+// Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at
+// `cache` (null: the filters are not in a block cache) through `plans`
+// (the column family's memo; null: none); `tree_has_levels` as
+// TableSite's. Tables of no entries, and those whose choice is the
+// uniform setting (not sized by the tree), are left out.
+// REQUIRES: options resolved.
+std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
+                                                const std::shared_ptr<const TreeRuns>& runs,
+                                                const CacheSite* cache, CachePlanMemo* plans,
+                                                bool tree_has_levels,
+                                                const std::vector<BuiltTable>& tables);
+
+// `runs` with each level's tables counted as `tables` (every live table
+// below L0) were built: their entries fixed at their bits, those without a
+// filter unfiltered (rebuild_gain.h weighs today's tree so).
+TreeRuns AsBuilt(TreeRuns runs, const std::vector<BuiltTable>& tables);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_PLAN_TABLES_AGAINST_PLAN_H_

@@ -1,0 +1,91 @@
+#include "tools/rebuild_advice.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "filter/plan/cache_plan_memo.h"
+#include "filter/plan/rebuild_gain.h"
+#include "filter/plan/tables_against_plan.h"
+
+namespace sstfilter {
+
+namespace {
+
+constexpr double kMib = 1024.0 * 1024;
+constexpr size_t kListed = 5;
+
+std::string Bits(double bits) {
+  return bits > 0 ? absl::StrFormat("%.1f", bits) : std::string("none");
+}
+
+std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
+  std::vector<BuiltTable> built;
+  for (const TreeRun& run : runs) {
+    for (const TableFilters& t : run.tables) {
+      built.push_back({t.file_number, t.level, static_cast<double>(t.keys),
+                       static_cast<double>(t.data_bytes + t.index_bytes + t.filter_bytes),
+                       8.0 * static_cast<double>(t.filter_bytes)});
+    }
+  }
+  return built;
+}
+
+}  // namespace
+
+double BreakEvenGetsPerSecond(double saving, double cost_bytes) {
+  if (saving <= 0) return 0;
+  return cost_bytes / (saving * static_cast<double>(kPaybackHorizon.count()) * kSavedReadBytes);
+}
+
+void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
+                        const FilterOptions& options, const CacheSite& cache) {
+  const std::vector<BuiltTable> built = BuiltTables(runs);
+  const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
+  CachePlanMemo plans;
+  const std::vector<TableAgainstPlan> tables =
+      TablesAgainstPlan(options, tree, &cache, &plans, /*tree_has_levels=*/true, built);
+  std::vector<TableRebuild> gains = RebuildGains(options, *tree, cache, tables);
+  double saving = 0, cost = 0;
+  for (const TableRebuild& g : gains) saving += std::max(g.saving, 0.0), cost += g.cost_bytes;
+  absl::PrintF(
+      "tables off that plan (bits/key more than %.0f from its, or a filter it drops or "
+      "gives): %d of the %d below L0\n",
+      kOffPlanBits, gains.size(), tables.size());
+  if (gains.empty()) {
+    absl::PrintF("  the census's rebuild loop (cache_aware, rebuild_mb_s) rewrites none\n");
+    return;
+  }
+  absl::PrintF(
+      "  rewriting them saves %.4f device reads per Get by the model (each alone, "
+      "summed) and reads and writes %.1f MiB\n",
+      saving, cost / kMib);
+  const size_t off_plan = gains.size();
+  gains = RebuildsWorthIt(std::move(gains), std::numeric_limits<double>::max());
+  if (gains.size() < off_plan) {
+    absl::PrintF("  %d of them would save no reads: the loop leaves them\n",
+                 off_plan - gains.size());
+  }
+  if (gains.empty()) return;
+  absl::PrintF(
+      "  the census's rebuild loop rewrites the rest, most saving per byte first, each "
+      "once the DB serves enough Gets a second to pay for it within %d s:\n",
+      static_cast<int>(kPaybackHorizon.count()));
+  for (size_t i = 0; i < std::min(gains.size(), kListed); ++i) {
+    const TableRebuild& g = gains[i];
+    absl::PrintF(
+        "  #%d L%d, %s -> %s bits/key: saves %.4f reads per Get, rewrites %.1f MiB, "
+        "from %.0f Gets/s\n",
+        g.table.number, g.table.level, Bits(g.table.built_bits), Bits(g.table.planned_bits),
+        g.saving, g.cost_bytes / kMib, BreakEvenGetsPerSecond(g.saving, g.cost_bytes));
+  }
+  if (gains.size() > kListed) {
+    const TableRebuild& last = gains.back();
+    absl::PrintF("  ... and %d more, the last from %.0f Gets/s\n", gains.size() - kListed,
+                 BreakEvenGetsPerSecond(last.saving, last.cost_bytes));
+  }
+}
+
+}  // namespace sstfilter

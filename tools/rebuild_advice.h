@@ -1,0 +1,31 @@
+// sstfilter_sst --db DIR's section on rebuilds: the live tables below L0
+// whose filters are off the cache-aware plan the cache section shows
+// (filter/plan/tables_against_plan.h), what rewriting each would save and
+// cost (filter/plan/rebuild_gain.h), and from which Get rate the census's
+// rebuild loop (table/census/rebuild_loop.h) rewrites it.
+#ifndef SSTFILTER_TOOLS_REBUILD_ADVICE_H_
+#define SSTFILTER_TOOLS_REBUILD_ADVICE_H_
+
+#include <vector>
+
+#include "filter/allocation/filters_by_run.h"
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+#include "filter/plan/cache_budget.h"
+
+namespace sstfilter {
+
+// The Gets a second from which the loop rewrites a table whose rewrite
+// saves `saving` device reads per Get for `cost_bytes`: where the saving
+// over kPaybackHorizon, a block each, pays for the bytes; 0 if it never
+// does (no saving).
+double BreakEvenGetsPerSecond(double saving, double cost_bytes);
+
+// Prints the section for `runs` (newest first) counted as `census` (its
+// Gets' spread and share), under the cache-aware `options` at `cache`.
+void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
+                        const FilterOptions& options, const CacheSite& cache);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TOOLS_REBUILD_ADVICE_H_
