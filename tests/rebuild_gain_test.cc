@@ -131,6 +131,17 @@ TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
   EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 7.1, 5}));
 }
 
+// Where the cache holds every block, no filter changes what a Get reads
+// from the device: a level off the plan reads as the plan's (within the
+// plan's own tie), and nothing is worth a rewrite.
+TEST(RebuildGainTest, WhereTheCacheHoldsEverythingNoRewriteSavesAnything) {
+  const TreeRuns runs = BuiltTree();
+  EXPECT_TRUE(
+      RebuildGains(CacheAware(1), runs, Cache(4096), TablesOf(runs, 3, kBuiltBits, 0)).empty());
+  EXPECT_TRUE(
+      RebuildGains(CacheAware(0), runs, Cache(4096), TablesOf(runs, 2, kBuiltBits, 14)).empty());
+}
+
 // The payback rule: a rebuild is worth it when the reads it saves over
 // kPaybackHorizon at the Get rate, a block each, outweigh the bytes it
 // reads and writes; the most saving per byte first; one that adds reads

@@ -74,7 +74,7 @@ misses() {  # misses OPTIONS DB KIND N
 
 # The bytes the census's rewrites wrote, as the DB's LOGs say.
 rebuilt_bytes() {  # rebuilt_bytes DB
-  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ { n++; b += $(NF - 1) } END { printf "%d %d\n", n, b }'
+  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ { n++; b += $(NF - 1) } END { printf "%d %.0f\n", n, b }'
 }
 
 # Processes of LEARN Gets of KIND until one rebuilds nothing.

@@ -114,6 +114,9 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
     const double saving =
         reads_today -
         PredictReads(BlocksOf(planned, runs.blocks, cache, changed), workload).total();
+    // Within the plan's own tie (kPlanReadsTie) the level is as good as on
+    // the plan: not worth a rewrite.
+    if (saving <= kPlanReadsTie * reads_today) continue;
     for (const TableAgainstPlan& table : level_tables) {
       gains.push_back({table, keys > 0 ? saving * table.entries / keys : 0, 2 * table.file_bytes});
     }

@@ -59,7 +59,9 @@ struct TableRebuild {
 // For each of `tables` that is off the plan, what rebuilding it saves and
 // costs, by the model the plan for `runs` (the column family's tree,
 // today) is weighed with at `cache` (PlanWorkload). Tables whose level
-// holds no run of `runs` are left out.
+// holds no run of `runs` are left out, and those of a level whose off-plan
+// tables together save less than kPlanReadsTie of today's reads (the
+// plan's own tie: a level that reads as well as the plan's).
 // REQUIRES: options resolved.
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                        const CacheSite& cache,

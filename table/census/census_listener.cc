@@ -549,6 +549,16 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
                                return !OffPlan(moved);
                              }),
               gains.end());
+  const auto now = std::chrono::steady_clock::now();
+  auto fewer_bits = [](const TableRebuild& g) { return g.table.planned_bits < g.table.built_bits; };
+  gains.erase(std::remove_if(gains.begin(), gains.end(),
+                             [&](const TableRebuild& gain) {
+                               const auto moved = tree.level_moves.find(gain.table.level);
+                               return moved != tree.level_moves.end() &&
+                                      moved->second.first != fewer_bits(gain) &&
+                                      now - moved->second.second < kPaybackHorizon;
+                             }),
+              gains.end());
   const std::vector<TableRebuild> worth = RebuildsWorthIt(std::move(gains), rate);
   // The tables to rewrite are sized for the plan, not for each other's
   // debts (CensusTree::SetPendingRewrites), from the next table built.
@@ -558,6 +568,7 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
   Update(db, /*in_step=*/true, 0);
   if (worth.empty()) return std::nullopt;
   const TableRebuild& best = worth.front();
+  tree.level_moves[best.table.level] = {fewer_bits(best), now};
   for (const rocksdb::LiveFileMetaData& f : files) {
     if (f.file_number != best.table.number) continue;
     return RebuildTarget{f.file_number,           f.name, f.level,

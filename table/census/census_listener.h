@@ -212,6 +212,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // gave each then. One is off the plan only once the plan has moved
     // from that (its filter is what a rewrite under it builds).
     std::map<uint64_t, double> rebuilt_for;
+    // Which way the loop last moved each level's filters (true: fewer
+    // bits), and when: the other way waits kPaybackHorizon, as a rewrite
+    // is paid back over it (a plan that flips as the rewrites change the
+    // tree would otherwise rewrite a level back and forth).
+    std::map<int, std::pair<bool, std::chrono::steady_clock::time_point>> level_moves;
   };
   // A DB instance's rebuild loop.
   struct Loop {
