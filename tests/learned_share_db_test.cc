@@ -38,7 +38,7 @@ constexpr size_t kWindow = kAnsweredTestWindow * 6 / 5;
 
 std::shared_ptr<rocksdb::EventListener> NewListener() {
   return std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
-                                               kAnsweredTestWindow);
+                                               kAnsweredTestWindow, /*no rebuilds*/ 0.0);
 }
 
 // A cache_aware DB in memory, without statistics, its keys written but the

@@ -132,8 +132,8 @@ TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
 }
 
 // Where the cache holds every block, no filter changes what a Get reads
-// from the device: a level off the plan reads as the plan's (within the
-// plan's own tie), and nothing is worth a rewrite.
+// from the device: a level off the plan reads as the plan's (within
+// kRebuildMargin), and nothing is worth a rewrite.
 TEST(RebuildGainTest, WhereTheCacheHoldsEverythingNoRewriteSavesAnything) {
   const TreeRuns runs = BuiltTree();
   EXPECT_TRUE(

@@ -85,7 +85,8 @@ std::vector<RunBlocks> BlocksOf(const std::vector<PlannedRun>& runs, const Block
 
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                        const CacheSite& cache,
-                                       const std::vector<TableAgainstPlan>& tables) {
+                                       const std::vector<TableAgainstPlan>& tables,
+                                       const std::set<int>& under_way) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
   for (size_t i = 0; i < planned.size(); ++i) {
@@ -114,9 +115,8 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
     const double saving =
         reads_today -
         PredictReads(BlocksOf(planned, runs.blocks, cache, changed), workload).total();
-    // Within the plan's own tie (kPlanReadsTie) the level is as good as on
-    // the plan: not worth a rewrite.
-    if (saving <= kPlanReadsTie * reads_today) continue;
+    const bool begun = under_way.count(planned[run].level) > 0;
+    if (saving <= (begun ? 0 : kRebuildMargin * reads_today)) continue;
     for (const TableAgainstPlan& table : level_tables) {
       gains.push_back({table, keys > 0 ? saving * table.entries / keys : 0, 2 * table.file_bytes});
     }

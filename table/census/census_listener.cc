@@ -438,13 +438,14 @@ void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     const auto known = trees_.find(db->GetName());
-    if (known == trees_.end() || known->second.session != session) return;
-    known->second.closed = true;  // No loop starts again.
+    if (known != trees_.end() && known->second.session == session) {
+      known->second.closed = true;  // No loop starts again.
+    }
   }
-  StopLoops(db->GetName());
+  StopLoops(db->GetName(), session);
   std::lock_guard<std::mutex> lock(mu_);
   const auto known = trees_.find(db->GetName());
-  const bool built = known->second.built;
+  const bool built = known != trees_.end() && known->second.built;
   // Another instance at the same path is the one the census follows (a
   // read-only or secondary instance beside it): this one is left alone.
   if (built && known->second.session != session) return;
@@ -482,12 +483,14 @@ void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
   loop.loop = std::make_unique<RebuildLoop>(db, std::move(owner));
 }
 
-void LevelCensusListener::StopLoops(const std::string& db_path) {
+void LevelCensusListener::StopLoops(const std::string& db_path, const std::string& session) {
   std::vector<std::unique_ptr<RebuildLoop>> stopping;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [path, loop] : loops_) {
-      if (db_path.empty() || path == db_path) stopping.push_back(std::move(loop.loop));
+      if ((db_path.empty() || path == db_path) && (session.empty() || loop.session == session)) {
+        stopping.push_back(std::move(loop.loop));
+      }
     }
   }
   for (auto& loop : stopping) {
@@ -517,6 +520,7 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
   if (pace <= 0) return std::nullopt;  // rebuild_mb_s:0, or not a policy that rebuilds.
   std::map<uint64_t, TableRecord> records;
   double rate = 0;
+  std::set<int> under_way;
   {
     std::lock_guard<std::mutex> lock(mu_);
     const auto it = trees_.find(db->GetName());
@@ -526,11 +530,14 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
     Update(db, /*in_step=*/true, 0);  // The Gets and the tree as of now, published.
     rate = GetRate(&it->second);
     records = records_[db->GetName()];
+    for (const auto& [level, move] : it->second.level_moves) {
+      if (std::chrono::steady_clock::now() - move.second < kPaybackHorizon) under_way.insert(level);
+    }
   }
   if (rate <= 0) return std::nullopt;
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  std::optional<OffPlanView> view = OffPlanTables(db, files, records);
+  std::optional<OffPlanView> view = OffPlanTables(db, files, records, under_way);
   if (!view.has_value()) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = trees_.find(db->GetName());

@@ -267,8 +267,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // Under mu_: the rate of Gets reaching the tables over the loop's recent
   // readings.
   static double GetRate(DbTree* tree);
-  // Stops the loops of `db_path` (every DB's if empty); not under mu_.
-  void StopLoops(const std::string& db_path);
+  // Stops the loops of `db_path` (every DB's if empty) of the DB instance
+  // `session` (any if empty); not under mu_.
+  void StopLoops(const std::string& db_path, const std::string& session = "");
   // Under mu_: the census's part of a compaction job's start and end
   // (OnCompactionBegin, OnCompactionCompleted, and the rebuilds').
   void BeginJob(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info);

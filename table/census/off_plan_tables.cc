@@ -26,7 +26,8 @@ std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db) {
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
-                                         const std::map<uint64_t, TableRecord>& records) {
+                                         const std::map<uint64_t, TableRecord>& records,
+                                         const std::set<int>& under_way) {
   const std::string& cf = rocksdb::kDefaultColumnFamilyName;
   const rocksdb::Options options = db->GetOptions();
   const std::optional<PolicySizing> sizing = SizingOfDb(db);
@@ -52,7 +53,8 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
           options.compaction_style == rocksdb::kCompactionStyleUniversal,
       built);
   if (sizing->cache.has_value() && sizing->options.per_level.cache_aware) {
-    view.gains = RebuildGains(sizing->options, AsBuilt(*runs, built), *sizing->cache, view.tables);
+    view.gains = RebuildGains(sizing->options, AsBuilt(*runs, built), *sizing->cache, view.tables,
+                              under_way);
   }
   return view;
 }

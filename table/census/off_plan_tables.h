@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "filter/plan/rebuild_gain.h"
@@ -35,9 +36,11 @@ struct OffPlanView {
 // size its tables by the tree (not sstfilter's, not optimize_levels, or no
 // tree published for the DB yet). Tables a compaction is rewriting are
 // left out.
+// `under_way`: the levels whose rewrites have begun (RebuildGains).
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
-                                         const std::map<uint64_t, TableRecord>& records);
+                                         const std::map<uint64_t, TableRecord>& records,
+                                         const std::set<int>& under_way = {});
 
 }  // namespace sstfilter
 
