@@ -20,12 +20,15 @@
 # Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
 # filter_policy value, "+hits" after it for optimize_filters_for_hits)
 # Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
-# readrandom), LEARN (0), LEARN_PASSES (4). Prints one line per policy and
-# kind.
+# readrandom), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
+# learning processes keep no statistics, and the census learns the share
+# from the filters' answers). Prints one line per policy and kind.
 set -euo pipefail
 plugin="$1" work="$2"; shift 2
 num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
 kinds="${KINDS:-readmissing readrandom}" learn="${LEARN:-0}" passes="${LEARN_PASSES:-4}"
+learn_stats=()
+[ "${LEARN_STATISTICS:-1}" = 0 ] || learn_stats=(--statistics)
 db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
 mkdir -p "$work"
 
@@ -83,7 +86,7 @@ learn() {  # learn OPTIONS DB KIND
   for pass in $(seq "$passes"); do
     before="$(rebuilt_bytes "$2")"
     bench "$1" "$2" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
-      --reads="$learn" --statistics >/dev/null
+      --reads="$learn" "${learn_stats[@]}" >/dev/null
     after="$(rebuilt_bytes "$2")"
     echo "  $3: learning pass $pass of $learn Gets: rewrites so far (tables bytes): $after" >&2
     [ "$before" != "$after" ] || break
