@@ -14,7 +14,7 @@ namespace sstfilter {
 
 namespace {
 
-constexpr double kMib = 1024.0 * 1024;
+constexpr double kBytesPerMib = 1024.0 * 1024;
 constexpr size_t kListed = 5;
 
 std::string Bits(double bits) {
@@ -61,7 +61,7 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
   absl::PrintF(
       "  rewriting them saves %.4f device reads per Get by the model (each alone, "
       "summed) and reads and writes %.1f MiB\n",
-      saving, cost / kMib);
+      saving, cost / kBytesPerMib);
   const size_t off_plan = gains.size();
   gains = RebuildsWorthIt(std::move(gains), std::numeric_limits<double>::max());
   if (gains.size() < off_plan) {
@@ -79,7 +79,7 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
         "  #%d L%d, %s -> %s bits/key: saves %.4f reads per Get, rewrites %.1f MiB, "
         "from %.0f Gets/s\n",
         g.table.number, g.table.level, Bits(g.table.built_bits), Bits(g.table.planned_bits),
-        g.saving, g.cost_bytes / kMib, BreakEvenGetsPerSecond(g.saving, g.cost_bytes));
+        g.saving, g.cost_bytes / kBytesPerMib, BreakEvenGetsPerSecond(g.saving, g.cost_bytes));
   }
   if (gains.size() > kListed) {
     const TableRebuild& last = gains.back();
