@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 #include <thread>
 #include <utility>
 
-#include "absl/strings/str_format.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
-#include "rocksdb/env.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
@@ -17,7 +14,6 @@
 #include "table/census/census_handoff.h"
 #include "table/census/census_registry.h"
 #include "table/census/level_targets.h"
-#include "table/census/off_plan_tables.h"
 #include "table/census/recovery_tree.h"
 #include "table/census/traffic_file.h"
 
@@ -51,19 +47,6 @@ std::map<uint64_t, double> BornShares(
     shares[number] = interval > 0 ? lived / interval : 1;
   }
   return shares;
-}
-
-// What a rewrite is for, as the DB's LOG says it.
-std::string RebuildText(const TableRebuild& rebuild, double gets_per_second) {
-  const TableAgainstPlan& t = rebuild.table;
-  auto bits = [](double b) {
-    return b > 0 ? absl::StrFormat("%.1f bits/key", b) : std::string("no filter");
-  };
-  return absl::StrFormat(
-      "table #%d at L%d, %s as built, %s by today's plan: saves %.4f device reads per Get at "
-      "%.0f Gets/s, rewriting %.1f MiB",
-      t.number, t.level, bits(t.built_bits), bits(t.planned_bits), rebuild.saving, gets_per_second,
-      t.file_bytes / (1024.0 * 1024));
 }
 
 }  // namespace
@@ -459,171 +442,6 @@ void LevelCensusListener::OnDBShutdownBegin(rocksdb::DB* db) {
 
 void LevelCensusListener::OnColumnFamilyHandleDeletionStarted(rocksdb::ColumnFamilyHandle* handle) {
   if (handle != nullptr && handle->GetName() == rocksdb::kDefaultColumnFamilyName) StopLoops("");
-}
-
-void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
-  if (tree.closed) return;
-  Loop& loop = loops_[db->GetName()];
-  if (loop.loop != nullptr && loop.session == tree.session) return;
-  // Another instance's loop stopped as it closed: it ended already.
-  if (loop.loop != nullptr) loop.loop->Stop();
-  loop.session = tree.session;
-  RebuildLoop::Owner owner;
-  owner.pick = [this, db, session = tree.session] { return PickRebuild(db, session); };
-  auto job = std::make_shared<int>(0);  // The rewrite under way's job id.
-  owner.begin = [this, db, job](const RebuildTarget& target) {
-    std::lock_guard<std::mutex> lock(mu_);
-    *job = next_rebuild_job_--;
-    BeginRebuild(db, *job, target);
-  };
-  owner.end = [this, db, job](const RebuildTarget& target, const rocksdb::Status& status,
-                              const rocksdb::CompactionJobInfo& info) {
-    EndRebuild(db, *job, target, status, info);
-  };
-  loop.loop = std::make_unique<RebuildLoop>(db, std::move(owner));
-}
-
-void LevelCensusListener::StopLoops(const std::string& db_path, const std::string& session) {
-  std::vector<std::unique_ptr<RebuildLoop>> stopping;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [path, loop] : loops_) {
-      if ((db_path.empty() || path == db_path) && (session.empty() || loop.session == session)) {
-        stopping.push_back(std::move(loop.loop));
-      }
-    }
-  }
-  for (auto& loop : stopping) {
-    if (loop != nullptr) loop->Stop();  // Its callbacks take mu_: not held here.
-  }
-}
-
-double LevelCensusListener::GetRate(DbTree* tree) {
-  constexpr auto kSpan = std::chrono::seconds(60), kLeast = std::chrono::seconds(5);
-  const auto now = std::chrono::steady_clock::now();
-  auto& readings = tree->get_readings;
-  readings.emplace_back(now, tree->gets_reached);
-  while (readings.size() > 2 && now - readings[1].first >= kSpan) readings.erase(readings.begin());
-  const auto span = now - readings.front().first;
-  if (span < kLeast || tree->gets_reached < readings.front().second) return 0;
-  return static_cast<double>(tree->gets_reached - readings.front().second) /
-         std::chrono::duration<double>(span).count();
-}
-
-std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
-                                                              const std::string& session) {
-  const std::optional<PolicySizing> sizing = SizingOfDb(db);
-  const double pace =
-      sizing.has_value()
-          ? rebuild_bytes_per_second_.value_or(RebuildBytesPerSecond(sizing->options))
-          : 0;
-  if (pace <= 0) return std::nullopt;  // rebuild_mb_s:0, or not a policy that rebuilds.
-  std::map<uint64_t, TableRecord> records;
-  double rate = 0;
-  std::set<int> under_way;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    const auto it = trees_.find(db->GetName());
-    if (it == trees_.end() || it->second.session != session || it->second.closed) {
-      return std::nullopt;
-    }
-    Update(db, /*in_step=*/true, 0);  // The Gets and the tree as of now, published.
-    rate = GetRate(&it->second);
-    records = records_[db->GetName()];
-    for (const auto& [level, move] : it->second.level_moves) {
-      if (std::chrono::steady_clock::now() - move.second < kPaybackHorizon) under_way.insert(level);
-    }
-  }
-  if (rate <= 0) return std::nullopt;
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  std::optional<OffPlanView> view = OffPlanTables(db, files, records, under_way);
-  if (!view.has_value()) return std::nullopt;
-  std::lock_guard<std::mutex> lock(mu_);
-  const auto it = trees_.find(db->GetName());
-  if (it == trees_.end() || it->second.session != session || it->second.closed) {
-    return std::nullopt;
-  }
-  DbTree& tree = it->second;
-  // A table the loop wrote is off the plan only once the plan moved.
-  auto& gains = view->gains;
-  gains.erase(std::remove_if(gains.begin(), gains.end(),
-                             [&](const TableRebuild& gain) {
-                               const auto then = tree.rebuilt_for.find(gain.table.number);
-                               if (then == tree.rebuilt_for.end()) return false;
-                               TableAgainstPlan moved = gain.table;
-                               moved.built_bits = then->second;
-                               return !OffPlan(moved);
-                             }),
-              gains.end());
-  const auto now = std::chrono::steady_clock::now();
-  auto fewer_bits = [](const TableRebuild& g) { return g.table.planned_bits < g.table.built_bits; };
-  gains.erase(std::remove_if(gains.begin(), gains.end(),
-                             [&](const TableRebuild& gain) {
-                               const auto moved = tree.level_moves.find(gain.table.level);
-                               return moved != tree.level_moves.end() &&
-                                      moved->second.first != fewer_bits(gain) &&
-                                      now - moved->second.second < kPaybackHorizon;
-                             }),
-              gains.end());
-  const std::vector<TableRebuild> worth = RebuildsWorthIt(std::move(gains), rate);
-  // The tables to rewrite are sized for the plan, not for each other's
-  // debts (CensusTree::SetPendingRewrites), from the next table built.
-  std::set<uint64_t> pending;
-  for (const TableRebuild& gain : worth) pending.insert(gain.table.number);
-  tree.tree.SetPendingRewrites(std::move(pending));
-  Update(db, /*in_step=*/true, 0);
-  if (worth.empty()) return std::nullopt;
-  const TableRebuild& best = worth.front();
-  tree.level_moves[best.table.level] = {fewer_bits(best), now};
-  for (const rocksdb::LiveFileMetaData& f : files) {
-    if (f.file_number != best.table.number) continue;
-    return RebuildTarget{f.file_number,           f.name, f.level,
-                         best.table.planned_bits, pace,   RebuildText(best, rate)};
-  }
-  return std::nullopt;
-}
-
-void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target) {
-  rocksdb::CompactionJobInfo info;
-  info.cf_name = rocksdb::kDefaultColumnFamilyName;
-  info.job_id = job;
-  info.output_level = target.level;
-  rocksdb::CompactionFileInfo input;
-  input.level = target.level;
-  input.file_number = target.number;
-  info.input_file_infos.push_back(input);
-  BeginJob(db, info);
-}
-
-void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
-                                     const rocksdb::Status& status,
-                                     rocksdb::CompactionJobInfo info) {
-  rocksdb::Log(
-      rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(), "sstfilter: %s %s%s",
-      status.ok() ? "rebuilt" : "did not rebuild", target.why.c_str(),
-      status.ok() ? absl::StrFormat(": wrote %d bytes", info.stats.total_output_bytes).c_str()
-                  : (": " + status.ToString()).c_str());
-  info.cf_name = rocksdb::kDefaultColumnFamilyName;
-  info.job_id = job;
-  info.status = status;
-  std::lock_guard<std::mutex> lock(mu_);
-  EndJob(db, info);
-  if (status.ok()) {
-    DbTree& tree = trees_[db->GetName()];
-    for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
-      tree.rebuilt_for[output.file_number] = target.planned_bits;
-    }
-    Rebuilt& rebuilt = rebuilt_[db->GetName()];
-    ++rebuilt.tables;
-    rebuilt.bytes += info.stats.total_output_bytes;
-  }
-}
-
-LevelCensusListener::Rebuilt LevelCensusListener::RebuiltSoFar(const std::string& db_path) {
-  std::lock_guard<std::mutex> lock(mu_);
-  const auto it = rebuilt_.find(db_path);
-  return it == rebuilt_.end() ? Rebuilt() : it->second;
 }
 
 std::shared_ptr<rocksdb::EventListener> NewLevelCensusListener() {

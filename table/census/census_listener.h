@@ -33,6 +33,9 @@
 // (carried_traffic.h), which the census writes at its readings and as the
 // DB closes.
 //
+// With cache_aware, it also runs each DB instance's rebuild loop
+// (rebuild_loop.h; its part of the listener in census_listener_rebuilds.cc).
+//
 // The listener and the policy meet in the process-wide census
 // (census_registry.h), keyed by the DB's info_log and the column family's
 // name.

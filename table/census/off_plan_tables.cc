@@ -24,18 +24,15 @@ std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db) {
   return registered->sizing(*table);
 }
 
-std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
+std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
                                          const std::set<int>& under_way) {
   const std::string& cf = rocksdb::kDefaultColumnFamilyName;
-  const rocksdb::Options options = db->GetOptions();
-  const std::optional<PolicySizing> sizing = SizingOfDb(db);
   const void* key = CensusKeyOf(db);
   const std::shared_ptr<const TreeRuns> runs = TreeForTable(key, cf);
-  if (!sizing.has_value() || runs == nullptr || !sizing->options.per_level.optimize_levels) {
-    return std::nullopt;
-  }
+  if (runs == nullptr || !sizing.options.per_level.optimize_levels) return std::nullopt;
+  const rocksdb::Options options = db->GetOptions();
   const std::shared_ptr<CachePlanMemo> plans = LevelCensus::Instance().PlansOf(key, cf);
   std::vector<BuiltTable> built;
   for (const rocksdb::LiveFileMetaData& f : files) {
@@ -47,14 +44,14 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
          static_cast<double>(f.size), static_cast<double>(record->second.filter_bits)});
   }
   OffPlanView view;
-  view.tables = TablesAgainstPlan(
-      sizing->options, runs, sizing->cache ? &*sizing->cache : nullptr, plans.get(),
-      options.compaction_style == rocksdb::kCompactionStyleLevel ||
-          options.compaction_style == rocksdb::kCompactionStyleUniversal,
-      built);
-  if (sizing->cache.has_value() && sizing->options.per_level.cache_aware) {
-    view.gains = RebuildGains(sizing->options, AsBuilt(*runs, built), *sizing->cache, view.tables,
-                              under_way);
+  view.tables =
+      TablesAgainstPlan(sizing.options, runs, sizing.cache ? &*sizing.cache : nullptr, plans.get(),
+                        options.compaction_style == rocksdb::kCompactionStyleLevel ||
+                            options.compaction_style == rocksdb::kCompactionStyleUniversal,
+                        built);
+  if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
+    view.gains =
+        RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);
   }
   return view;
 }

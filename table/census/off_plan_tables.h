@@ -32,12 +32,12 @@ struct OffPlanView {
 };
 
 // The view of `db`'s live tables `files`, by the census's `records` (by
-// file number); nullopt where the default column family's policy does not
-// size its tables by the tree (not sstfilter's, not optimize_levels, or no
-// tree published for the DB yet). Tables a compaction is rewriting are
-// left out.
-// `under_way`: the levels whose rewrites have begun (RebuildGains).
-std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db,
+// file number), under its policy's `sizing` (SizingOfDb); nullopt where
+// the policy does not size its tables by the tree (not optimize_levels, or
+// no tree published for the DB yet). Tables a compaction is rewriting are
+// left out. `under_way`: the levels whose rewrites have begun
+// (RebuildGains).
+std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
                                          const std::set<int>& under_way = {});
