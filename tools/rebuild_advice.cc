@@ -35,11 +35,6 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
 
 }  // namespace
 
-double BreakEvenGetsPerSecond(double saving, double cost_bytes) {
-  if (saving <= 0) return 0;
-  return cost_bytes / (saving * static_cast<double>(kPaybackHorizon.count()) * kSavedReadBytes);
-}
-
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache) {
   const std::vector<BuiltTable> built = BuiltTables(runs);

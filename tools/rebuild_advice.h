@@ -15,12 +15,6 @@
 
 namespace sstfilter {
 
-// The Gets a second from which the loop rewrites a table whose rewrite
-// saves `saving` device reads per Get for `cost_bytes`: where the saving
-// over kPaybackHorizon, a block each, pays for the bytes; 0 if it never
-// does (no saving).
-double BreakEvenGetsPerSecond(double saving, double cost_bytes);
-
 // Prints the section for `runs` (newest first) counted as `census` (its
 // Gets' spread and share), under the cache-aware `options` at `cache`.
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,

@@ -129,11 +129,15 @@ double RebuildBytesPerSecond(const FilterOptions& options) {
   return options.per_level.rebuild_mb_s.value_or(kDefaultRebuildMbPerSecond) * 1024 * 1024;
 }
 
+double BreakEvenGetsPerSecond(double saving, double cost_bytes) {
+  if (saving <= 0) return 0;
+  return cost_bytes / (saving * static_cast<double>(kPaybackHorizon.count()) * kSavedReadBytes);
+}
+
 std::vector<TableRebuild> RebuildsWorthIt(std::vector<TableRebuild> gains, double gets_per_second) {
-  const double gets = gets_per_second * static_cast<double>(kPaybackHorizon.count());
   std::vector<TableRebuild> worth;
   for (TableRebuild& gain : gains) {
-    if (gain.saving > 0 && gain.saving * gets * kSavedReadBytes > gain.cost_bytes) {
+    if (gain.saving > 0 && gets_per_second > BreakEvenGetsPerSecond(gain.saving, gain.cost_bytes)) {
       worth.push_back(std::move(gain));
     }
   }

@@ -92,6 +92,12 @@ inline constexpr double kSavedReadBytes = 4096;
 // cache_aware (the gains are the cache model's), or rebuild_mb_s:0.
 double RebuildBytesPerSecond(const FilterOptions& options);
 
+// The Gets a second from which a rewrite saving `saving` device reads per
+// Get for `cost_bytes` pays for itself (its saving over kPaybackHorizon, a
+// kSavedReadBytes block each, more than its cost); 0 if it never does (no
+// saving).
+double BreakEvenGetsPerSecond(double saving, double cost_bytes);
+
 // Of `gains`, those whose saving over kPaybackHorizon at `gets_per_second`
 // is worth more than their cost, most saving per byte first.
 std::vector<TableRebuild> RebuildsWorthIt(std::vector<TableRebuild> gains, double gets_per_second);
