@@ -5,7 +5,9 @@
 # waitforcompaction runs, then for each kind of Get (readmissing: absent
 # keys; readrandom: about 63% found) the device reads per Get: the block
 # cache's filter, index and data misses between a run of R and one of 3R
-# Gets with the same seed, over 2R. Partitioned filters and index in db_bench's
+# Gets with the same seed, over 2R. The Gets' seed is not the fill's:
+# db_bench seeds a process's first benchmark alike, so readrandom with the
+# fill's seed reads the fill's own keys, every one found. Partitioned filters and index in db_bench's
 # LRU cache (high priority, top level pinned, 4 KB metadata blocks), 8 MiB
 # memtables and tables, dynamic level bytes, direct reads, no compression:
 # the RAM-bound setup of docs/results.md#through-stock-db_bench-at-8m-keys.
@@ -22,7 +24,8 @@
 # Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
 # readrandom), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
 # learning processes keep no statistics, and the census learns the share
-# from the filters' answers). Prints one line per policy and kind.
+# from the filters' answers), REUSE (0; 1: measure the DBs a run left in
+# WORKDIR instead of filling them again). Prints one line per policy and kind.
 set -euo pipefail
 plugin="$1" work="$2"; shift 2
 num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
@@ -60,19 +63,21 @@ options() {  # options FILE POLICY HITS
 OPT
 }
 
-bench() {  # bench OPTIONS DB FLAGS...
-  local opts="$1" db="$2"; shift 2
+fill_seed=11 get_seed=12
+bench() {  # bench OPTIONS DB SEED FLAGS...
+  local opts="$1" db="$2" seed="$3"; shift 3
   LD_PRELOAD="$plugin" "$db_bench" --options_file="$opts" --db="$db" --cache_size="$cache" \
-    --use_direct_reads=1 --seed=11 --value_size=100 --key_size=16 --num="$num" "$@" 2>&1
+    --use_direct_reads=1 --seed="$seed" --value_size=100 --key_size=16 --num="$num" "$@" 2>&1
 }
 
 ticker() { awk -v name="$1" '$1 == name { print $4 }' <<<"$2"; }
 
-# The filter, index and data misses of a run of N Gets of KIND.
+# The filter, index and data misses of a run of N Gets of KIND, and how
+# many Gets found their key.
 misses() {  # misses OPTIONS DB KIND N
   local out
-  out="$(bench "$1" "$2" --use_existing_db=1 --benchmarks="$3" --reads="$4" --statistics)"
-  echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out")"
+  out="$(bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks="$3" --reads="$4" --statistics)"
+  echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out") $(sed -n 's/.*(\([0-9]*\) of [0-9]* found).*/\1/p' <<<"$out" | head -1)"
 }
 
 # The bytes the census's rewrites wrote, as the DB's LOGs say.
@@ -85,7 +90,7 @@ learn() {  # learn OPTIONS DB KIND
   local before after pass
   for pass in $(seq "$passes"); do
     before="$(rebuilt_bytes "$2")"
-    bench "$1" "$2" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
+    bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
       --reads="$learn" "${learn_stats[@]}" >/dev/null
     after="$(rebuilt_bytes "$2")"
     echo "  $3: learning pass $pass of $learn Gets: rewrites so far (tables bytes): $after" >&2
@@ -99,9 +104,13 @@ for spec in "$@"; do
   name="$(tr -c 'A-Za-z0-9.\n' _ <<<"$spec")"
   opts="$work/$name.OPTIONS" db="$work/$name.db"
   options "$opts" "$policy" "$hits"
-  rm -rf "$db"
-  bench "$opts" "$db" --benchmarks=fillrandom > "$work/$name.fill.log"
-  for _ in 1 2 3; do bench "$opts" "$db" --use_existing_db=1 --benchmarks=waitforcompaction >/dev/null; done
+  if [ "${REUSE:-0}" != 1 ] || [ ! -d "$db" ]; then
+    rm -rf "$db"
+    bench "$opts" "$db" "$fill_seed" --benchmarks=fillrandom > "$work/$name.fill.log"
+    for _ in 1 2 3; do
+      bench "$opts" "$db" "$fill_seed" --use_existing_db=1 --benchmarks=waitforcompaction >/dev/null
+    done
+  fi
   plan="$( (grep -h 'cache_aware: a table' "$db"/LOG* 2>/dev/null || true) | tail -1 | sed 's/.*cache_aware: //')"
   [ -z "$plan" ] || echo "$spec: last plan: $plan"
   for kind in $kinds; do
@@ -110,10 +119,11 @@ for spec in "$@"; do
       read -r tables bytes <<<"$(rebuilt_bytes "$db")"
       echo "$spec $kind: after learning, $tables rewrites wrote $bytes bytes; the DB's tables: $(du -cb "$db"/*.sst | tail -1 | cut -f1) bytes"
     fi
-    read -r f1 i1 d1 <<<"$(misses "$opts" "$db" "$kind" "$reads")"
-    read -r f3 i3 d3 <<<"$(misses "$opts" "$db" "$kind" $((3 * reads)))"
+    read -r f1 i1 d1 found1 <<<"$(misses "$opts" "$db" "$kind" "$reads")"
+    read -r f3 i3 d3 found3 <<<"$(misses "$opts" "$db" "$kind" $((3 * reads)))"
     awk -v p="$spec" -v k="$kind" -v n=$((2 * reads)) -v f=$((f3 - f1)) -v i=$((i3 - i1)) \
-      -v d=$((d3 - d1)) 'BEGIN { printf "%s %s: %.4f + %.4f + %.4f = %.4f device reads per Get\n",
-        p, k, f / n, i / n, d / n, (f + i + d) / n }'
+      -v d=$((d3 - d1)) -v found=$((found3 - found1)) 'BEGIN { printf \
+        "%s %s: %.4f + %.4f + %.4f = %.4f device reads per Get, %.1f%% found\n",
+        p, k, f / n, i / n, d / n, (f + i + d) / n, 100 * found / n }'
   done
 done
