@@ -83,6 +83,23 @@ TEST(CacheReadsTest, WithoutACacheEveryRequestIsARead) {
   EXPECT_NEAR(absent.index, 1 + 0.05, 1e-9);
 }
 
+// A run whose tables were built under different plans: 40% of its keys in
+// tables with a filter (FP 1%), the rest without. A Get reaching the rest
+// checks no filter and reads their index and data; the filter blocks are
+// checked by the 40% alone, so in an LRU of half of them, half of those
+// checks miss.
+TEST(CacheReadsTest, AGetToATableWithoutAFilterChecksNone) {
+  std::vector<RunBlocks> runs = {Blocks(1000, 100, 0.4 * 0.01 + 0.6, 50, 500)};
+  runs[0].filtered_share = 0.4;
+  const GetReads absent = PredictReads(runs, Bare(0, 0));
+  EXPECT_NEAR(absent.filter, 0.4, 1e-9);
+  EXPECT_NEAR(absent.index, 0.4 * 0.01 + 0.6, 1e-9);
+  EXPECT_NEAR(absent.data, absent.index, 1e-9);
+  runs = {Blocks(1000, 100, 0, 0, 0)};  // Filter blocks alone in the cache.
+  runs[0].filtered_share = 0.4;
+  EXPECT_NEAR(PredictReads(runs, Bare(50, 0)).filter, 0.4 * 0.5, 1e-9);
+}
+
 // Uniform requests to N blocks in an LRU of C blocks hit C/N of the time.
 TEST(CacheReadsTest, UniformBlocksHitInProportionToTheCache) {
   const std::vector<RunBlocks> runs = {Blocks(1000, 100, 0, 0, 0)};

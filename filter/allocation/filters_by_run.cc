@@ -20,7 +20,9 @@ std::vector<KeyRange> RangesOf(const TreeRun& run) {
 RunBlocks BlocksOf(const TreeRun& run) {
   RunBlocks blocks;
   blocks.keys = static_cast<double>(run.keys());
+  double filtered_keys = 0;
   for (const TableFilters& t : run.tables) {
+    if (t.filter_blocks > 0) filtered_keys += static_cast<double>(t.keys);
     blocks.filter_bytes += static_cast<double>(t.filter_bytes);
     blocks.filter_blocks += static_cast<double>(t.filter_blocks);
     blocks.index_bytes += static_cast<double>(t.index_bytes);
@@ -29,6 +31,7 @@ RunBlocks BlocksOf(const TreeRun& run) {
     blocks.data_blocks += static_cast<double>(t.data_blocks);
   }
   blocks.fp_rate = run.fp_rate();
+  if (blocks.keys > 0) blocks.filtered_share = filtered_keys / blocks.keys;
   blocks.reach = run.reach;
   return blocks;
 }

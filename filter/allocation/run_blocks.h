@@ -16,6 +16,10 @@ struct RunBlocks {
   double filter_bytes = 0;
   double filter_blocks = 0;
   double fp_rate = 1;  // Per absent key checked.
+  // Of its keys, those in tables with a filter: a Get that reaches one of
+  // the others checks none (a run whose tables were built under different
+  // plans). fp_rate counts those keys at 1.
+  double filtered_share = 1;
   // Its index (partitions, or each table's whole index) and data blocks.
   double index_bytes = 0;
   double index_blocks = 0;

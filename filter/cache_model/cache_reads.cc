@@ -80,7 +80,8 @@ std::vector<BlockClass> ClassesOf(const std::vector<RunBlocks>& runs,
     const double checks = (1 - hit) * run.reach + hit * (here + deeper);
     const double passes = (1 - hit) * run.reach * fp + hit * (deeper * fp + here);
     if (filtered) {
-      AddClass(run.filter_blocks, run.filter_bytes, checks, true, &reads->filter, workload,
+      AddClass(run.filter_blocks, run.filter_bytes,
+               checks * std::clamp(run.filtered_share, 0.0, 1.0), true, &reads->filter, workload,
                &classes);
     }
     AddClass(run.index_blocks, run.index_bytes, passes, true, &reads->index, workload, &classes);

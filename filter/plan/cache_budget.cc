@@ -11,6 +11,7 @@
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/cache_model/traffic_popularity.h"
+#include "filter/plan/filters_today.h"
 #include "filter/plan/planned_runs.h"
 
 namespace sstfilter {
@@ -218,9 +219,7 @@ CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
   base->spread_slices = workload.popularity.slices();
   if (runs.observed_misses.has_value() && runs.blocks.known()) {
-    double bytes = 0;
-    const std::vector<RunBlocks> today =
-        BlocksAt(planned, runs.blocks, cache, FpRatesToday(planned), &bytes);
+    const std::vector<RunBlocks> today = BlocksToday(planned, runs.blocks, cache);
     base->hot_width = FitHotWidth(today, workload, *runs.observed_misses);
     workload.popularity = workload.popularity.Sharpened(base->hot_width);
   }

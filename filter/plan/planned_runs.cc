@@ -78,17 +78,6 @@ double FpAtBits(const RunModel& run, double bits) {
   return std::exp((low + high) / 2);
 }
 
-std::vector<double> FpRatesToday(const std::vector<PlannedRun>& runs) {
-  std::vector<double> fp_rates;
-  for (const PlannedRun& run : runs) {
-    const auto fixed = static_cast<double>(run.census.fixed_keys);
-    const double bits = fixed > 0 ? static_cast<double>(run.census.fixed_filter_bits) / fixed
-                                  : run.model.uniform_bits;
-    fp_rates.push_back(bits > 0 ? FpAtBits(run.model, bits) : 1.0);
-  }
-  return fp_rates;
-}
-
 std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
                               double budget) {
   auto filtered = [&](const PlannedRun& run) {

@@ -41,11 +41,6 @@ std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const Block
 // The FP rate `run`'s encoding gives at `bits` per key.
 double FpAtBits(const RunModel& run, double bits);
 
-// The runs' FP rates as their tables hold them: the bits of the tables
-// whose filters are known, else the uniform setting's; 1 where they hold
-// none.
-std::vector<double> FpRatesToday(const std::vector<PlannedRun>& runs);
-
 // The runs' FP rates at `budget` over the runs above `unfiltered_from`
 // (1 for the rest: no filter).
 std::vector<double> FpRatesAt(const std::vector<PlannedRun>& runs, int unfiltered_from,
