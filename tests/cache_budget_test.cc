@@ -178,22 +178,6 @@ TEST(CacheBudgetTest, PlansThatReadAlikeTakeTheFewestBytes) {
             CachePlan::kAllFiltered);
 }
 
-// ThreeLevels' traffic: its 100 bottom tables, the i-th with share(i) of
-// the Gets (its uniform share: 0.01).
-std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
-  auto traffic = std::make_shared<TreeTraffic>();
-  traffic->gets = 1000;
-  traffic->levels.resize(4);
-  for (int i = 0; i < 100; ++i) {
-    TableTraffic t;
-    t.range.keys = 100000;
-    t.uniform = 0.01;
-    t.share = share(i);
-    traffic->levels[3].push_back(t);
-  }
-  return traffic;
-}
-
 // Gets that go nine in ten to a tenth of the keys (as the bottom level's
 // tables saw them): the hot tenth's filter, index and data blocks stay
 // cached, so the plan reads fewer blocks than the uniform one and

@@ -3,7 +3,11 @@
 #ifndef SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
 #define SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
 
+#include <functional>
+#include <memory>
+
 #include "filter/allocation/tree_runs.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
 
@@ -35,6 +39,22 @@ inline CacheSite Cache(double mib) {
   CacheSite cache;
   cache.capacity_bytes = mib * kTestMib;
   return cache;
+}
+
+// The traffic of a tree whose L3 holds 100 tables of 100,000 keys: the
+// i-th with share(i) of the Gets (its uniform share: 0.01).
+inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
+  auto traffic = std::make_shared<TreeTraffic>();
+  traffic->gets = 1000;
+  traffic->levels.resize(4);
+  for (int i = 0; i < 100; ++i) {
+    TableTraffic t;
+    t.range.keys = 100000;
+    t.uniform = 0.01;
+    t.share = share(i);
+    traffic->levels[3].push_back(t);
+  }
+  return traffic;
 }
 
 }  // namespace sstfilter

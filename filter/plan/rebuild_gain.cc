@@ -6,6 +6,9 @@
 #include <utility>
 
 #include "filter/cache_model/cache_reads.h"
+#include "filter/cache_model/spread_fit.h"
+#include "filter/cache_model/traffic_popularity.h"
+#include "filter/plan/filters_today.h"
 #include "filter/plan/planned_runs.h"
 
 namespace sstfilter {
@@ -18,67 +21,29 @@ bool OffPlan(const TableAgainstPlan& table) {
 
 namespace {
 
-// One run's filters as a sum over its keys: those with a filter, their
-// bits, and the FP rates summed over every key (1 for a key without one).
-struct RunFilters {
-  double filtered_keys = 0;
-  double bits = 0;
-  double fp_sum = 0;
-};
-
-// The FP rate of `bits` per key in `run` (1: none).
-double FpOf(const PlannedRun& run, double bits) { return bits > 0 ? FpAtBits(run.model, bits) : 1; }
-
-// The run's filters as its tables hold them: the known tables' bits (none
-// for those without a filter), the rest at the uniform setting.
-RunFilters FiltersToday(const PlannedRun& run) {
-  const double fixed = static_cast<double>(run.census.fixed_keys);
-  const double unfiltered = std::min(static_cast<double>(run.census.unfiltered_keys), fixed);
-  const double fixed_filtered = fixed - unfiltered;
-  const double rest = std::max(run.model.keys - fixed, 0.0);
-  const double fixed_bits = static_cast<double>(run.census.fixed_filter_bits);
-  RunFilters f;
-  f.filtered_keys = fixed_filtered + rest;
-  f.bits = fixed_bits + rest * run.model.uniform_bits;
-  f.fp_sum = unfiltered + rest * FpOf(run, run.model.uniform_bits);
-  if (fixed_filtered > 0) f.fp_sum += fixed_filtered * FpOf(run, fixed_bits / fixed_filtered);
-  return f;
-}
-
 // `filters` with `table` rebuilt to the plan.
 RunFilters Rebuilt(const PlannedRun& run, RunFilters filters, const TableAgainstPlan& table) {
   const double keys = table.entries;
   filters.filtered_keys += keys * ((table.planned_bits > 0) - (table.built_bits > 0));
   filters.bits += keys * (table.planned_bits - table.built_bits);
-  filters.fp_sum += keys * (FpOf(run, table.planned_bits) - FpOf(run, table.built_bits));
+  filters.fp_sum += keys * (FpOrNone(run, table.planned_bits) - FpOrNone(run, table.built_bits));
   return filters;
 }
 
-// The runs' blocks with each run's filters as `filters` says.
-std::vector<RunBlocks> BlocksOf(const std::vector<PlannedRun>& runs, const BlockShape& shape,
-                                const CacheSite& cache, const std::vector<RunFilters>& filters) {
-  std::vector<double> fp_rates;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    fp_rates.push_back(std::clamp(filters[i].fp_sum / runs[i].model.keys, 0.0, 1.0));
+// The workloads a level's rewrites must save reads under: the one the plan
+// is weighed at (PlanWorkload) and, where the DB's statistics sharpened its
+// spread (spread_fit.h), the tables' sampled spread as it was. The fit
+// moves with the filters the rewrites change: a level is rewritten only
+// where both agree, so it is not rewritten back when the fit moves.
+std::vector<CacheWorkload> WorkloadsToWeigh(const FilterOptions& options, const TreeRuns& runs,
+                                            const CacheSite& cache) {
+  CachePlan base;
+  std::vector<CacheWorkload> workloads{PlanWorkload(options, runs, cache, &base)};
+  if (base.hot_width != kUnsharpened && runs.traffic != nullptr) {
+    workloads.push_back(workloads.front());
+    workloads.back().popularity = PopularityOf(*runs.traffic);
   }
-  double bytes = 0;
-  std::vector<RunBlocks> blocks = BlocksAt(runs, shape, cache, fp_rates, &bytes);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    RunBlocks& b = blocks[i];
-    const double share = std::clamp(filters[i].filtered_keys / runs[i].model.keys, 0.0, 1.0);
-    b.filter_bytes = share > 0 ? std::max(filters[i].bits, 0.0) / 8 : 0;
-    b.filter_blocks = 0;
-    if (b.filter_bytes <= 0) continue;
-    const double tables = static_cast<double>(std::max<uint64_t>(runs[i].census.tables, 1));
-    b.filter_blocks = std::max(1.0, tables * share);
-    if (cache.partitioned) {
-      b.filter_blocks =
-          std::max(b.filter_blocks, std::ceil(b.filter_bytes / cache.partition_bytes));
-      if (cache.partitions_coupled)
-        b.filter_blocks = std::max(b.filter_blocks, b.index_blocks * share);
-    }
-  }
-  return blocks;
+  return workloads;
 }
 
 }  // namespace
@@ -98,12 +63,14 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
     if (run != run_of_level.end() && OffPlan(table)) off_plan[run->second].push_back(table);
   }
   if (off_plan.empty()) return {};
-  CachePlan base;
-  const CacheWorkload workload = PlanWorkload(options, runs, cache, &base);
+  const std::vector<CacheWorkload> workloads = WorkloadsToWeigh(options, runs, cache);
   std::vector<RunFilters> today;
   for (const PlannedRun& run : planned) today.push_back(FiltersToday(run));
-  const double reads_today =
-      PredictReads(BlocksOf(planned, runs.blocks, cache, today), workload).total();
+  const std::vector<RunBlocks> blocks_today = BlocksWithFilters(planned, runs.blocks, cache, today);
+  std::vector<double> reads_today;
+  for (const CacheWorkload& workload : workloads) {
+    reads_today.push_back(PredictReads(blocks_today, workload).total());
+  }
   std::vector<TableRebuild> gains;
   for (const auto& [run, level_tables] : off_plan) {
     std::vector<RunFilters> changed = today;
@@ -112,11 +79,16 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
       changed[run] = Rebuilt(planned[run], changed[run], table);
       keys += table.entries;
     }
-    const double saving =
-        reads_today -
-        PredictReads(BlocksOf(planned, runs.blocks, cache, changed), workload).total();
+    const std::vector<RunBlocks> blocks = BlocksWithFilters(planned, runs.blocks, cache, changed);
     const bool begun = under_way.count(planned[run].level) > 0;
-    if (saving <= (begun ? 0 : kRebuildMargin * reads_today)) continue;
+    double saving = INFINITY;
+    bool enough = true;
+    for (size_t w = 0; w < workloads.size(); ++w) {
+      const double saved = reads_today[w] - PredictReads(blocks, workloads[w]).total();
+      enough = enough && saved > (begun ? 0 : kRebuildMargin * reads_today[w]);
+      saving = std::min(saving, saved);
+    }
+    if (!enough) continue;
     for (const TableAgainstPlan& table : level_tables) {
       gains.push_back({table, keys > 0 ? saving * table.entries / keys : 0, 2 * table.file_bytes});
     }

@@ -50,12 +50,10 @@ inline constexpr double kFilterOverheadBits = 1024;
 // beyond kFilterOverheadBits over its entries.
 bool OffPlan(const TableAgainstPlan& table);
 
-// The least share of today's reads per Get a level's rewrites must save:
-// five times the plan's own tie (kPlanReadsTie), as the plan itself moves
-// with the tree the rewrites change (through stock db_bench 7.8.3 at 8M
-// keys, the deepest level's filters were planned away and back, process
-// after process, each way predicted to save 3-4% of the reads).
-inline constexpr double kRebuildMargin = 5 * kPlanReadsTie;
+// The least share of today's reads per Get a level's first rewrites must
+// save: twice the plan's own tie (kPlanReadsTie), so that a plan that
+// reads alike either way rewrites nothing.
+inline constexpr double kRebuildMargin = 2 * kPlanReadsTie;
 
 struct TableRebuild {
   TableAgainstPlan table;
@@ -66,9 +64,13 @@ struct TableRebuild {
 
 // For each of `tables` that is off the plan, what rebuilding it saves and
 // costs, by the model the plan for `runs` (the column family's tree,
-// today) is weighed with at `cache` (PlanWorkload). Tables whose level
-// holds no run of `runs` are left out, and those of a level whose off-plan
-// tables together save no more than kRebuildMargin of today's reads.
+// today) is weighed with at `cache` (PlanWorkload) and, where the DB's
+// statistics sharpened that workload's spread, by the tables' sampled
+// spread too: the least of the two (the fit moves with the filters the
+// rewrites change; a level both do not agree on is not rewritten, nor
+// rewritten back). Tables whose level holds no run of `runs` are left
+// out, and those of a level whose off-plan tables together save no more
+// than kRebuildMargin of today's reads under either.
 // REQUIRES: options resolved.
 // The margin does not hold back the levels in `under_way` (whose
 // rewrites have begun: a level's move, once begun, is carried through).
