@@ -138,6 +138,15 @@ summarize() {
   echo "$runs runs, $kills kills, bloom_bits drawn from ${bits// / to }, partitioned filters in $partitioned runs, universal compaction in $universal"
 }
 
+# The census's table rebuilds (rebuild_mb_s) in the crash test's DB LOGs
+# under $1, as ", N tables rebuilt (M not)"; nothing where there were none.
+rebuilds() {
+  local done failed
+  done=$(cat "$1"/rocksdb_crashtest_*/LOG* 2>/dev/null | grep -c 'sstfilter: rebuilt' || true)
+  failed=$(cat "$1"/rocksdb_crashtest_*/LOG* 2>/dev/null | grep -c 'sstfilter: did not rebuild' || true)
+  [ "$done" -eq 0 ] && [ "$failed" -eq 0 ] || echo ", $done tables rebuilt ($failed not)"
+}
+
 # Whether the final verification run of log $1 was terminated at its
 # timeout (db_crashtest.py passes such a run).
 verification_timed_out() {
@@ -195,7 +204,7 @@ run_policy() {
   log "$policy: ${uri:-the built-in filter of RocksDB}, seed $policy_seed (log: $out)"
   if TEST_TMPDIR="$dir" python3 "$crashtest" "${args[@]}" > "$out" 2>&1 &&
      ! verification_timed_out "$out"; then
-    log "$policy: passed: $(summarize "$out")"
+    log "$policy: passed: $(summarize "$out")$(rebuilds "$dir")"
     rm -rf "$dir"/rocksdb_crashtest_*
     if consulted="$(check_consulted "$uri" "$dir" "$policy")"; then
       log "$policy: $consulted"
