@@ -7,17 +7,19 @@
 # cache's filter, index and data misses between a run of R and one of 3R
 # Gets with the same seed, over 2R. The Gets' seed is not the fill's:
 # db_bench seeds a process's first benchmark alike, so readrandom with the
-# fill's seed reads the fill's own keys, every one found. Partitioned filters and index in db_bench's
-# LRU cache (high priority, top level pinned, 4 KB metadata blocks), 8 MiB
+# fill's seed reads the fill's own keys, every one found. Partitioned
+# filters and index in db_bench's LRU cache (high priority, top level pinned, 4 KB metadata blocks), 8 MiB
 # memtables and tables, dynamic level bytes, direct reads, no compression:
 # the RAM-bound setup of docs/results.md#through-stock-db_bench-at-8m-keys.
 #
-# With LEARN=N, before each kind is measured, processes of N Gets of that
-# kind (after one overwritten key and a flush: the event that gives the
-# census the DB, table/census/rebuild_loop.h) let the policy learn the
-# share found and rebuild its tables to it, until a process rebuilds
-# nothing (at most LEARN_PASSES); the rewrites' bytes (the LOG's
-# "sstfilter: rebuilt" lines) are printed against the DB's table bytes.
+# With LEARN=N, after each kind is measured, a copy of the DB learns it:
+# processes of N Gets of that kind (after one overwritten key and a flush:
+# the event that gives the census the DB, table/census/rebuild_loop.h) let
+# the policy learn the share found and rebuild its tables to it, until a
+# process rebuilds nothing (at most LEARN_PASSES); the rewrites' bytes (the
+# LOG's "sstfilter: rebuilt" lines) are printed against the DB's table
+# bytes and against what the load's flushes and compactions wrote, and the
+# copy is measured again.
 #
 # Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
 # filter_policy value, "+hits" after it for optimize_filters_for_hits)
@@ -98,6 +100,21 @@ learn() {  # learn OPTIONS DB KIND
   done
 }
 
+# The reads per Get of KIND on DB over 2R Gets (the misses of 3R less
+# those of R), printed after SPEC and KIND and LABEL.
+measure() {  # measure SPEC OPTIONS DB KIND LABEL
+  local f1 i1 d1 found1 f3 i3 d3 found3
+  read -r f1 i1 d1 found1 <<<"$(misses "$2" "$3" "$4" "$reads")"
+  read -r f3 i3 d3 found3 <<<"$(misses "$2" "$3" "$4" $((3 * reads)))"
+  awk -v p="$1" -v k="$4$5" -v n=$((2 * reads)) -v f=$((f3 - f1)) -v i=$((i3 - i1)) \
+    -v d=$((d3 - d1)) -v found=$((found3 - found1)) 'BEGIN { printf \
+      "%s %s: %.4f + %.4f + %.4f = %.4f device reads per Get, %.1f%% found\n",
+      p, k, f / n, i / n, d / n, (f + i + d) / n, 100 * found / n }'
+}
+
+# The bytes a run's flushes and compactions wrote, from its statistics.
+written() { awk '/^rocksdb.(flush|compact).write.bytes COUNT/ { n += $4 } END { print n + 0 }'; }
+
 for spec in "$@"; do
   policy="${spec%+hits}" hits=false
   [ "$policy" != "$spec" ] && hits=true
@@ -106,24 +123,31 @@ for spec in "$@"; do
   options "$opts" "$policy" "$hits"
   if [ "${REUSE:-0}" != 1 ] || [ ! -d "$db" ]; then
     rm -rf "$db"
-    bench "$opts" "$db" "$fill_seed" --benchmarks=fillrandom > "$work/$name.fill.log"
+    bench "$opts" "$db" "$fill_seed" --benchmarks=fillrandom --statistics > "$work/$name.fill.log"
+    fill_bytes="$(written < "$work/$name.fill.log")"
     for _ in 1 2 3; do
-      bench "$opts" "$db" "$fill_seed" --use_existing_db=1 --benchmarks=waitforcompaction >/dev/null
+      out="$(bench "$opts" "$db" "$fill_seed" --use_existing_db=1 --benchmarks=waitforcompaction \
+        --statistics)"
+      fill_bytes=$((fill_bytes + $(written <<<"$out")))
     done
+    echo "$fill_bytes" > "$work/$name.written"
   fi
+  fill_bytes="$(cat "$work/$name.written" 2>/dev/null || echo 0)"
   plan="$( (grep -h 'cache_aware: a table' "$db"/LOG* 2>/dev/null || true) | tail -1 | sed 's/.*cache_aware: //')"
   [ -z "$plan" ] || echo "$spec: last plan: $plan"
   for kind in $kinds; do
-    if [ "$learn" -gt 0 ]; then
-      learn "$opts" "$db" "$kind"
-      read -r tables bytes <<<"$(rebuilt_bytes "$db")"
-      echo "$spec $kind: after learning, $tables rewrites wrote $bytes bytes; the DB's tables: $(du -cb "$db"/*.sst | tail -1 | cut -f1) bytes"
-    fi
-    read -r f1 i1 d1 found1 <<<"$(misses "$opts" "$db" "$kind" "$reads")"
-    read -r f3 i3 d3 found3 <<<"$(misses "$opts" "$db" "$kind" $((3 * reads)))"
-    awk -v p="$spec" -v k="$kind" -v n=$((2 * reads)) -v f=$((f3 - f1)) -v i=$((i3 - i1)) \
-      -v d=$((d3 - d1)) -v found=$((found3 - found1)) 'BEGIN { printf \
-        "%s %s: %.4f + %.4f + %.4f = %.4f device reads per Get, %.1f%% found\n",
-        p, k, f / n, i / n, d / n, (f + i + d) / n, 100 * found / n }'
+    measure "$spec" "$opts" "$db" "$kind" ""
+    [ "$learn" -gt 0 ] || continue
+    # Taught on a copy: each kind learns from the DB as the load left it.
+    taught="$db.$kind"
+    rm -rf "$taught" && cp -r "$db" "$taught"
+    learn "$opts" "$taught" "$kind"
+    read -r tables bytes <<<"$(rebuilt_bytes "$taught")"
+    db_bytes="$(du -cb "$taught"/*.sst | tail -1 | cut -f1)"
+    awk -v p="$spec" -v k="$kind" -v t="$tables" -v b="$bytes" -v d="$db_bytes" -v w="$fill_bytes" \
+      -v n="$learn" 'BEGIN { printf "%s %s: after %s Gets, %d rewrites wrote %.0f bytes: %.2fx the DB'"'"'s tables, %.2fx what its load'"'"'s flushes and compactions wrote\n",
+        p, k, n, t, b, b / d, (w > 0 ? b / w : 0) }'
+    [ "$tables" -eq 0 ] || measure "$spec" "$opts" "$taught" "$kind" " after learning"
+    rm -rf "$taught"
   done
 done
