@@ -221,5 +221,52 @@ TEST_F(RebuildDbTest, ACloseDuringTheRebuildsLosesNoKeyAndTheNextInstanceGoesOn)
   testing::ExpectAllFound(db_.get(), keys_, "after the rebuilds", LongValueFor);
 }
 
+// Universal compaction, and a restart that replays writes from the WAL:
+// the sorted runs below L0 are rewritten as the levels are, each table
+// into its own level (the run keeps its place), and every key is still
+// found, those the WAL gave back too.
+TEST_F(RebuildDbTest, UniversalSortedRunsAreRebuiltInPlaceAfterARestartWithWal) {
+  db_.reset();
+  options_.compaction_style = rocksdb::kCompactionStyleUniversal;
+  ASSERT_TRUE(OpenDb(options_, "/universal", &db_).ok());
+  WriteAndFlush(db_.get(), keys_, 0, kKeys - 500);
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  for (size_t i = kKeys - 500; i < kKeys; ++i) {  // In the WAL only.
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], LongValueFor(keys_[i])).ok());
+  }
+  db_.reset();
+  ASSERT_TRUE(OpenDb(options_, "/universal", &db_).ok());
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());  // An event: the loop starts.
+  int deepest = 0;
+  const std::map<uint64_t, uint64_t> before = DeepestTables(db_.get(), &deepest);
+  ASSERT_GT(deepest, 0);
+  std::string value;
+  const auto start = std::chrono::steady_clock::now();
+  LevelCensusListener::Rebuilt rebuilt;
+  for (size_t round = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(60);
+       ++round) {
+    for (size_t i = 0; i < 2000; ++i) {
+      ASSERT_TRUE(
+          db_->Get(rocksdb::ReadOptions(), keys_[(round * 2000 + i) * 7 % kKeys], &value).ok());
+    }
+    rebuilt = listener_->RebuiltSoFar("/universal");
+    if (rebuilt.tables >= before.size()) break;
+  }
+  int deepest_after = 0;
+  const std::map<uint64_t, uint64_t> after = DeepestTables(db_.get(), &deepest_after);
+  size_t filtered_before = 0, filtered_after = 0;
+  for (const auto& [number, bytes] : before) filtered_before += bytes > 0;
+  for (const auto& [number, bytes] : after) filtered_after += bytes > 0;
+  std::printf(
+      "universal: L%d, %zu of %zu tables filtered before, %zu of %zu after, %llu rewrites\n",
+      deepest, filtered_before, before.size(), filtered_after, after.size(),
+      static_cast<unsigned long long>(rebuilt.tables));
+  EXPECT_EQ(deepest_after, deepest);
+  EXPECT_GT(rebuilt.tables, 0u) << "nothing rebuilt";
+  EXPECT_LT(filtered_after, filtered_before);
+  testing::ExpectAllFound(db_.get(), keys_, "after the rebuilds", LongValueFor);
+}
+
 }  // namespace
 }  // namespace sstfilter
