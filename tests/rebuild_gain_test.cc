@@ -206,5 +206,21 @@ TEST(RebuildGainTest, ALevelIsRewrittenOnlyWhereTheSampledAndFittedSpreadsAgree)
   }
 }
 
+// Nothing is rewritten while the share of Gets found is assumed (not
+// stated, not told by the DB's Gets): a rewrite for the plan made before
+// anything is known would be undone once the Gets tell. Told by the Gets
+// (TreeRuns::hit_share), the same tables are rewritten.
+TEST(RebuildGainTest, NothingIsRewrittenWhileTheShareIsAssumed) {
+  FilterOptions options = CacheAware(0);
+  options.per_level.hit_share.reset();
+  TreeRuns runs = BuiltTree(/*bare_level=*/3);
+  const auto tables = TablesOf(runs, 3, 0, kBuiltBits);
+  EXPECT_TRUE(RebuildGains(options, runs, Cache(64), tables).empty());
+  for (const double told : {0.0, kAssumedHitShare}) {
+    runs.hit_share = told;
+    EXPECT_EQ(RebuildGains(options, runs, Cache(64), tables).size(), tables.size()) << told;
+  }
+}
+
 }  // namespace
 }  // namespace sstfilter

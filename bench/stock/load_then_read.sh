@@ -84,7 +84,8 @@ misses() {  # misses OPTIONS DB KIND N
 
 # The bytes the census's rewrites wrote, as the DB's LOGs say.
 rebuilt_bytes() {  # rebuilt_bytes DB
-  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ { n++; b += $(NF - 1) } END { printf "%d %.0f\n", n, b }'
+  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ && match($0, /wrote [0-9]+ bytes/) {
+    n++; b += substr($0, RSTART + 6, RLENGTH - 12) } END { printf "%d %.0f\n", n, b }'
 }
 
 # Processes of LEARN Gets of KIND until one rebuilds nothing.

@@ -34,11 +34,15 @@ RunFilters Rebuilt(const PlannedRun& run, RunFilters filters, const TableAgainst
 // is weighed at (PlanWorkload) and, where the DB's statistics sharpened its
 // spread (spread_fit.h), the tables' sampled spread as it was. The fit
 // moves with the filters the rewrites change: a level is rewritten only
-// where both agree, so it is not rewritten back when the fit moves.
+// where both agree, so it is not rewritten back when the fit moves. None
+// while the share of Gets found is assumed: a table rewritten for the plan
+// made before anything is known would be rewritten again once the Gets
+// tell.
 std::vector<CacheWorkload> WorkloadsToWeigh(const FilterOptions& options, const TreeRuns& runs,
                                             const CacheSite& cache) {
   CachePlan base;
   std::vector<CacheWorkload> workloads{PlanWorkload(options, runs, cache, &base)};
+  if (base.hit_share_from == HitShareFrom::kAssumed) return {};
   if (base.hot_width != kUnsharpened && runs.traffic != nullptr) {
     workloads.push_back(workloads.front());
     workloads.back().popularity = PopularityOf(*runs.traffic);
@@ -64,6 +68,7 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
   }
   if (off_plan.empty()) return {};
   const std::vector<CacheWorkload> workloads = WorkloadsToWeigh(options, runs, cache);
+  if (workloads.empty()) return {};
   std::vector<RunFilters> today;
   for (const PlannedRun& run : planned) today.push_back(FiltersToday(run));
   const std::vector<RunBlocks> blocks_today = BlocksWithFilters(planned, runs.blocks, cache, today);

@@ -70,7 +70,9 @@ struct TableRebuild {
 // rewrites change; a level both do not agree on is not rewritten, nor
 // rewritten back). Tables whose level holds no run of `runs` are left
 // out, and those of a level whose off-plan tables together save no more
-// than kRebuildMargin of today's reads under either.
+// than kRebuildMargin of today's reads under either. None while the share
+// of Gets that find their key is assumed (neither stated nor told by the
+// DB's Gets, HitShareFor): what the loop rebuilds for is what was learned.
 // REQUIRES: options resolved.
 // The margin does not hold back the levels in `under_way` (whose
 // rewrites have begun: a level's move, once begun, is carried through).

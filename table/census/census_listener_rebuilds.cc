@@ -5,6 +5,7 @@
 // own. The listener's other parts: census_listener.cc.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -172,25 +173,34 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
 void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
                                      const rocksdb::Status& status,
                                      rocksdb::CompactionJobInfo info) {
-  rocksdb::Log(
-      rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(), "sstfilter: %s %s%s",
-      status.ok() ? "rebuilt" : "did not rebuild", target.why.c_str(),
-      status.ok() ? absl::StrFormat(": wrote %d bytes", info.stats.total_output_bytes).c_str()
-                  : (": " + status.ToString()).c_str());
   info.cf_name = rocksdb::kDefaultColumnFamilyName;
   info.job_id = job;
   info.status = status;
-  std::lock_guard<std::mutex> lock(mu_);
-  EndJob(db, info);
-  if (status.ok()) {
-    DbTree& tree = trees_[db->GetName()];
-    for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
-      tree.rebuilt_for[output.file_number] = target.planned_bits;
+  std::string outcome = status.ok()
+                            ? absl::StrFormat(": wrote %d bytes", info.stats.total_output_bytes)
+                            : ": " + status.ToString();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    EndJob(db, info);
+    if (status.ok()) {
+      DbTree& tree = trees_[db->GetName()];
+      const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+      for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
+        tree.rebuilt_for[output.file_number] = target.planned_bits;
+        const auto record = records.find(output.file_number);
+        if (record == records.end() || record->second.entries == 0) continue;
+        outcome += absl::StrFormat(", #%d with %.1f bits/key", output.file_number,
+                                   static_cast<double>(record->second.filter_bits) /
+                                       static_cast<double>(record->second.entries));
+      }
+      Rebuilt& rebuilt = rebuilt_[db->GetName()];
+      ++rebuilt.tables;
+      rebuilt.bytes += info.stats.total_output_bytes;
     }
-    Rebuilt& rebuilt = rebuilt_[db->GetName()];
-    ++rebuilt.tables;
-    rebuilt.bytes += info.stats.total_output_bytes;
   }
+  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
+               "sstfilter: %s %s%s", status.ok() ? "rebuilt" : "did not rebuild",
+               target.why.c_str(), outcome.c_str());
 }
 
 LevelCensusListener::Rebuilt LevelCensusListener::RebuiltSoFar(const std::string& db_path) {
