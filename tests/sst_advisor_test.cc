@@ -3,27 +3,21 @@
 // the DB stays open, its levels checked against the DB's own metadata, and
 // its modelled data-block reads per absent Get against the false positives
 // RocksDB's statistics count on absent-key Gets. Then small trees of L0
-// tables: damaged ones, a closed output, filters of several kinds.
+// tables: damaged ones, a closed output, filters of several kinds. What the
+// census's traffic file tells it: sst_advisor_traffic_test.cc.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
-#include "filter/allocation/tree_text.h"
-#include "filter/allocation/tree_traffic.h"
-#include "filter/cache_model/traffic_popularity.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -34,57 +28,24 @@
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"
+#include "tests/sst_advisor_util.h"
 #include "tests/tool_runner.h"
 
 namespace sstfilter {
 namespace {
 
+using advisor_testing::Last;
+using advisor_testing::NumberBefore;
+using advisor_testing::Result;
+using advisor_testing::Row;
+using advisor_testing::RunTool;
+using advisor_testing::TableFiles;
+using advisor_testing::WriteL0Tables;
 using testing::AbsentKeys;
 using testing::Contains;
 using testing::RandomKeys;
 using testing::TempDir;
 using testing::ValueFor;
-using Result = testing::ToolResult;
-
-Result RunTool(const std::vector<std::string>& args) {
-  return testing::RunTool(SSTFILTER_SST_BIN, args);
-}
-
-// The fields after the first word of the output's line that starts with
-// `first` ("L0 ", "all "), split on spaces. (No std::regex: GCC 12 warns
-// inside it at -O2 with sanitizers.)
-std::vector<std::string> Row(const std::string& output, const std::string& first) {
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(first + " ", 0) != 0) continue;
-    std::vector<std::string> fields;
-    std::istringstream in(line.substr(first.size()));
-    for (std::string f; in >> f;) fields.push_back(f);
-    return fields;
-  }
-  return {};
-}
-
-// The number right before `suffix` in the output (0 if none).
-double NumberBefore(const std::string& output, const std::string& suffix) {
-  const size_t end = output.find(suffix);
-  if (end == std::string::npos) return 0;
-  size_t begin = end;
-  while (begin > 0 && (std::isdigit(static_cast<unsigned char>(output[begin - 1])) ||
-                       output[begin - 1] == '.')) {
-    --begin;
-  }
-  double v = 0;
-  return absl::SimpleAtod(output.substr(begin, end - begin), &v) ? v : 0;
-}
-
-double Last(const std::vector<std::string>& fields) {
-  double v = -1;
-  if (!fields.empty()) {
-    EXPECT_TRUE(absl::SimpleAtod(fields.back(), &v)) << fields.back();
-  }
-  return v;
-}
 
 class SstAdvisorTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -256,37 +217,6 @@ TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   EXPECT_TRUE(Contains(r.output, "--hit_share=1.0000001: expected")) << r.output;
 }
 
-
-// A DB in `dir` whose L0 holds one table per key set, each written (and
-// flushed) by the policy paired with it; no compaction runs.
-void WriteL0Tables(const std::string& dir,
-                   const std::vector<std::pair<std::string, std::vector<std::string>>>& tables) {
-  EnsureRocksDbFilterPoliciesRegistered();
-  for (const auto& [policy, keys] : tables) {
-    rocksdb::Options options;
-    options.create_if_missing = true;
-    options.disable_auto_compactions = true;
-    options.compression = rocksdb::kNoCompression;
-    rocksdb::BlockBasedTableOptions table;
-    ASSERT_TRUE(CreateFilterPolicyStrictly(policy, &table.filter_policy).ok()) << policy;
-    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-    std::unique_ptr<rocksdb::DB> db;
-    ASSERT_TRUE(OpenDb(options, dir, &db).ok());
-    for (const std::string& k : keys) ASSERT_TRUE(db->Put({}, k, ValueFor(k)).ok());
-    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  }
-}
-
-// The DB's table files, oldest first.
-std::vector<std::string> TableFiles(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() == ".sst") names.push_back(e.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 TEST(SstAdvisorDamageTest, DamagedTablesNamedAndTotalsSaidIncomplete) {
   TempDir dir;
   WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)},
@@ -412,140 +342,6 @@ TEST(SstAdvisorMixedTest, OneKindSpendingDifferentBitsShowsTheirRange) {
   EXPECT_EQ(l0[4] + " " + l0[5], "cache_local k=6") << r.output;
   EXPECT_TRUE(Contains(r.output, "\n      bits/key 10.")) << r.output;
   EXPECT_FALSE(Contains(r.output, "kinds")) << r.output;
-}
-
-// The lookups the serving process's census left in the directory
-// (traffic_file.h): each level's share of the Gets, and the projection by
-// that traffic. Two L0 tables alike, one reached by 90% of the Gets: today
-// each absent Get reads 0.9 f + 0.1 f = f (f: their FP), half of the 2 f
-// that reach alone gives; access-aware moves bits to the hot table.
-TEST(SstAdvisorTrafficTest, ShowsTheSampledLookupsAndTheirProjection) {
-  TempDir dir;
-  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)},
-                             {"sstfilter.bloom:10:cache_local", RandomKeys(2000, 2)}});
-  std::vector<uint64_t> numbers;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    if (entry.path().extension() == ".sst") numbers.push_back(std::stoull(entry.path().stem()));
-  }
-  ASSERT_EQ(numbers.size(), 2u);
-  std::sort(numbers.begin(), numbers.end());
-  const std::string path = dir.path() + "/" + kTrafficFileName;
-  std::ofstream(path) << FormatTrafficFile(
-      {{{numbers[0], 0.9}, {numbers[1], 0.1}}, std::nullopt, "", {}});
-  Result r = RunTool({"--db", dir.path()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Contains(r.output, "lookups sampled by RocksDB (sstfilter-traffic): of the Gets, "
-                                 "L0 100.0% reach each level's tables"))
-      << r.output;
-  const double all = Last(Row(r.output, "all"));
-  const double today = NumberBefore(r.output, " data blocks per absent Get; access-aware");
-  EXPECT_NEAR(today, all / 2, all * 0.02) << r.output;
-  EXPECT_GT(NumberBefore(r.output, "x fewer\naccess-aware"), 1.2) << r.output;
-  // A damaged summary is named and left out; the report goes on.
-  std::ofstream(path) << "sstfilter traffic 1\n12 x\n";
-  r = RunTool({"--db", dir.path()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Contains(r.output, "lookups: not shown: sstfilter-traffic: line 2 is not"))
-      << r.output;
-  EXPECT_FALSE(Contains(r.output, "by that traffic")) << r.output;
-}
-
-// The share of Gets that find their key, as the DB's statistics gave the
-// census (the summary's hit_share line): the cache section is for it
-// unless --hit_share states another. A summary with no table shares says
-// nothing of lookups.
-TEST(SstAdvisorTrafficTest, TheHitShareFromTheDbsStatistics) {
-  TempDir dir;
-  WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)}});
-  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({{}, 0.25, "", {}});
-  Result r = RunTool({"--db", dir.path(), "--cache_mb", "1"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Contains(r.output, "25% found")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "(the DB's Gets, as its census last wrote them in "
-                                 "sstfilter-traffic)"))
-      << r.output;
-  EXPECT_TRUE(Contains(r.output, ":cache_aware:hit_share:0.25 would keep")) << r.output;
-  EXPECT_FALSE(Contains(r.output, "lookups")) << r.output;
-  r = RunTool({"--db", dir.path(), "--cache_mb", "1", "--hit_share", "0.75"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Contains(r.output, "75% found    ")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "(--hit_share)")) << r.output;
-  EXPECT_FALSE(Contains(r.output, "25% found")) << r.output;
-}
-
-// The Gets' spread from the summary's table shares: an L6 of several
-// tables, the first drawing 90% of the Gets, reads fewer blocks by the
-// cache model than the same tree with the Gets spread uniformly (its hot
-// blocks stay cached), and the section says which spread it used.
-TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
-  EnsureRocksDbFilterPoliciesRegistered();
-  TempDir dir;
-  std::vector<uint64_t> numbers;
-  {
-    rocksdb::Options options;
-    options.create_if_missing = true;
-    options.num_levels = 7;
-    options.level_compaction_dynamic_level_bytes = true;
-    options.compression = rocksdb::kNoCompression;
-    options.target_file_size_base = 512 << 10;
-    rocksdb::BlockBasedTableOptions table;
-    ASSERT_TRUE(CreateFilterPolicyStrictly("sstfilter.bloom:10", &table.filter_policy).ok());
-    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-    std::unique_ptr<rocksdb::DB> db;
-    ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
-    for (const std::string& k : RandomKeys(40000, 1)) ASSERT_TRUE(db->Put({}, k, ValueFor(k)).ok());
-    rocksdb::CompactRangeOptions rewrite;  // Not a move of the one flushed table.
-    rewrite.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-    ASSERT_TRUE(db->CompactRange(rewrite, nullptr, nullptr).ok());
-    std::vector<rocksdb::LiveFileMetaData> files;
-    db->GetLiveFilesMetaData(&files);
-    std::sort(files.begin(), files.end(),
-              [](const auto& a, const auto& b) { return a.smallestkey < b.smallestkey; });
-    for (const auto& f : files) numbers.push_back(f.file_number);
-  }
-  ASSERT_GE(numbers.size(), kMinPopularityTables) << "the premise: a level of several tables";
-  auto absent_reads = [&] {
-    const Result r = RunTool({"--db", dir.path(), "--cache_mb", "0.02"});
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return std::make_pair(NumberBefore(r.output.substr(r.output.find("absent Gets")), "\n"),
-                          r.output);
-  };
-  const auto [uniform, uniform_output] = absent_reads();
-  EXPECT_TRUE(Contains(uniform_output, "(cache model; Gets spread uniformly)")) << uniform_output;
-  TableShares shares;
-  for (uint64_t n : numbers) shares[n] = 0.1 / static_cast<double>(numbers.size() - 1);
-  shares[numbers[0]] = 0.9;
-  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({shares, 0.0, "", {}});
-  const auto [skewed, skewed_output] = absent_reads();
-  EXPECT_TRUE(Contains(skewed_output,
-                       "(cache model; Gets spread as sstfilter-traffic's table shares say)"))
-      << skewed_output;
-  EXPECT_GT(uniform, 0.3) << uniform_output;
-  EXPECT_LT(skewed, 0.6 * uniform) << skewed_output;
-
-  // The same tree as a decision case (tests/decisions/): the policy and
-  // cache it would be planned under, the tree as the model reads it
-  // (every tree line reads back), the tables to decide.
-  const Result r = RunTool({"--db", dir.path(), "--cache_mb", "0.02", "--tree_text"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_TRUE(Contains(r.output, "\npolicy sstfilter.bloom:")) << r.output;
-  EXPECT_TRUE(Contains(r.output, ":optimize_levels:cache_aware\n")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "\ncache mib=0.02 ")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "\nhit_share 0 carried\n")) << r.output;
-  EXPECT_TRUE(Contains(r.output, "\ndecide L6 bottommost entries=")) << r.output;
-  EXPECT_EQ(r.output.substr(r.output.size() - 5), "----\n") << r.output;
-  TreeTextReader reader;
-  for (const absl::string_view line : absl::StrSplit(r.output, '\n', absl::SkipEmpty())) {
-    const absl::Status read = reader.Read(std::string_view(line.data(), line.size()));
-    EXPECT_TRUE(read.ok() || absl::IsNotFound(read)) << read;
-  }
-  const TreeRuns runs = reader.Tree();
-  ASSERT_EQ(runs.levels.size(), 7u) << r.output;
-  EXPECT_EQ(runs.levels[6].keys, 40000u) << r.output;
-  EXPECT_EQ(runs.levels[6].tables, numbers.size()) << r.output;
-  ASSERT_NE(runs.traffic, nullptr) << r.output;
-  EXPECT_EQ(runs.traffic->levels[6].size(), numbers.size()) << r.output;
-  EXPECT_NEAR(runs.traffic->levels[6][0].share, 0.9, 1e-9) << r.output;
 }
 
 // A DB directory is input (table/census/dir_file.h): a FIFO or a link to
