@@ -73,10 +73,11 @@ class RebuildDbTest : public ::testing::Test {
   }
 
   // Gets keys of every age until the loop has been idle (no new rewrite)
-  // for `quiet` after at least one more than `after` in this listener, or
-  // `limit` passes.
+  // for `quiet` after at least one more than `after` in this listener (of
+  // the DB at `path`), or `limit` passes.
   LevelCensusListener::Rebuilt GetUntilRebuilt(std::chrono::seconds quiet,
-                                               std::chrono::seconds limit, uint64_t after = 0) {
+                                               std::chrono::seconds limit, uint64_t after = 0,
+                                               const std::string& path = "/db") {
     const auto start = std::chrono::steady_clock::now();
     auto changed = start;
     LevelCensusListener::Rebuilt last;
@@ -86,7 +87,7 @@ class RebuildDbTest : public ::testing::Test {
         const std::string& key = keys_[(round * 2000 + i) * 7 % kKeys];
         EXPECT_TRUE(db_->Get(rocksdb::ReadOptions(), key, &value).ok());
       }
-      const LevelCensusListener::Rebuilt now = listener_->RebuiltSoFar("/db");
+      const LevelCensusListener::Rebuilt now = listener_->RebuiltSoFar(path);
       if (now.tables != last.tables) changed = std::chrono::steady_clock::now(), last = now;
       if (last.tables > after && std::chrono::steady_clock::now() - changed > quiet) break;
     }
@@ -241,18 +242,8 @@ TEST_F(RebuildDbTest, UniversalSortedRunsAreRebuiltInPlaceAfterARestartWithWal) 
   int deepest = 0;
   const std::map<uint64_t, uint64_t> before = DeepestTables(db_.get(), &deepest);
   ASSERT_GT(deepest, 0);
-  std::string value;
-  const auto start = std::chrono::steady_clock::now();
-  LevelCensusListener::Rebuilt rebuilt;
-  for (size_t round = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(60);
-       ++round) {
-    for (size_t i = 0; i < 2000; ++i) {
-      ASSERT_TRUE(
-          db_->Get(rocksdb::ReadOptions(), keys_[(round * 2000 + i) * 7 % kKeys], &value).ok());
-    }
-    rebuilt = listener_->RebuiltSoFar("/universal");
-    if (rebuilt.tables >= before.size()) break;
-  }
+  const LevelCensusListener::Rebuilt rebuilt =
+      GetUntilRebuilt(std::chrono::seconds(3), std::chrono::seconds(60), 0, "/universal");
   int deepest_after = 0;
   const std::map<uint64_t, uint64_t> after = DeepestTables(db_.get(), &deepest_after);
   size_t filtered_before = 0, filtered_after = 0;

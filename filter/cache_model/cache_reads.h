@@ -4,10 +4,11 @@
 // reports.
 //
 // Each block a Get may read is an item of an LRU cache (charged its bytes
-// and the cache's overhead per block), requested at a steady rate per Get; the cache's hit rate for
-// each follows Che's approximation (Che, Tung, Wang, IEEE JSAC 2002; Fricker, Robert, Roberts, ITC
-// 2012): there is one characteristic time T, in Gets, such that the blocks requested within T of
-// each other stay, with
+// and the cache's overhead per block), requested at a steady rate per
+// Get; the cache's hit rate for each follows Che's approximation (Che,
+// Tung, Wang, IEEE JSAC 2002; Fricker, Robert, Roberts, ITC 2012): there is
+// one characteristic time T, in Gets, such that the blocks requested within
+// T of each other stay, with
 //   sum over blocks of size * (1 - exp(-rate * T)) = capacity,
 // and a block of rate r hits with probability 1 - exp(-r T). RocksDB's LRU
 // cache keeps a high-priority pool (high_pri_pool_ratio of it, 0.5 by
@@ -20,8 +21,8 @@
 // A Get checks one filter partition per sorted run it reaches, newest
 // first (none where its key falls in a table without a filter); a false
 // positive, or the run holding its key, reads an index partition and a
-// data block there. Blocks of one kind in one run are
-// requested alike where the Gets are uniform; otherwise as the key
+// data block there. Blocks of one kind in one run are requested alike
+// where the Gets are uniform; otherwise as the key
 // space's popularity (key_popularity.h) spreads them. A Get that finds its
 // key finds it in a run with that run's share of the keys. The top level
 // of partitioned filters and indexes is pinned and not counted; the
