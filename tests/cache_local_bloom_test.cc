@@ -383,6 +383,9 @@ TEST(CacheLocalBloomMath, ProbeCounts) {
     // A blocked filter never beats a standard one with the same k.
     EXPECT_GE(ModelFp(512 / bpk, k), std::pow(1 - std::exp(-k / bpk), k) * 0.999) << bpk;
   }
+}
+
+TEST(CacheLocalBloomMath, ProbeCountsOffTheGrid) {
   // Settings off the grid, as the FP models' searches ask for them (the
   // search walks from near ln 2 * bits/key, the reference scans every k).
   std::mt19937_64 rng(7);
