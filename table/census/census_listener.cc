@@ -284,7 +284,9 @@ void LevelCensusListener::StartJob(
 
 void LevelCensusListener::OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  TreeOf(db).flush_starts[info.job_id] = std::chrono::steady_clock::now();
+  DbTree& tree = TreeOf(db);
+  tree.flush_starts[info.job_id] = std::chrono::steady_clock::now();
+  ++tree.rocksdb_jobs;
   StartJob(db, info.cf_name, info.job_id, Update(db, true, 0));
 }
 
@@ -320,6 +322,7 @@ void LevelCensusListener::BeginJob(rocksdb::DB* db, const rocksdb::CompactionJob
     compaction.inputs.push_back(input.file_number);
   }
   DbTree& tree = TreeOf(db);  // First: a new instance's tree forgets the last one's jobs.
+  if (info.job_id >= 0) ++tree.rocksdb_jobs;  // The loop's rewrites' ids are below 0.
   if (info.cf_name == rocksdb::kDefaultColumnFamilyName) {
     const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
     uint64_t ours = 0;
@@ -382,6 +385,7 @@ void LevelCensusListener::EndJob(rocksdb::DB* db, const rocksdb::CompactionJobIn
 void LevelCensusListener::OnExternalFileIngested(rocksdb::DB* db,
                                                  const rocksdb::ExternalFileIngestionInfo&) {
   std::lock_guard<std::mutex> lock(mu_);
+  ++TreeOf(db).rocksdb_jobs;
   Update(db, /*in_step=*/false, 0);  // Events do not say where a file went: read afresh.
 }
 

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "filter/allocation/tree_runs.h"
+#include "filter/plan/rebuild_queue.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/version.h"
@@ -64,6 +65,7 @@
 #include "table/census/filter_answers.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/policy_guard.h"
+#include "table/census/policy_registry.h"
 #include "table/census/read_samples.h"
 #include "table/census/rebuild_loop.h"
 #include "table/census/traffic_file.h"
@@ -220,6 +222,12 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // is paid back over it (a plan that flips as the rewrites change the
     // tree would otherwise rewrite a level back and forth).
     std::map<int, std::pair<bool, std::chrono::steady_clock::time_point>> level_moves;
+    // RocksDB's own flushes, compactions and ingestions begun: the loop's
+    // queue of rewrites holds while none has.
+    uint64_t rocksdb_jobs = 0;
+    // The tables the loop's last reckoning found worth rewriting, after
+    // the one it took then.
+    RebuildQueue rebuilds;
   };
   // A DB instance's rebuild loop.
   struct Loop {
@@ -264,6 +272,20 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // `session` should rewrite now, and a rewrite's start and end counted as
   // a compaction job of the census's own (`job`, below 0).
   std::optional<RebuildTarget> PickRebuild(rocksdb::DB* db, const std::string& session);
+  // Under mu_: the queue's next table, if its reckoning holds.
+  std::optional<TableRebuild> TakeQueued(DbTree* tree);
+  // The tables worth rewriting now, best first (RebuildsWorthIt of the
+  // off-plan tables at the Get rate), set pending in the tree: what the
+  // pick does when the queue holds none.
+  struct Reckoning {
+    std::vector<TableRebuild> worth;
+    double gets_per_second = 0;
+    uint64_t rocksdb_jobs = 0;  // DbTree::rocksdb_jobs as it began.
+    std::chrono::steady_clock::time_point at;
+  };
+  // `files`: the DB's live tables, listed here once the Gets have a rate.
+  Reckoning Reckon(rocksdb::DB* db, const std::string& session, const PolicySizing& sizing,
+                   std::vector<rocksdb::LiveFileMetaData>* files);
   void BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target);
   void EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
                   const rocksdb::Status& status, rocksdb::CompactionJobInfo info);

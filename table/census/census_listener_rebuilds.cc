@@ -92,15 +92,75 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
           ? rebuild_bytes_per_second_.value_or(RebuildBytesPerSecond(sizing->options))
           : 0;
   if (pace <= 0) return std::nullopt;  // rebuild_mb_s:0, or not a policy that rebuilds.
-  std::map<uint64_t, TableRecord> records;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  std::optional<TableRebuild> next;
   double rate = 0;
-  std::set<int> under_way;
   {
     std::lock_guard<std::mutex> lock(mu_);
     const auto it = trees_.find(db->GetName());
     if (it == trees_.end() || it->second.session != session || it->second.closed) {
       return std::nullopt;
     }
+    next = TakeQueued(&it->second);
+    rate = it->second.rebuilds.gets_per_second();
+  }
+  if (!next.has_value()) {
+    Reckoning reckoning = Reckon(db, session, *sizing, &files);
+    if (reckoning.worth.empty()) return std::nullopt;
+    next = reckoning.worth.front();
+    reckoning.worth.erase(reckoning.worth.begin());
+    rate = reckoning.gets_per_second;
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = trees_.find(db->GetName());
+    if (it == trees_.end() || it->second.session != session || it->second.closed) {
+      return std::nullopt;
+    }
+    it->second.rebuilds.Reset(std::move(reckoning.worth), rate, reckoning.rocksdb_jobs,
+                              reckoning.at);
+  } else {
+    db->GetLiveFilesMetaData(&files);
+  }
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.file_number != next->table.number || f.being_compacted) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = trees_.find(db->GetName());
+    if (it == trees_.end() || it->second.session != session || it->second.closed) break;
+    it->second.level_moves[next->table.level] = {next->table.planned_bits < next->table.built_bits,
+                                                 std::chrono::steady_clock::now()};
+    return RebuildTarget{f.file_number,           f.name, f.level, next->table.planned_bits, pace,
+                         RebuildText(*next, rate)};
+  }
+  return std::nullopt;  // Gone since: the next pick takes the queue's next.
+}
+
+std::optional<TableRebuild> LevelCensusListener::TakeQueued(DbTree* tree) {
+  const auto now = std::chrono::steady_clock::now();
+  std::optional<TableRebuild> next;
+  while ((next = tree->rebuilds.Take(tree->rocksdb_jobs, now)).has_value()) {
+    // A level moved the other way since the reckoning waits, as below.
+    const auto moved = tree->level_moves.find(next->table.level);
+    const bool fewer = next->table.planned_bits < next->table.built_bits;
+    if (moved == tree->level_moves.end() || moved->second.first == fewer ||
+        now - moved->second.second >= kPaybackHorizon) {
+      return next;
+    }
+  }
+  return std::nullopt;
+}
+
+LevelCensusListener::Reckoning LevelCensusListener::Reckon(
+    rocksdb::DB* db, const std::string& session, const PolicySizing& sizing,
+    std::vector<rocksdb::LiveFileMetaData>* files) {
+  Reckoning reckoning;
+  reckoning.at = std::chrono::steady_clock::now();
+  std::map<uint64_t, TableRecord> records;
+  double rate = 0;
+  std::set<int> under_way;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = trees_.find(db->GetName());
+    if (it == trees_.end() || it->second.session != session || it->second.closed) return {};
+    reckoning.rocksdb_jobs = it->second.rocksdb_jobs;
     Update(db, /*in_step=*/true, 0);  // The Gets and the tree as of now, published.
     rate = GetRate(&it->second);
     records = records_[db->GetName()];
@@ -108,16 +168,13 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
       if (std::chrono::steady_clock::now() - move.second < kPaybackHorizon) under_way.insert(level);
     }
   }
-  if (rate <= 0) return std::nullopt;
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  std::optional<OffPlanView> view = OffPlanTables(db, *sizing, files, records, under_way);
-  if (!view.has_value()) return std::nullopt;
+  if (rate <= 0) return {};
+  db->GetLiveFilesMetaData(files);
+  std::optional<OffPlanView> view = OffPlanTables(db, sizing, *files, records, under_way);
+  if (!view.has_value()) return {};
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = trees_.find(db->GetName());
-  if (it == trees_.end() || it->second.session != session || it->second.closed) {
-    return std::nullopt;
-  }
+  if (it == trees_.end() || it->second.session != session || it->second.closed) return {};
   DbTree& tree = it->second;
   // A table the loop wrote is off the plan only once the plan moved.
   auto& gains = view->gains;
@@ -130,6 +187,7 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
                                return !OffPlan(moved);
                              }),
               gains.end());
+  // A level the loop moved one way waits kPaybackHorizon before the other.
   const auto now = std::chrono::steady_clock::now();
   auto fewer_bits = [](const TableRebuild& g) { return g.table.planned_bits < g.table.built_bits; };
   gains.erase(std::remove_if(gains.begin(), gains.end(),
@@ -140,22 +198,15 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
                                       now - moved->second.second < kPaybackHorizon;
                              }),
               gains.end());
-  const std::vector<TableRebuild> worth = RebuildsWorthIt(std::move(gains), rate);
+  reckoning.worth = RebuildsWorthIt(std::move(gains), rate);
+  reckoning.gets_per_second = rate;
   // The tables to rewrite are sized for the plan, not for each other's
   // debts (CensusTree::SetPendingRewrites), from the next table built.
   std::set<uint64_t> pending;
-  for (const TableRebuild& gain : worth) pending.insert(gain.table.number);
+  for (const TableRebuild& gain : reckoning.worth) pending.insert(gain.table.number);
   tree.tree.SetPendingRewrites(std::move(pending));
   Update(db, /*in_step=*/true, 0);
-  if (worth.empty()) return std::nullopt;
-  const TableRebuild& best = worth.front();
-  tree.level_moves[best.table.level] = {fewer_bits(best), now};
-  for (const rocksdb::LiveFileMetaData& f : files) {
-    if (f.file_number != best.table.number) continue;
-    return RebuildTarget{f.file_number,           f.name, f.level,
-                         best.table.planned_bits, pace,   RebuildText(best, rate)};
-  }
-  return std::nullopt;
+  return reckoning;
 }
 
 void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target) {
