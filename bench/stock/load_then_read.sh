@@ -19,14 +19,12 @@
 # process rebuilds nothing (at most LEARN_PASSES); the rewrites' bytes (the
 # LOG's "sstfilter: rebuilt" lines) are printed against the DB's table
 # bytes and against what the load's flushes and compactions wrote, and the
-# copy is measured again. LEARN_SECONDS=S: each learning process reads
-# for S seconds at least (db_bench's --duration; as a server's Gets go on
-# while the rewrites they asked for run), and the Gets it read are counted.
+# copy is measured again.
 #
 # Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
 # filter_policy value, "+hits" after it for optimize_filters_for_hits)
 # Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
-# readrandom), LEARN (0), LEARN_SECONDS (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
+# readrandom), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
 # learning processes keep no statistics, and the census learns the share
 # from the filters' answers), REUSE (0; 1: measure the DBs a run left in
 # WORKDIR instead of filling them again). Prints one line per policy and kind.
@@ -36,7 +34,6 @@ num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
 kinds="${KINDS:-readmissing readrandom}" learn="${LEARN:-0}" passes="${LEARN_PASSES:-4}"
 learn_stats=()
 [ "${LEARN_STATISTICS:-1}" = 0 ] || learn_stats=(--statistics)
-[ "${LEARN_SECONDS:-0}" = 0 ] || learn_stats+=(--duration="$LEARN_SECONDS")
 db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
 mkdir -p "$work"
 
@@ -91,21 +88,17 @@ rebuilt_bytes() {  # rebuilt_bytes DB
     n++; b += substr($0, RSTART + 6, RLENGTH - 12) } END { printf "%d %.0f\n", n, b }'
 }
 
-# Processes of LEARN Gets of KIND until one rebuilds nothing; prints the
-# Gets they read.
+# Processes of LEARN Gets of KIND until one rebuilds nothing.
 learn() {  # learn OPTIONS DB KIND
-  local before after pass gets total=0
+  local before after pass
   for pass in $(seq "$passes"); do
     before="$(rebuilt_bytes "$2")"
-    gets="$(bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" \
-      --writes=1 --reads="$learn" "${learn_stats[@]}" |
-      sed -n 's/.*([0-9]* of \([0-9]*\) found).*/\1/p' | head -1)"
-    total=$((total + ${gets:-0}))
+    bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
+      --reads="$learn" "${learn_stats[@]}" >/dev/null
     after="$(rebuilt_bytes "$2")"
-    echo "  $3: learning pass $pass, ${gets:-?} Gets: rewrites so far (tables bytes): $after" >&2
+    echo "  $3: learning pass $pass of $learn Gets: rewrites so far (tables bytes): $after" >&2
     [ "$before" != "$after" ] || break
   done
-  echo "$total"
 }
 
 # The reads per Get of KIND on DB over 2R Gets (the misses of 3R less
@@ -149,11 +142,11 @@ for spec in "$@"; do
     # Taught on a copy: each kind learns from the DB as the load left it.
     taught="$db.$kind"
     rm -rf "$taught" && cp -r "$db" "$taught"
-    learned="$(learn "$opts" "$taught" "$kind")"
+    learn "$opts" "$taught" "$kind"
     read -r tables bytes <<<"$(rebuilt_bytes "$taught")"
     db_bytes="$(du -cb "$taught"/*.sst | tail -1 | cut -f1)"
     awk -v p="$spec" -v k="$kind" -v t="$tables" -v b="$bytes" -v d="$db_bytes" -v w="$fill_bytes" \
-      -v n="$learned" 'BEGIN { printf "%s %s: after %s Gets, %d rewrites wrote %.0f bytes: %.2fx the DB'"'"'s tables, %.2fx what its load'"'"'s flushes and compactions wrote\n",
+      -v n="$learn" 'BEGIN { printf "%s %s: after %s Gets, %d rewrites wrote %.0f bytes: %.2fx the DB'"'"'s tables, %.2fx what its load'"'"'s flushes and compactions wrote\n",
         p, k, n, t, b, b / d, (w > 0 ? b / w : 0) }'
     [ "$tables" -eq 0 ] || measure "$spec" "$opts" "$taught" "$kind" " after learning"
     rm -rf "$taught"
