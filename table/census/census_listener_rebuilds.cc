@@ -137,15 +137,17 @@ std::optional<TableRebuild> LevelCensusListener::TakeQueued(DbTree* tree) {
   const auto now = std::chrono::steady_clock::now();
   std::optional<TableRebuild> next;
   while ((next = tree->rebuilds.Take(tree->rocksdb_jobs, now)).has_value()) {
-    // A level moved the other way since the reckoning waits, as below.
-    const auto moved = tree->level_moves.find(next->table.level);
-    const bool fewer = next->table.planned_bits < next->table.built_bits;
-    if (moved == tree->level_moves.end() || moved->second.first == fewer ||
-        now - moved->second.second >= kPaybackHorizon) {
-      return next;
-    }
+    if (!WaitsForTheOtherMove(*tree, *next, now)) return next;
   }
   return std::nullopt;
+}
+
+bool LevelCensusListener::WaitsForTheOtherMove(const DbTree& tree, const TableRebuild& gain,
+                                               std::chrono::steady_clock::time_point now) {
+  const auto moved = tree.level_moves.find(gain.table.level);
+  const bool fewer = gain.table.planned_bits < gain.table.built_bits;
+  return moved != tree.level_moves.end() && moved->second.first != fewer &&
+         now - moved->second.second < kPaybackHorizon;
 }
 
 LevelCensusListener::Reckoning LevelCensusListener::Reckon(
@@ -187,16 +189,10 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
                                return !OffPlan(moved);
                              }),
               gains.end());
-  // A level the loop moved one way waits kPaybackHorizon before the other.
   const auto now = std::chrono::steady_clock::now();
-  auto fewer_bits = [](const TableRebuild& g) { return g.table.planned_bits < g.table.built_bits; };
-  gains.erase(std::remove_if(gains.begin(), gains.end(),
-                             [&](const TableRebuild& gain) {
-                               const auto moved = tree.level_moves.find(gain.table.level);
-                               return moved != tree.level_moves.end() &&
-                                      moved->second.first != fewer_bits(gain) &&
-                                      now - moved->second.second < kPaybackHorizon;
-                             }),
+  gains.erase(std::remove_if(
+                  gains.begin(), gains.end(),
+                  [&](const TableRebuild& gain) { return WaitsForTheOtherMove(tree, gain, now); }),
               gains.end());
   reckoning.worth = RebuildsWorthIt(std::move(gains), rate);
   reckoning.gets_per_second = rate;
