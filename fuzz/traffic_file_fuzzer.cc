@@ -2,19 +2,20 @@
 // (table/census/traffic_file.h), which reads whatever a DB directory holds
 // under that name.
 //
-// Seeds: LLVMFuzzerInitialize writes a file of each version (1, 2, 3; with
+// Seeds: LLVMFuzzerInitialize writes a file of each version (1-4; with
 // and without the optional lines) into $SSTFILTER_FUZZ_SEED_DIR when set.
 //
 // On every input:
 //   - ParseTrafficFile returns a Status and never crashes (ASan/UBSan);
 //   - a refusal's message is printable ASCII (it goes to the DB's LOG);
 //   - an accepted summary holds only what the format allows: a version of
-//     1-3, shares and the hit share in [0, 1] and never -0, exposures
-//     finite and at least 0 (version 3 only), an identity with no space or
-//     newline;
-//   - what FormatTrafficFile writes of it parses back to the same tables and
-//     identity, each number within FormatTrafficFile's 6 significant digits,
-//     and formatting that again gives the same text.
+//     1-4, shares and the hit share in [0, 1] and never -0, exposures
+//     finite and at least 0 (version 3 on), an identity with no space or
+//     newline, levels' moves (version 4) at levels 0-1000 and seconds of 0
+//     or more;
+//   - what FormatTrafficFile writes of it parses back to the same tables,
+//     identity and moves, each number within FormatTrafficFile's 6
+//     significant digits, and formatting that again gives the same text.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -40,16 +41,21 @@ bool PrintableAscii(std::string_view text) {
 bool ValidShare(double share) { return share >= 0 && share <= 1 && !std::signbit(share); }
 
 void CheckAccepted(const TrafficSummary& s, std::string_view input) {
-  SSTFILTER_FUZZ_CHECK(s.version >= 1 && s.version <= 3, s.version, " from ", Printable(input));
+  SSTFILTER_FUZZ_CHECK(s.version >= 1 && s.version <= 4, s.version, " from ", Printable(input));
   SSTFILTER_FUZZ_CHECK(!s.hit_share.has_value() || ValidShare(*s.hit_share), *s.hit_share);
   SSTFILTER_FUZZ_CHECK(s.hit_share == std::nullopt || s.version >= 2, "hit_share in v1");
   SSTFILTER_FUZZ_CHECK(s.db_identity.find_first_of(" \n") == std::string::npos,
                        Printable(s.db_identity));
-  SSTFILTER_FUZZ_CHECK(s.db_identity.empty() || s.version == 3, "db line before v3");
+  SSTFILTER_FUZZ_CHECK(s.db_identity.empty() || s.version >= 3, "db line before v3");
   for (const auto& [number, share] : s.tables) {
     SSTFILTER_FUZZ_CHECK(ValidShare(share), number, " ", share, " from ", Printable(input));
   }
-  SSTFILTER_FUZZ_CHECK(s.exposures.empty() || s.version == 3, "exposures before v3");
+  SSTFILTER_FUZZ_CHECK(s.exposures.empty() || s.version >= 3, "exposures before v3");
+  SSTFILTER_FUZZ_CHECK(s.level_moves.empty() || s.version >= 4, "move lines before v4");
+  for (const auto& [level, move] : s.level_moves) {
+    SSTFILTER_FUZZ_CHECK(level >= 0 && level <= 1000 && move.unix_seconds >= 0, level, " ",
+                         move.unix_seconds, " from ", Printable(input));
+  }
   for (const auto& [number, exposure] : s.exposures) {
     SSTFILTER_FUZZ_CHECK(std::isfinite(exposure) && exposure >= 0, number, " ", exposure);
     SSTFILTER_FUZZ_CHECK(s.tables.count(number) == 1, number, " has an exposure, no share");
@@ -63,7 +69,8 @@ void CheckRoundTrip(const TrafficSummary& s) {
   const std::string text = FormatTrafficFile(s);
   const absl::StatusOr<TrafficSummary> again = ParseTrafficFile(text);
   SSTFILTER_FUZZ_CHECK(again.ok(), again.status().ToString(), " of ", Printable(text));
-  SSTFILTER_FUZZ_CHECK(again->version == 3, again->version);
+  SSTFILTER_FUZZ_CHECK(again->version == 4, again->version);
+  SSTFILTER_FUZZ_CHECK(again->level_moves == s.level_moves, again->level_moves.size());
   SSTFILTER_FUZZ_CHECK(again->db_identity == s.db_identity, Printable(again->db_identity));
   SSTFILTER_FUZZ_CHECK(again->hit_share.has_value() == s.hit_share.has_value(), "hit_share");
   if (s.hit_share) SSTFILTER_FUZZ_CHECK(SixDigits(*s.hit_share, *again->hit_share), *s.hit_share);
@@ -88,6 +95,8 @@ void WriteSeeds() {
       "sstfilter traffic 2\n12 1\n",
       "sstfilter traffic 3\ndb 4f9a-11\nhit_share 0\n7 0.5 120.5\n9 0.25 3e+06\n",
       "sstfilter traffic 3\n7 0.125 0\n",
+      "sstfilter traffic 4\ndb 4f9a-11\nhit_share 0.5\nmove 5 more 1796342400\n"
+      "move 6 fewer 1796342460\n7 0.5 120.5\n",
   };
   int i = 0;
   for (const char* seed : seeds) {

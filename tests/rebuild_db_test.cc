@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -18,6 +19,7 @@
 #include "table/census/census_registry.h"
 #include "table/census/filter_answers.h"
 #include "table/census/open_db.h"
+#include "table/census/traffic_file.h"
 #include "tests/cache_aware_db_util.h"
 #include "tests/db_test_util.h"
 #include "tests/warning_log.h"
@@ -94,6 +96,26 @@ class RebuildDbTest : public ::testing::Test {
     return last;
   }
 
+  // Opens the DB again (closed) under rebuild_mb_s:0 with a listener of
+  // its own (returned; nullptr if it failed), and gives the census the DB:
+  // a key written and flushed (an event).
+  std::shared_ptr<LevelCensusListener> ReopenWithoutRebuilds() {
+    rocksdb::BlockBasedTableOptions table =
+        *options_.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+    const std::string policy = std::string(cache_aware_testing::kCacheAware) + ":rebuild_mb_s:0";
+    if (!CreateFilterPolicyStrictly(policy, &table.filter_policy).ok()) return nullptr;
+    options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    auto listener = std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
+                                                          kAnsweredTestWindow);
+    options_.listeners = {listener};
+    if (!OpenDb(options_, "/db", &db_).ok() ||
+        !db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok() ||
+        !db_->Flush(rocksdb::FlushOptions()).ok()) {
+      return nullptr;
+    }
+    return listener;
+  }
+
   const std::unique_ptr<rocksdb::Env> env_{rocksdb::NewMemEnv(rocksdb::Env::Default())};
   const std::vector<std::string> keys_ = testing::RandomKeys(kKeys, 61);
   const std::shared_ptr<LevelCensusListener> listener_ = std::make_shared<LevelCensusListener>(
@@ -162,19 +184,8 @@ TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
 // same tables off the plan, no rewrite.
 TEST_F(RebuildDbTest, RebuildMbS0RewritesNothing) {
   db_.reset();
-  rocksdb::BlockBasedTableOptions table =
-      *options_.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
-  ASSERT_TRUE(
-      CreateFilterPolicyStrictly(std::string(cache_aware_testing::kCacheAware) + ":rebuild_mb_s:0",
-                                 &table.filter_policy)
-          .ok());
-  options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  const auto listener = std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
-                                                              kAnsweredTestWindow);
-  options_.listeners = {listener};
-  ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
-  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
-  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());  // An event: the loop starts.
+  const std::shared_ptr<LevelCensusListener> listener = ReopenWithoutRebuilds();
+  ASSERT_NE(listener, nullptr);
   std::string value;
   const auto start = std::chrono::steady_clock::now();
   for (size_t round = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(12);
@@ -189,7 +200,8 @@ TEST_F(RebuildDbTest, RebuildMbS0RewritesNothing) {
 
 // A close while the loop rewrites (the loop paced at 1 GB/s: one rewrite
 // after another): the close waits for the rewrite under way or cancels it
-// (RocksDB's compactions install atomically), no key is lost, and the next
+// (RocksDB's compactions install atomically), no loop outlives it, no key
+// is lost, and the next
 // instance, once an event gives it the DB (a flush), takes up the
 // rewrites where they stopped, for the share its last instance left.
 TEST_F(RebuildDbTest, ACloseDuringTheRebuildsLosesNoKeyAndTheNextInstanceGoesOn) {
@@ -208,6 +220,9 @@ TEST_F(RebuildDbTest, ACloseDuringTheRebuildsLosesNoKeyAndTheNextInstanceGoesOn)
   ASSERT_GT(listener_->RebuiltSoFar("/db").tables, 0u) << "nothing rebuilt";
   db_.reset();  // At once: the loop is rewriting the next table.
   const uint64_t before_close = listener_->RebuiltSoFar("/db").tables;
+  // The listener outlives the DB: a loop the last rewrite's end started
+  // again would look at the DB that is gone within its tick.
+  std::this_thread::sleep_for(RebuildLoop::kTick * 3 / 2);
 
   ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
   testing::ExpectAllFound(db_.get(), keys_, "after the close", LongValueFor);
@@ -220,6 +235,58 @@ TEST_F(RebuildDbTest, ACloseDuringTheRebuildsLosesNoKeyAndTheNextInstanceGoesOn)
   for (const auto& [number, bytes] : DeepestTables(db_.get(), &deepest)) filtered += bytes > 0;
   EXPECT_LT(filtered, tables / 4);
   testing::ExpectAllFound(db_.get(), keys_, "after the rebuilds", LongValueFor);
+}
+
+// The DB's traffic file once it names a move of `level` (the census
+// writes it on a thread of its own), or after 10 s as it is.
+TrafficSummary TrafficFileNaming(rocksdb::Env* env, int level) {
+  const std::string path = std::string("/db/") + kTrafficFileName;
+  absl::StatusOr<TrafficSummary> summary = absl::NotFoundError(path);
+  for (int i = 0; i < 100; ++i) {
+    std::string text;
+    if (rocksdb::ReadFileToString(env, path, &text).ok()) summary = ParseTrafficFile(text);
+    if (summary.ok() && summary->level_moves.count(level) == 1) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(summary.ok()) << summary.status();
+  return summary.ok() ? *summary : TrafficSummary();
+}
+
+// A level's move, once begun, is the DB's, not one instance's: the
+// traffic file names it as the loop begins it (the deepest level, to fewer
+// bits), and the next instance, though it rewrites nothing
+// (rebuild_mb_s:0), carries it on as made when the file said, so that the
+// loop of the instance after it still carries the move through and does
+// not move the level back within kPaybackHorizon.
+TEST_F(RebuildDbTest, AMoveBegunIsCarriedToTheNextInstance) {
+  int deepest = 0;
+  DeepestTables(db_.get(), &deepest);
+  ASSERT_GT(GetUntilRebuilt(std::chrono::seconds(0), std::chrono::seconds(60)).tables, 0u)
+      << "nothing rebuilt";
+  db_.reset();
+  TrafficSummary left = TrafficFileNaming(env_.get(), deepest);
+  ASSERT_EQ(left.level_moves.count(deepest), 1u) << "the traffic file does not name the move";
+  EXPECT_TRUE(left.level_moves.at(deepest).fewer_bits);
+  // As an earlier instance would have left it: the move 5 minutes ago, and
+  // a table that is not live (the next instance's file names none such).
+  left.level_moves.at(deepest).unix_seconds -= 300;
+  const int64_t planted = left.level_moves.at(deepest).unix_seconds;
+  left.tables[999999] = 0.0;
+  ASSERT_TRUE(rocksdb::WriteStringToFile(env_.get(), FormatTrafficFile(left),
+                                         std::string("/db/") + kTrafficFileName)
+                  .ok());
+
+  ASSERT_NE(ReopenWithoutRebuilds(), nullptr);  // Its first event reads the file.
+  testing::ExpectAllFound(db_.get(), keys_, "after the reopen", LongValueFor);
+  db_.reset();
+  options_.listeners.clear();  // The listener goes: what it posted is written.
+  const TrafficSummary carried = TrafficFileNaming(env_.get(), deepest);
+  ASSERT_EQ(carried.tables.count(999999), 0u) << "the next instance wrote no traffic file";
+  ASSERT_EQ(carried.level_moves.count(deepest), 1u) << "the next instance dropped the move";
+  EXPECT_TRUE(carried.level_moves.at(deepest).fewer_bits);
+  // Within a second (each instance rounds to whole seconds), not made again.
+  EXPECT_NEAR(static_cast<double>(carried.level_moves.at(deepest).unix_seconds),
+              static_cast<double>(planted), 1.0);
 }
 
 // Universal compaction, and a restart that replays writes from the WAL:

@@ -56,7 +56,7 @@ TEST(SstAdvisorTrafficTest, ShowsTheSampledLookupsAndTheirProjection) {
   std::sort(numbers.begin(), numbers.end());
   const std::string path = dir.path() + "/" + kTrafficFileName;
   std::ofstream(path) << FormatTrafficFile(
-      {{{numbers[0], 0.9}, {numbers[1], 0.1}}, std::nullopt, "", {}});
+      {{{numbers[0], 0.9}, {numbers[1], 0.1}}, std::nullopt, "", {}, {}});
   Result r = RunTool({"--db", dir.path()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "lookups sampled by RocksDB (sstfilter-traffic): of the Gets, "
@@ -82,7 +82,7 @@ TEST(SstAdvisorTrafficTest, ShowsTheSampledLookupsAndTheirProjection) {
 TEST(SstAdvisorTrafficTest, TheHitShareFromTheDbsStatistics) {
   TempDir dir;
   WriteL0Tables(dir.path(), {{"sstfilter.bloom:10:cache_local", RandomKeys(2000, 1)}});
-  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({{}, 0.25, "", {}});
+  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({{}, 0.25, "", {}, {}});
   Result r = RunTool({"--db", dir.path(), "--cache_mb", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Contains(r.output, "25% found")) << r.output;
@@ -140,7 +140,8 @@ TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
   TableShares shares;
   for (uint64_t n : numbers) shares[n] = 0.1 / static_cast<double>(numbers.size() - 1);
   shares[numbers[0]] = 0.9;
-  std::ofstream(dir.path() + "/" + kTrafficFileName) << FormatTrafficFile({shares, 0.0, "", {}});
+  std::ofstream(dir.path() + "/" + kTrafficFileName)
+      << FormatTrafficFile({shares, 0.0, "", {}, {}});
   const auto [skewed, skewed_output] = absent_reads();
   EXPECT_TRUE(Contains(skewed_output,
                        "(cache model; Gets spread as sstfilter-traffic's table shares say)"))

@@ -1,11 +1,13 @@
 // The traffic summary the census leaves for the advisor and the DB's next
-// instance (table/census/traffic_file.h): version 3 (with the DB's identity
-// and each table's exposure) read back as written, the bytes of versions 2
-// (before them) and 1 (before the hit share) still read, damaged lines
-// named.
+// instance (table/census/traffic_file.h): version 4 (with the levels the
+// rebuild loop moved) read back as written, the bytes of versions 3 (before
+// the moves), 2 (before the DB's identity and each table's exposure) and 1
+// (before the hit share) still read, damaged lines named.
 #include "table/census/traffic_file.h"
 
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -15,25 +17,49 @@ namespace sstfilter {
 namespace {
 
 TEST(TrafficFileTest, ReadsBackWhatItWrites) {
-  const TrafficSummary written{
-      {{12, 0.75}, {40, 0.25}}, 0.4, "d1b-42", {{12, 1500.5}, {40, 300}}};
+  const TrafficSummary written{{{12, 0.75}, {40, 0.25}},
+                               0.4,
+                               "d1b-42",
+                               {{12, 1500.5}, {40, 300}},
+                               {{5, {false, 1796350000}}, {6, {true, 1796350042}}}};
   const std::string text = FormatTrafficFile(written);
-  EXPECT_EQ(text, "sstfilter traffic 3\ndb d1b-42\nhit_share 0.4\n12 0.75 1500.5\n40 0.25 300\n");
+  EXPECT_EQ(text,
+            "sstfilter traffic 4\ndb d1b-42\nhit_share 0.4\nmove 5 more 1796350000\n"
+            "move 6 fewer 1796350042\n12 0.75 1500.5\n40 0.25 300\n");
   const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(text);
   ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->version, 4);
   EXPECT_EQ(read->tables, written.tables);
   EXPECT_EQ(read->hit_share, written.hit_share);
   EXPECT_EQ(read->db_identity, written.db_identity);
   EXPECT_EQ(read->exposures, written.exposures);
+  EXPECT_EQ(read->level_moves, written.level_moves);
 }
 
-TEST(TrafficFileTest, WithoutAHitShareOrIdentityItHasNoLineForThem) {
-  const std::string text = FormatTrafficFile({{{7, 1.0}}, std::nullopt, "", {{7, 64}}});
-  EXPECT_EQ(text, "sstfilter traffic 3\n7 1 64\n");
+TEST(TrafficFileTest, WithoutAHitShareIdentityOrMoveItHasNoLineForThem) {
+  const std::string text = FormatTrafficFile({{{7, 1.0}}, std::nullopt, "", {{7, 64}}, {}});
+  EXPECT_EQ(text, "sstfilter traffic 4\n7 1 64\n");
   const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(text);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_FALSE(read->hit_share.has_value());
   EXPECT_TRUE(read->db_identity.empty());
+  EXPECT_TRUE(read->level_moves.empty());
+}
+
+// Version 3, as the census wrote it before the levels' moves (the bytes of
+// a file it left).
+TEST(TrafficFileTest, ReadsVersionThree) {
+  const absl::StatusOr<TrafficSummary> read = ParseTrafficFile(
+      "sstfilter traffic 3\ndb d1b-42\nhit_share 0.4\n12 0.75 1500.5\n40 0.25 300\n");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->version, 3);
+  EXPECT_EQ(read->tables, (TableShares{{12, 0.75}, {40, 0.25}}));
+  EXPECT_EQ(read->hit_share, 0.4);
+  EXPECT_EQ(read->db_identity, "d1b-42");
+  EXPECT_EQ(read->exposures, (std::map<uint64_t, double>{{12, 1500.5}, {40, 300}}));
+  EXPECT_TRUE(read->level_moves.empty());
+  // Version 3 had no move lines: one there is damage.
+  EXPECT_FALSE(ParseTrafficFile("sstfilter traffic 3\nmove 6 fewer 1796350042\n").ok());
 }
 
 // Version 2, as the census wrote it before the identity and the exposures
@@ -67,8 +93,17 @@ TEST(TrafficFileTest, NamesWhatIsDamaged) {
   const struct {
     std::string text, says;
   } cases[] = {
-      {"", "the first line is not 'sstfilter traffic 3'"},
-      {"sstfilter traffic 4\n", "the first line is not"},
+      {"", "the first line is not 'sstfilter traffic 4'"},
+      {"sstfilter traffic 5\n", "the first line is not"},
+      {"sstfilter traffic 4\nmove 6 fewer\n", "line 2 is not 'move <level, once each>"},
+      {"sstfilter traffic 4\nmove -1 fewer 10\n", "line 2 is not 'move"},
+      {"sstfilter traffic 4\nmove 1001 fewer 10\n", "line 2 is not 'move"},
+      {"sstfilter traffic 4\nmove 6 less 10\n", "line 2 is not 'move"},
+      {"sstfilter traffic 4\nmove 6 more -10\n", "line 2 is not 'move"},
+      {"sstfilter traffic 4\nmove 6 more 1.5\n", "line 2 is not 'move"},
+      {"sstfilter traffic 4\nmove 6 more 1\nmove 6 fewer 2\n", "line 3 is not 'move"},
+      {"sstfilter traffic 4\n12 0.5 1\nmove 6 more 1\n", "line 3 is not '<file number>"},
+      {"sstfilter traffic 4\nmove 6 more 1\nhit_share 0.5\n", "line 3 is not '<file number>"},
       {"sstfilter traffic 3\ndb\n", "line 2 is not 'db <identity>'"},
       {"sstfilter traffic 3\ndb a b\n", "line 2 is not 'db <identity>'"},
       {"sstfilter traffic 3\ndb a\nhit_share -1\n", "line 3 is not 'hit_share"},
@@ -104,7 +139,7 @@ TEST(TrafficFileTest, QuotesDamageAsPrintableText) {
 // largest exposures, so the file it writes is one it reads back; a share
 // of -0 is written as 0.
 TEST(TrafficFileTest, WritesTheMostExposedTablesWithinItsBound) {
-  TrafficSummary summary{{}, -0.0, "d", {}};
+  TrafficSummary summary{{}, -0.0, "d", {}, {}};
   for (uint64_t n = 1; n <= kMaxTrafficTables + 2; ++n) {
     summary.tables[n] = 0.0;
     summary.exposures[n] = n <= 2 ? 0.5 : 1000.0 + static_cast<double>(n);

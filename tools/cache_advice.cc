@@ -153,7 +153,8 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
 }
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      const AdvisedHitShare& advised, const TableShares* shares) {
+                      const AdvisedHitShare& advised, const TableShares* shares,
+                      const std::set<int>& moving_levels) {
   const double hit_share = advised.share;
   const std::string hit_note = HitShareNote(advised.from);
   std::vector<RunBlocks> blocks;
@@ -193,7 +194,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    ? ""
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
   PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
-  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache));
+  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moving_levels);
 }
 
 }  // namespace sstfilter

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,11 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
 
 // Prints the section for one column family's runs (newest first), its
 // Gets spread over the keys as the tables' `shares` say (the traffic
-// summary's; nullptr: uniformly).
+// summary's; nullptr: uniformly), and the rebuild loop's levels under way
+// (PrintRebuildAdvice).
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
-                      const AdvisedHitShare& hit_share, const TableShares* shares);
+                      const AdvisedHitShare& hit_share, const TableShares* shares,
+                      const std::set<int>& moving_levels);
 
 }  // namespace sstfilter
 

@@ -1,9 +1,11 @@
 #include "tools/db_advisor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -16,7 +18,9 @@
 #include "filter/encoding_id.h"
 #include "filter/fp_target.h"
 #include "filter/plan/cache_budget.h"
+#include "rocksdb/db.h"
 #include "table/census/dir_file.h"
+#include "table/census/level_moves.h"
 #include "table/rocksdb/registration.h"
 #include "tools/cache_advice.h"
 #include "tools/child_guard.h"
@@ -194,6 +198,16 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
   const TableShares* known = traffic != nullptr && !traffic->tables.empty() ? &traffic->tables
                                                                              : nullptr;
   const AdvisedHitShare hit_share = HitShareOf(question, traffic);
+  // The levels whose move the census's rebuild loop (which rewrites the
+  // default column family's tables) carries through.
+  std::set<int> moving;
+  if (traffic != nullptr) {
+    for (const auto& [level, move] :
+         MovesCarried(traffic->level_moves, std::chrono::system_clock::now(),
+                      std::chrono::steady_clock::now())) {
+      moving.insert(level);
+    }
+  }
   size_t live = 0, unread = 0;
   for (FamilyTables& family : families) {
     live += family.read.size() + family.unreadable.size(), unread += family.unreadable.size();
@@ -211,7 +225,8 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     }
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
     if (cache.has_value()) {
-      PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr);
+      PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr,
+                       family.name == rocksdb::kDefaultColumnFamilyName ? moving : std::set<int>());
     } else {
       absl::PrintF(
           "\nblock cache: not known (%s); --cache_mb=N shows "

@@ -36,13 +36,20 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
 }  // namespace
 
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
-                        const FilterOptions& options, const CacheSite& cache) {
+                        const FilterOptions& options, const CacheSite& cache,
+                        const std::set<int>& moving_levels) {
   const std::vector<BuiltTable> built = BuiltTables(runs);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   CachePlanMemo plans;
   const std::vector<TableAgainstPlan> tables =
       TablesAgainstPlan(options, tree, &cache, &plans, /*tree_has_levels=*/true, built);
-  std::vector<TableRebuild> gains = RebuildGains(options, *tree, cache, tables);
+  std::vector<TableRebuild> gains = RebuildGains(options, *tree, cache, tables, moving_levels);
+  for (const int level : moving_levels) {
+    absl::PrintF(
+        "L%d: the census's rebuild loop began moving its filters within the last %d s (the "
+        "traffic file): it carries the move through\n",
+        level, static_cast<int>(kPaybackHorizon.count()));
+  }
   double saving = 0, cost = 0;
   for (const TableRebuild& g : gains) saving += std::max(g.saving, 0.0), cost += g.cost_bytes;
   absl::PrintF(

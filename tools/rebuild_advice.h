@@ -6,6 +6,7 @@
 #ifndef SSTFILTER_TOOLS_REBUILD_ADVICE_H_
 #define SSTFILTER_TOOLS_REBUILD_ADVICE_H_
 
+#include <set>
 #include <vector>
 
 #include "filter/allocation/filters_by_run.h"
@@ -16,9 +17,12 @@
 namespace sstfilter {
 
 // Prints the section for `runs` (newest first) counted as `census` (its
-// Gets' spread and share), under the cache-aware `options` at `cache`.
+// Gets' spread and share), under the cache-aware `options` at `cache`;
+// `moving_levels`: those whose move the loop began within kPaybackHorizon
+// (as the traffic file says), which it carries through.
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
-                        const FilterOptions& options, const CacheSite& cache);
+                        const FilterOptions& options, const CacheSite& cache,
+                        const std::set<int>& moving_levels);
 
 }  // namespace sstfilter
 

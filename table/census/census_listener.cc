@@ -177,13 +177,21 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
 
 void LevelCensusListener::WriteTrafficFile(DbTree* tree, bool closing) {
   const auto now = std::chrono::steady_clock::now();
-  TrafficSummary summary{tree->tree.KnownShares(), tree->hit_share.share(), "", {}};
+  TrafficSummary summary{tree->tree.KnownShares(),
+                         tree->hit_share.share(),
+                         "",
+                         {},
+                         MovesToWrite(tree->level_moves, std::chrono::system_clock::now(), now)};
   if (summary.tables.empty() && !summary.hit_share.has_value()) return;
+  std::map<int, bool> directions;
+  for (const auto& [level, move] : summary.level_moves) directions[level] = move.fewer_bits;
   // Within the interval, only a summary with another hit share (a window
-  // closed: at most every HitShareWindow::kWindowGets Gets) or the first
-  // tables' shares, so that a short-lived process leaves what it learned.
+  // closed: at most every HitShareWindow::kWindowGets Gets), the first
+  // tables' shares or a level's move begun or ended, so that a short-lived
+  // process leaves what it learned and did.
   const bool news = summary.hit_share != tree->traffic_written_share ||
-                    (!summary.tables.empty() && !tree->traffic_written_tables);
+                    (!summary.tables.empty() && !tree->traffic_written_tables) ||
+                    directions != tree->traffic_written_moves;
   if (!closing && tree->traffic_written.has_value() &&
       now - *tree->traffic_written < kTrafficFileInterval && !news) {
     return;
@@ -199,6 +207,7 @@ void LevelCensusListener::WriteTrafficFile(DbTree* tree, bool closing) {
   tree->traffic_written = now;
   tree->traffic_written_share = summary.hit_share;
   tree->traffic_written_tables = !summary.tables.empty();
+  tree->traffic_written_moves = std::move(directions);
   tree->traffic_written_text = text;
   // On the census's file thread: a flush or compaction never waits on the
   // DB's directory. A newer summary replaces one not yet written.
@@ -219,6 +228,12 @@ bool LevelCensusListener::TakeUpCarry(DbTree* tree) {
   tree->carry.reset();
   if (!summary.has_value()) return false;
   if (summary->hit_share.has_value()) tree->hit_share.Carry(*summary->hit_share);
+  // This instance's own moves, if it made any yet, are the newer.
+  for (const auto& [level, move] :
+       MovesCarried(summary->level_moves, std::chrono::system_clock::now(),
+                    std::chrono::steady_clock::now())) {
+    tree->level_moves.emplace(level, move);
+  }
   tree->carried = std::move(summary);
   return true;
 }

@@ -63,6 +63,7 @@
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
 #include "table/census/filter_answers.h"
+#include "table/census/level_moves.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/policy_guard.h"
 #include "table/census/policy_registry.h"
@@ -186,6 +187,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // What it held then: the hit share, whether tables' shares.
     std::optional<double> traffic_written_share;
     bool traffic_written_tables = false;
+    std::map<int, bool> traffic_written_moves;  // Levels moved: to fewer bits?
     std::string traffic_written_text;                                   // The file as written.
     std::map<int, std::chrono::steady_clock::time_point> flush_starts;  // By job id.
     // The DB's statistics (DBOptions::statistics; null: none), and the
@@ -217,11 +219,12 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // gave each then. One is off the plan only once the plan has moved
     // from that (its filter is what a rewrite under it builds).
     std::map<uint64_t, double> rebuilt_for;
-    // Which way the loop last moved each level's filters (true: fewer
-    // bits), and when: the other way waits kPaybackHorizon, as a rewrite
-    // is paid back over it (a plan that flips as the rewrites change the
-    // tree would otherwise rewrite a level back and forth).
-    std::map<int, std::pair<bool, std::chrono::steady_clock::time_point>> level_moves;
+    // Which way the loop last moved each level's filters, and when
+    // (level_moves.h; this instance's, and those its traffic file carried
+    // from the last): the other way waits kPaybackHorizon, as a rewrite is
+    // paid back over it (a plan that flips as the rewrites change the tree
+    // would otherwise rewrite a level back and forth).
+    LevelMoveTimes level_moves;
     // RocksDB's own flushes, compactions and ingestions begun: the loop's
     // queue of rewrites holds while none has.
     uint64_t rocksdb_jobs = 0;
@@ -233,6 +236,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
   struct Loop {
     std::string session;
     std::unique_ptr<RebuildLoop> loop;
+    // StopLoops is waiting for it: the rewrite it ends with must not start
+    // a new one (its end is an event of the DB's).
+    bool stopping = false;
   };
 
   // Under mu_: the DB's tree, rebuilt first if it has none yet or is of

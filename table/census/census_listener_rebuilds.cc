@@ -38,7 +38,7 @@ std::string RebuildText(const TableRebuild& rebuild, double gets_per_second) {
 void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
   if (tree.closed) return;
   Loop& loop = loops_[db->GetName()];
-  if (loop.loop != nullptr && loop.session == tree.session) return;
+  if (loop.stopping || (loop.loop != nullptr && loop.session == tree.session)) return;
   // Another instance's loop stopped as it closed: it ended already.
   if (loop.loop != nullptr) loop.loop->Stop();
   loop.session = tree.session;
@@ -58,18 +58,20 @@ void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
 }
 
 void LevelCensusListener::StopLoops(const std::string& db_path, const std::string& session) {
-  std::vector<std::unique_ptr<RebuildLoop>> stopping;
+  std::vector<std::pair<std::string, std::unique_ptr<RebuildLoop>>> stopping;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [path, loop] : loops_) {
-      if ((db_path.empty() || path == db_path) && (session.empty() || loop.session == session)) {
-        stopping.push_back(std::move(loop.loop));
+      if (loop.loop != nullptr && (db_path.empty() || path == db_path) &&
+          (session.empty() || loop.session == session)) {
+        loop.stopping = true;
+        stopping.emplace_back(path, std::move(loop.loop));
       }
     }
   }
-  for (auto& loop : stopping) {
-    if (loop != nullptr) loop->Stop();  // Its callbacks take mu_: not held here.
-  }
+  for (auto& [path, loop] : stopping) loop->Stop();  // Its callbacks take mu_: not held here.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [path, loop] : stopping) loops_[path].stopping = false;
 }
 
 double LevelCensusListener::GetRate(DbTree* tree) {
@@ -127,6 +129,7 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
     if (it == trees_.end() || it->second.session != session || it->second.closed) break;
     it->second.level_moves[next->table.level] = {next->table.planned_bits < next->table.built_bits,
                                                  std::chrono::steady_clock::now()};
+    WriteTrafficFile(&it->second);  // Now if the level's move is new: the next instance's too.
     return RebuildTarget{f.file_number,           f.name, f.level, next->table.planned_bits, pace,
                          RebuildText(*next, rate)};
   }

@@ -14,11 +14,16 @@ namespace sstfilter {
 
 namespace {
 
-constexpr char kHeader[] = "sstfilter traffic 3";
+constexpr char kHeader[] = "sstfilter traffic 4";
 // The versions read, by header: each later one only adds lines or fields.
-constexpr const char* kHeaders[] = {"sstfilter traffic 1", "sstfilter traffic 2", kHeader};
+constexpr const char* kHeaders[] = {"sstfilter traffic 1", "sstfilter traffic 2",
+                                    "sstfilter traffic 3", kHeader};
+constexpr int kVersions = 4;
 constexpr char kDbKey[] = "db";
 constexpr char kHitShareKey[] = "hit_share";
+constexpr char kMoveKey[] = "move";
+// RocksDB's levels are fewer (its num_levels is an int, 7 by default).
+constexpr int kMaxLevel = 1000;
 
 bool ShareInRange(double share) { return share >= 0 && share <= 1; }
 
@@ -26,7 +31,7 @@ absl::string_view FirstWord(absl::string_view line) { return line.substr(0, line
 
 // The version `line` is the header of; 0 if none.
 int VersionOf(absl::string_view line) {
-  for (int v = 1; v <= 3; ++v) {
+  for (int v = 1; v <= kVersions; ++v) {
     if (line == kHeaders[v - 1]) return v;
   }
   return 0;
@@ -60,6 +65,20 @@ absl::Status ParseTableLine(int version, size_t i, absl::string_view line,
   return absl::OkStatus();
 }
 
+// A move line, into `summary`: "move <level> fewer|more <unix seconds>".
+absl::Status ParseMoveLine(size_t i, absl::string_view line, TrafficSummary* summary) {
+  const std::vector<absl::string_view> fields = absl::StrSplit(line, ' ');
+  int level = -1;
+  int64_t seconds = -1;
+  const bool ok = fields.size() == 4 && absl::SimpleAtoi(fields[1], &level) && level >= 0 &&
+                  level <= kMaxLevel && (fields[2] == "fewer" || fields[2] == "more") &&
+                  absl::SimpleAtoi(fields[3], &seconds) && seconds >= 0 &&
+                  summary->level_moves.count(level) == 0;
+  if (!ok) return NotA(i, "move <level, once each> fewer|more <seconds since 1970>", line);
+  summary->level_moves[level] = {fields[2] == "fewer", seconds};
+  return absl::OkStatus();
+}
+
 // The file numbers of the kMaxTrafficTables tables with the largest
 // exposures (all if there are no more).
 std::vector<uint64_t> TablesWritten(const TrafficSummary& summary) {
@@ -85,6 +104,10 @@ std::string FormatTrafficFile(const TrafficSummary& summary) {
   // + 0.0: a share of -0 is written as 0.
   if (summary.hit_share.has_value()) {
     absl::StrAppendFormat(&text, "%s %.6g\n", kHitShareKey, *summary.hit_share + 0.0);
+  }
+  for (const auto& [level, move] : summary.level_moves) {
+    absl::StrAppendFormat(&text, "%s %d %s %d\n", kMoveKey, level,
+                          move.fewer_bits ? "fewer" : "more", move.unix_seconds);
   }
   for (const uint64_t number : TablesWritten(summary)) {
     const auto exposure = summary.exposures.find(number);
@@ -113,7 +136,8 @@ absl::StatusOr<TrafficSummary> ParseTrafficFile(std::string_view text) {
   TrafficSummary summary;
   summary.version = version;
   size_t i = 1;
-  // Version 3's db line, then version 2's hit_share line, each optional.
+  // Version 3's db line, then version 2's hit_share line, each optional, then
+  // version 4's move lines.
   if (version >= 3 && i < lines.size() && FirstWord(lines[i]) == kDbKey) {
     const std::vector<absl::string_view> fields = absl::StrSplit(lines[i], ' ');
     if (fields.size() != 2 || fields[1].empty()) return NotA(i, "db <identity>", lines[i]);
@@ -128,6 +152,9 @@ absl::StatusOr<TrafficSummary> ParseTrafficFile(std::string_view text) {
     }
     summary.hit_share = share + 0.0;  // -0 is 0.
     ++i;
+  }
+  for (; version >= 4 && i < lines.size() && FirstWord(lines[i]) == kMoveKey; ++i) {
+    if (absl::Status s = ParseMoveLine(i, lines[i], &summary); !s.ok()) return s;
   }
   for (; i < lines.size(); ++i) {
     if (absl::Status s = ParseTableLine(version, i, lines[i], &summary); !s.ok()) return s;

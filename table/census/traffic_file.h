@@ -10,16 +10,23 @@
 // family's lookups go or how many of the DB's Gets find their key: at most
 // every kTrafficFileInterval, or sooner when the hit share changed or the
 // tables' shares were first known:
-//   sstfilter traffic 3
+//   sstfilter traffic 4
 //   db <the DB's identity (DB::GetDbIdentity)>
 //   hit_share <share of the Gets reaching the tables that found their key>
+//   move <level> fewer|more <seconds since the Unix epoch>
+//   ...
 //   <file number> <share of its column family's Gets> <exposure>
 //   ...
 // the hit_share line only where the DB's statistics say it
-// (observed_hit_share.h); a table's exposure is the sampled Gets of its
+// (observed_hit_share.h); a move line for each level whose filters the
+// rebuild loop moved (to fewer bits per key or more) within the last
+// kPaybackHorizon, when it last rewrote one of its tables (so that the
+// next instance carries the move through, and does not move it back,
+// census_listener.h); a table's exposure is the sampled Gets of its
 // column family while it lived, decayed (read_samples.h): how much its
-// share is worth. Version 2 (written on 2026-11-28) has no db line and no
-// exposures; version 1 (before) no hit_share line either; both are read.
+// share is worth. Version 3 (written until 2026-12-04) has no move lines;
+// version 2 (until 2026-11-28) no db line and no exposures either; version
+// 1 (before) no hit_share line either; all are read.
 // RocksDB ignores a file whose name it does not know; deleting it only
 // loses the summary until the next one. The census writes and reads it as
 // dir_file.h says (a fresh name renamed over it; a regular file of at most
@@ -52,12 +59,22 @@ inline constexpr size_t kMaxTrafficFileBytes = size_t{8} << 20;
 // Each table's share of its column family's Gets, by file number.
 using TableShares = std::map<uint64_t, double>;
 
+// Which way the rebuild loop last moved a level's filters, and when.
+struct LevelMove {
+  bool fewer_bits = false;
+  int64_t unix_seconds = 0;
+};
+inline bool operator==(const LevelMove& a, const LevelMove& b) {
+  return a.fewer_bits == b.fewer_bits && a.unix_seconds == b.unix_seconds;
+}
+
 struct TrafficSummary {
   TableShares tables;
   std::optional<double> hit_share;  // The DB's, where its statistics say it.
   std::string db_identity;          // Empty: not said (before version 3).
   std::map<uint64_t, double> exposures;  // By file number; empty before version 3.
-  int version = 3;  // The version read; FormatTrafficFile writes the newest.
+  std::map<int, LevelMove> level_moves;  // By level; empty before version 4.
+  int version = 4;                       // The version read; FormatTrafficFile writes the newest.
 };
 
 // The newest version's text; of the tables, the kMaxTrafficTables with the
