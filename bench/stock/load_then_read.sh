@@ -27,7 +27,9 @@
 # readrandom), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
 # learning processes keep no statistics, and the census learns the share
 # from the filters' answers), REUSE (0; 1: measure the DBs a run left in
-# WORKDIR instead of filling them again). Prints one line per policy and kind.
+# WORKDIR instead of filling them again), KEEP (0; 1: leave each taught copy
+# in WORKDIR, as DB.KIND, its LOGs saying what the loop rewrote and why).
+# Prints one line per policy and kind.
 set -euo pipefail
 plugin="$1" work="$2"; shift 2
 num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
@@ -149,6 +151,6 @@ for spec in "$@"; do
       -v n="$learn" 'BEGIN { printf "%s %s: after %s Gets, %d rewrites wrote %.0f bytes: %.2fx the DB'"'"'s tables, %.2fx what its load'"'"'s flushes and compactions wrote\n",
         p, k, n, t, b, b / d, (w > 0 ? b / w : 0) }'
     [ "$tables" -eq 0 ] || measure "$spec" "$opts" "$taught" "$kind" " after learning"
-    rm -rf "$taught"
+    [ "${KEEP:-0}" = 1 ] || rm -rf "$taught"
   done
 done
