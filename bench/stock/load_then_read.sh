@@ -116,7 +116,7 @@ measure() {  # measure SPEC OPTIONS DB KIND LABEL
 }
 
 # The bytes a run's flushes and compactions wrote, from its statistics.
-written() { awk '/^rocksdb.(flush|compact).write.bytes COUNT/ { n += $4 } END { print n + 0 }'; }
+written() { awk '/^rocksdb.(flush|compact).write.bytes COUNT/ { n += $4 } END { printf "%.0f\n", n }'; }
 
 for spec in "$@"; do
   policy="${spec%+hits}" hits=false
