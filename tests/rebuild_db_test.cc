@@ -66,6 +66,7 @@ class RebuildDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
     options_ = AnsweredOptions(env_.get(), listener_);
+    options_.info_log = log_;
     ASSERT_TRUE(OpenDb(options_, "/db", &db_).ok());
     WriteAndFlush(db_.get(), keys_, 0, kKeys);
   }
@@ -116,6 +117,9 @@ class RebuildDbTest : public ::testing::Test {
     return listener;
   }
 
+  // The DB's LOG at INFO: the loop's lines.
+  const std::shared_ptr<testing::WarningLog> log_ =
+      std::make_shared<testing::WarningLog>(rocksdb::InfoLogLevel::INFO_LEVEL);
   const std::unique_ptr<rocksdb::Env> env_{rocksdb::NewMemEnv(rocksdb::Env::Default())};
   const std::vector<std::string> keys_ = testing::RandomKeys(kKeys, 61);
   const std::shared_ptr<LevelCensusListener> listener_ = std::make_shared<LevelCensusListener>(
@@ -169,7 +173,8 @@ TEST_F(RebuildDbTest, PresentGetsRebuildTheDeepestLevelWithoutFilters) {
 }
 
 // Once the tables follow the plan, the same Gets rewrite nothing more: a
-// settled tree whose workload does not change costs no writes.
+// settled tree whose workload does not change costs no writes, and the
+// DB's LOG says why the loop's reckonings found nothing to rewrite.
 TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
   const LevelCensusListener::Rebuilt settled =
       GetUntilRebuilt(std::chrono::seconds(3), std::chrono::seconds(90));
@@ -178,6 +183,18 @@ TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
       GetUntilRebuilt(std::chrono::seconds(8), std::chrono::seconds(8), settled.tables);
   EXPECT_EQ(later.tables, settled.tables) << "the loop went on rewriting a settled tree";
   EXPECT_EQ(later.bytes, settled.bytes);
+  std::vector<std::string> reckonings;
+  for (const std::string& line : log_->Lines()) {
+    if (line.find("sstfilter: rebuild loop: ") != std::string::npos) reckonings.push_back(line);
+  }
+  ASSERT_GE(reckonings.size(), 1u) << "no reckoning in the LOG";
+  EXPECT_NE(reckonings.front().find("tables off today's plan"), std::string::npos)
+      << reckonings.front();
+  EXPECT_EQ(reckonings.front().find(", 0 to rewrite"), std::string::npos) << reckonings.front();
+  // A later one, if any, says why the rest stay: none is left to rewrite.
+  if (reckonings.size() > 1) {
+    EXPECT_NE(reckonings.back().find(", 0 to rewrite"), std::string::npos) << reckonings.back();
+  }
 }
 
 // rebuild_mb_s:0 in the policy id turns the loop off: the same Gets, the

@@ -1,5 +1,6 @@
-// An info log for DB tests that keeps its lines at WARN and above (RocksDB
-// logs from its background threads too, and the census from its own).
+// An info log for DB tests that keeps its lines at WARN and above, or at
+// the level given (RocksDB logs from its background threads too, and the
+// census from its own).
 #ifndef SSTFILTER_TESTS_WARNING_LOG_H_
 #define SSTFILTER_TESTS_WARNING_LOG_H_
 
@@ -15,10 +16,11 @@ namespace sstfilter::testing {
 
 class WarningLog final : public rocksdb::Logger {
  public:
-  WarningLog() : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL) {}
+  explicit WarningLog(rocksdb::InfoLogLevel kept = rocksdb::InfoLogLevel::WARN_LEVEL)
+      : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL), kept_(kept) {}
   using rocksdb::Logger::Logv;
   void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
-    if (level < rocksdb::InfoLogLevel::WARN_LEVEL) return;
+    if (level < kept_) return;
     char line[4096];
     std::vsnprintf(line, sizeof(line), format, ap);
     std::lock_guard<std::mutex> lock(mu_);
@@ -30,6 +32,7 @@ class WarningLog final : public rocksdb::Logger {
   }
 
  private:
+  const rocksdb::InfoLogLevel kept_;
   mutable std::mutex mu_;
   std::vector<std::string> lines_;
 };

@@ -231,6 +231,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // The tables the loop's last reckoning found worth rewriting, after
     // the one it took then.
     RebuildQueue rebuilds;
+    std::string last_reckoning;  // Its counts, as LogReckoning last wrote them.
   };
   // A DB instance's rebuild loop.
   struct Loop {
@@ -298,6 +299,17 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // `files`: the DB's live tables, listed here once the Gets have a rate.
   Reckoning Reckon(rocksdb::DB* db, const std::string& session, const PolicySizing& sizing,
                    std::vector<rocksdb::LiveFileMetaData>* files);
+  // How a reckoning's tables off the plan fared: those weighed (their level
+  // passed the margin), those the loop wrote for the plan as it is, those
+  // waiting out the other move, those left (paying), those worth it.
+  struct ReckoningCounts {
+    size_t off_plan = 0, weighed = 0, rewritten_for_the_plan = 0, waiting = 0, paying = 0,
+           worth = 0;
+  };
+  // Under mu_: says in the DB's LOG how a reckoning's tables fared, when
+  // that changed since the last.
+  static void LogReckoning(rocksdb::DB* db, DbTree* tree, const ReckoningCounts& counts,
+                           double gets_per_second);
   void BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target);
   void EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
                   const rocksdb::Status& status, rocksdb::CompactionJobInfo info);

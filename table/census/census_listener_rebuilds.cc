@@ -75,7 +75,7 @@ void LevelCensusListener::StopLoops(const std::string& db_path, const std::strin
 }
 
 double LevelCensusListener::GetRate(DbTree* tree) {
-  constexpr auto kSpan = std::chrono::seconds(60), kLeast = std::chrono::seconds(5);
+  constexpr auto kSpan = std::chrono::seconds(60), kLeast = std::chrono::seconds(2);
   const auto now = std::chrono::steady_clock::now();
   auto& readings = tree->get_readings;
   readings.emplace_back(now, tree->gets_reached);
@@ -181,8 +181,13 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   const auto it = trees_.find(db->GetName());
   if (it == trees_.end() || it->second.session != session || it->second.closed) return {};
   DbTree& tree = it->second;
+  ReckoningCounts counts;
+  counts.off_plan =
+      static_cast<size_t>(std::count_if(view->tables.begin(), view->tables.end(),
+                                        [](const TableAgainstPlan& t) { return OffPlan(t); }));
   // A table the loop wrote is off the plan only once the plan moved.
   auto& gains = view->gains;
+  counts.weighed = gains.size();
   gains.erase(std::remove_if(gains.begin(), gains.end(),
                              [&](const TableRebuild& gain) {
                                const auto then = tree.rebuilt_for.find(gain.table.number);
@@ -192,12 +197,18 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
                                return !OffPlan(moved);
                              }),
               gains.end());
+  counts.rewritten_for_the_plan = counts.weighed - gains.size();
   const auto now = std::chrono::steady_clock::now();
+  const size_t before_waits = gains.size();
   gains.erase(std::remove_if(
                   gains.begin(), gains.end(),
                   [&](const TableRebuild& gain) { return WaitsForTheOtherMove(tree, gain, now); }),
               gains.end());
+  counts.waiting = before_waits - gains.size();
+  counts.paying = gains.size();
   reckoning.worth = RebuildsWorthIt(std::move(gains), rate);
+  counts.worth = reckoning.worth.size();
+  LogReckoning(db, &tree, counts, rate);
   reckoning.gets_per_second = rate;
   // The tables to rewrite are sized for the plan, not for each other's
   // debts (CensusTree::SetPendingRewrites), from the next table built.
@@ -206,6 +217,24 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   tree.tree.SetPendingRewrites(std::move(pending));
   Update(db, /*in_step=*/true, 0);
   return reckoning;
+}
+
+void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const ReckoningCounts& c,
+                                       double gets_per_second) {
+  if (c.off_plan == 0) return;
+  const std::string text = absl::StrFormat(
+      "%d tables off today's plan: %d held back by their level's margin, %d rewritten by the loop "
+      "for the plan, %d waiting out a move of their level the other way, %d not paying back at "
+      "about %.0f Gets/s, %d to rewrite",
+      c.off_plan, c.off_plan - c.weighed, c.rewritten_for_the_plan, c.waiting, c.paying - c.worth,
+      gets_per_second, c.worth);
+  // Each reckoning is a tick apart: the LOG says what changed.
+  const std::string key = absl::StrFormat("%d %d %d %d %d", c.off_plan, c.weighed,
+                                          c.rewritten_for_the_plan, c.waiting, c.worth);
+  if (key == tree->last_reckoning) return;
+  tree->last_reckoning = key;
+  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
+               "sstfilter: rebuild loop: %s", text.c_str());
 }
 
 void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target) {
