@@ -29,8 +29,10 @@ struct TableAgainstPlan {
   int level = 1;
   double entries = 0;
   double file_bytes = 0;
-  double built_bits = 0;    // Per key, as built; 0: no filter.
-  double planned_bits = 0;  // Per key, as today's plan gives it; 0: none.
+  // Per key, the filter's bits as built and as today's plan would build
+  // them (the bytes spent, not the encoding's setting); 0: no filter.
+  double built_bits = 0;
+  double planned_bits = 0;
 };
 
 // Bits per key by which a table's filter may differ from the plan's and

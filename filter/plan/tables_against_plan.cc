@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/plan/table_choice.h"
 
@@ -45,8 +46,13 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       const FilterSetting setting = FilterSettingOf(choice);
       if (setting == nullptr) continue;
       FilterKeys keys;
-      keys.entries = static_cast<size_t>(table.entries);
-      planned = setting(keys);
+      keys.entries = std::max<size_t>(static_cast<size_t>(table.entries), 1);
+      // The bits the builder spends at the setting, as built_bits counts
+      // them: an encoding's setting is its Bloom-equivalent bits per key
+      // (banded spends about 0.71 of it).
+      planned = 8.0 *
+                static_cast<double>(MemoFilterSize(choice.encoding, keys.entries, setting(keys))) /
+                table.entries;
     }
     against.push_back({table.number, table.level, table.entries, table.file_bytes,
                        table.filter_bits / table.entries, planned});
