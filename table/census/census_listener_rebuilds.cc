@@ -223,9 +223,9 @@ void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const Reck
                                        double gets_per_second) {
   if (c.off_plan == 0) return;
   const std::string text = absl::StrFormat(
-      "%d tables off today's plan: %d held back by their level's margin, %d rewritten by the loop "
-      "for the plan, %d waiting out a move of their level the other way, %d not paying back at "
-      "about %.0f Gets/s, %d to rewrite",
+      "%d tables off today's plan: %d held back as their level saves too little, %d rewritten "
+      "by the loop for the plan, %d waiting out a move of their level the other way, %d not "
+      "paying back at about %.0f Gets/s, %d to rewrite",
       c.off_plan, c.off_plan - c.weighed, c.rewritten_for_the_plan, c.waiting, c.paying - c.worth,
       gets_per_second, c.worth);
   // Each reckoning is a tick apart: the LOG says what changed.
