@@ -79,6 +79,11 @@ double MemoBitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate,
       precision);
 }
 
+double MemoSpentBits(EncodingId encoding, size_t num_keys, double setting) {
+  return 8.0 * static_cast<double>(MemoFilterSize(encoding, num_keys, setting)) /
+         static_cast<double>(num_keys);
+}
+
 size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
   const Point point{Model::kFilterSize, encoding, num_keys, setting};
   return static_cast<size_t>(TheModelMemo().Get(point, [&] {

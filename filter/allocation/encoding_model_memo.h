@@ -27,6 +27,11 @@ double MemoBitsPerKeyForFp(EncodingId encoding, size_t num_keys, double fp_rate,
 // (its Builder's FilterSize).
 size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting);
 
+// The bits per key that filter spends (MemoFilterSize over num_keys): an
+// encoding's setting is its Bloom-equivalent bits, which banded, for one,
+// spends about 0.71 of. REQUIRES: num_keys > 0.
+double MemoSpentBits(EncodingId encoding, size_t num_keys, double setting);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_ALLOCATION_ENCODING_MODEL_MEMO_H_

@@ -200,17 +200,9 @@ std::vector<double> AllocateFreeRunFpRates(const std::vector<RunModel>& runs, do
   return AllocateFreeRuns(runs, max_bits).fp;
 }
 
-namespace {
-
-double SpentBits(EncodingId encoding, size_t n, double setting) {
-  return 8.0 * static_cast<double>(MemoFilterSize(encoding, n, setting)) / static_cast<double>(n);
-}
-
-}  // namespace
-
 std::function<double(double fp_rate)> ExactBitsForFp(EncodingId encoding, size_t filter_keys) {
   return [encoding, n = filter_keys](double fp_rate) {
-    return SpentBits(encoding, n, MemoBitsPerKeyForFp(encoding, n, fp_rate));
+    return MemoSpentBits(encoding, n, MemoBitsPerKeyForFp(encoding, n, fp_rate));
   };
 }
 
@@ -222,7 +214,7 @@ RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
   model.keys = keys;
   // A sampled model is its curve's size class's throughout.
   model.uniform_bits =
-      SpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key);
+      MemoSpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key);
   model.bits_for_fp = curve_nodes > 0 ? SampledBitsForFp(encoding, n, curve_nodes)
                                       : ExactBitsForFp(encoding, n);
   return model;

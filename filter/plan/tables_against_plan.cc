@@ -47,12 +47,8 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       if (setting == nullptr) continue;
       FilterKeys keys;
       keys.entries = std::max<size_t>(static_cast<size_t>(table.entries), 1);
-      // The bits the builder spends at the setting, as built_bits counts
-      // them: an encoding's setting is its Bloom-equivalent bits per key
-      // (banded spends about 0.71 of it).
-      planned = 8.0 *
-                static_cast<double>(MemoFilterSize(choice.encoding, keys.entries, setting(keys))) /
-                table.entries;
+      // As built_bits counts them: the bits spent, not the setting.
+      planned = MemoSpentBits(choice.encoding, keys.entries, setting(keys));
     }
     against.push_back({table.number, table.level, table.entries, table.file_bytes,
                        table.filter_bits / table.entries, planned});

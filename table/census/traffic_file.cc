@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -18,7 +19,7 @@ constexpr char kHeader[] = "sstfilter traffic 4";
 // The versions read, by header: each later one only adds lines or fields.
 constexpr const char* kHeaders[] = {"sstfilter traffic 1", "sstfilter traffic 2",
                                     "sstfilter traffic 3", kHeader};
-constexpr int kVersions = 4;
+constexpr int kVersions = static_cast<int>(std::size(kHeaders));
 constexpr char kDbKey[] = "db";
 constexpr char kHitShareKey[] = "hit_share";
 constexpr char kMoveKey[] = "move";
