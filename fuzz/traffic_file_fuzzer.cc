@@ -95,8 +95,8 @@ void WriteSeeds() {
       "sstfilter traffic 2\n12 1\n",
       "sstfilter traffic 3\ndb 4f9a-11\nhit_share 0\n7 0.5 120.5\n9 0.25 3e+06\n",
       "sstfilter traffic 3\n7 0.125 0\n",
-      "sstfilter traffic 4\ndb 4f9a-11\nhit_share 0.5\nmove 5 more 1796342400\n"
-      "move 6 fewer 1796342460\n7 0.5 120.5\n",
+      ("sstfilter traffic 4\ndb 4f9a-11\nhit_share 0.5\nmove 5 more 1796342400\n"
+       "move 6 fewer 1796342460\n7 0.5 120.5\n"),
   };
   int i = 0;
   for (const char* seed : seeds) {
