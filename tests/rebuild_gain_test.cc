@@ -123,6 +123,51 @@ TEST(RebuildGainTest, AnAbsentKeyWorkloadRebuildsABareBottomWithFilters) {
   EXPECT_NEAR(gains[0].saving * static_cast<double>(gains.size()), expected, 0.02 * expected);
 }
 
+// L3 half moved to the plan by the loop (its filters dropped for present
+// keys: 50 tables rewritten without one, 50 left at kBuiltBits).
+TreeRuns HalfMovedTree(std::vector<TableAgainstPlan>* tables) {
+  TreeRuns runs = BuiltTree();
+  RunCensus& bottom = runs.levels[3];
+  bottom.fixed_filter_bits /= 2;
+  bottom.unfiltered_keys = bottom.keys / 2;
+  *tables = TablesOf(runs, 3, kBuiltBits, 0);
+  for (size_t i = 0; i < tables->size() / 2; ++i) (*tables)[i].built_bits = 0;
+  return runs;
+}
+
+// Under way, a level's move is weighed whole: its rest is credited with
+// the saving of the level filtered against the level bare (laid out by
+// hand, not the blend the model weighs a half-moved level as), shared by
+// all its keys; not under way, with what the rest alone saves. Weighed
+// whole, a move that saves too little is not carried on, nor one whose
+// rest adds reads.
+TEST(RebuildGainTest, ALevelsMoveOnceBegunIsWeighedWhole) {
+  std::vector<TableAgainstPlan> tables;
+  const TreeRuns runs = HalfMovedTree(&tables);
+  CacheWorkload workload{16 * kTestMib, 1, CacheWorkload::kDefaultHighPriRatio};
+  const double whole = PredictReads(BlocksByHand(0), workload).total() -
+                       PredictReads(BlocksByHand(3), workload).total();
+  ASSERT_GT(whole, 0.1);
+  const auto carried = RebuildGains(CacheAware(1), runs, Cache(16), tables, /*under_way=*/{3});
+  ASSERT_EQ(carried.size(), tables.size() / 2);
+  for (const TableRebuild& gain : carried) {
+    EXPECT_EQ(gain.table.built_bits, kBuiltBits);
+    EXPECT_NEAR(gain.saving * static_cast<double>(tables.size()), whole, 0.005 * whole);
+  }
+  const auto rest = RebuildGains(CacheAware(1), runs, Cache(16), tables);
+  ASSERT_EQ(rest.size(), tables.size() / 2);
+  EXPECT_GT(std::abs(rest[0].saving - carried[0].saving), 0.02 * carried[0].saving);
+  // Half found, at 6 MiB: the rest alone saves the margin, the whole move
+  // (the level filtered against bare) does not.
+  workload = {6 * kTestMib, 0.5, CacheWorkload::kDefaultHighPriRatio};
+  const double filtered = PredictReads(BlocksByHand(0), workload).total();
+  ASSERT_LT(filtered - PredictReads(BlocksByHand(3), workload).total(), kRebuildMargin * filtered);
+  EXPECT_EQ(RebuildGains(CacheAware(0.5), runs, Cache(6), tables).size(), tables.size() / 2);
+  EXPECT_TRUE(RebuildGains(CacheAware(0.5), runs, Cache(6), tables, {3}).empty());
+  // Absent keys: dropping the rest's filters adds reads.
+  EXPECT_TRUE(RebuildGains(CacheAware(0), runs, Cache(16), tables, {3}).empty());
+}
+
 // Tables within kOffPlanBits of the plan, and tables of a level the tree
 // does not hold, are not listed: nothing is rewritten for drift.
 TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {

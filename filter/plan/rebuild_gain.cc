@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "filter/cache_model/cache_reads.h"
@@ -50,6 +51,84 @@ std::vector<CacheWorkload> WorkloadsToWeigh(const FilterOptions& options, const 
   return workloads;
 }
 
+// A level's tables, off today's plan and on it.
+struct LevelTables {
+  std::vector<TableAgainstPlan> off_plan, on_plan;
+};
+
+// The tree's device reads per Get under each workload to weigh, with the
+// runs' filters as given.
+struct TreeReads {
+  const std::vector<PlannedRun>& planned;
+  const BlockShape& shape;
+  const CacheSite& cache;
+  const std::vector<CacheWorkload>& workloads;
+
+  std::vector<double> Reads(const std::vector<RunFilters>& filters) const {
+    const std::vector<RunBlocks> blocks = BlocksWithFilters(planned, shape, cache, filters);
+    std::vector<double> reads;
+    for (const CacheWorkload& workload : workloads) {
+      reads.push_back(PredictReads(blocks, workload).total());
+    }
+    return reads;
+  }
+};
+
+// `filters` with each of `tables` rebuilt to the plan.
+std::vector<RunFilters> WithRebuilt(const std::vector<PlannedRun>& planned, size_t run,
+                                    std::vector<RunFilters> filters,
+                                    const std::vector<TableAgainstPlan>& tables) {
+  for (const TableAgainstPlan& table : tables) {
+    filters[run] = Rebuilt(planned[run], filters[run], table);
+  }
+  return filters;
+}
+
+double KeysOf(const std::vector<TableAgainstPlan>& tables) {
+  double keys = 0;
+  for (const TableAgainstPlan& table : tables) keys += table.entries;
+  return keys;
+}
+
+// `today` with the level's on-plan tables built as its off-plan ones are
+// (at their mean bits): the level as it was before the loop began moving
+// it to the plan.
+std::vector<RunFilters> BeforeTheMove(const std::vector<PlannedRun>& planned, size_t run,
+                                      const std::vector<RunFilters>& today,
+                                      const LevelTables& level) {
+  double off_bits = 0;
+  for (const TableAgainstPlan& table : level.off_plan) off_bits += table.built_bits * table.entries;
+  off_bits /= std::max(KeysOf(level.off_plan), 1.0);
+  std::vector<TableAgainstPlan> undone = level.on_plan;
+  for (TableAgainstPlan& table : undone) table.planned_bits = off_bits;
+  return WithRebuilt(planned, run, today, undone);
+}
+
+// What rewriting the level's off-plan tables saves per key, if it saves
+// more than kRebuildMargin of today's reads under every workload: the
+// least saving, shared by their keys. A level whose move has begun (`begun`: the loop
+// rewrote some of its tables for the plan) is weighed by the move whole,
+// the level before it (BeforeTheMove) against the level at the plan, its
+// saving shared by all the level's keys: a level half moved is a state no
+// plan chose, which the model weighs only as a blend of the two, so the
+// rest goes on while the move would begin today.
+std::optional<double> SavingPerKey(const TreeReads& tree, size_t run,
+                                   const std::vector<RunFilters>& today,
+                                   const std::vector<double>& reads_today, const LevelTables& level,
+                                   bool begun) {
+  const std::vector<double> at_plan =
+      tree.Reads(WithRebuilt(tree.planned, run, today, level.off_plan));
+  const std::vector<double> from =
+      begun ? tree.Reads(BeforeTheMove(tree.planned, run, today, level)) : reads_today;
+  double saving = INFINITY;
+  for (size_t w = 0; w < at_plan.size(); ++w) {
+    const double saved = from[w] - at_plan[w];
+    if (!(saved > kRebuildMargin * reads_today[w])) return std::nullopt;
+    saving = std::min(saving, saved);
+  }
+  const double keys = KeysOf(level.off_plan) + (begun ? KeysOf(level.on_plan) : 0);
+  return keys > 0 ? saving / keys : 0;
+}
 }  // namespace
 
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
@@ -61,41 +140,31 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
   for (size_t i = 0; i < planned.size(); ++i) {
     if (planned[i].level > 0) run_of_level[planned[i].level] = i;
   }
-  std::map<size_t, std::vector<TableAgainstPlan>> off_plan;  // By run.
+  std::map<size_t, LevelTables> by_run;
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);
-    if (run != run_of_level.end() && OffPlan(table)) off_plan[run->second].push_back(table);
+    if (run == run_of_level.end()) continue;
+    LevelTables& level = by_run[run->second];
+    (OffPlan(table) ? level.off_plan : level.on_plan).push_back(table);
   }
-  if (off_plan.empty()) return {};
+  const bool any_off_plan = std::any_of(by_run.begin(), by_run.end(), [](const auto& level) {
+    return !level.second.off_plan.empty();
+  });
+  if (!any_off_plan) return {};
   const std::vector<CacheWorkload> workloads = WorkloadsToWeigh(options, runs, cache);
   if (workloads.empty()) return {};
+  const TreeReads tree{planned, runs.blocks, cache, workloads};
   std::vector<RunFilters> today;
   for (const PlannedRun& run : planned) today.push_back(FiltersToday(run));
-  const std::vector<RunBlocks> blocks_today = BlocksWithFilters(planned, runs.blocks, cache, today);
-  std::vector<double> reads_today;
-  for (const CacheWorkload& workload : workloads) {
-    reads_today.push_back(PredictReads(blocks_today, workload).total());
-  }
+  const std::vector<double> reads_today = tree.Reads(today);
   std::vector<TableRebuild> gains;
-  for (const auto& [run, level_tables] : off_plan) {
-    std::vector<RunFilters> changed = today;
-    double keys = 0;
-    for (const TableAgainstPlan& table : level_tables) {
-      changed[run] = Rebuilt(planned[run], changed[run], table);
-      keys += table.entries;
-    }
-    const std::vector<RunBlocks> blocks = BlocksWithFilters(planned, runs.blocks, cache, changed);
+  for (const auto& [run, level] : by_run) {
+    if (level.off_plan.empty()) continue;
     const bool begun = under_way.count(planned[run].level) > 0;
-    double saving = INFINITY;
-    bool enough = true;
-    for (size_t w = 0; w < workloads.size(); ++w) {
-      const double saved = reads_today[w] - PredictReads(blocks, workloads[w]).total();
-      enough = enough && saved > (begun ? 0 : kRebuildMargin * reads_today[w]);
-      saving = std::min(saving, saved);
-    }
-    if (!enough) continue;
-    for (const TableAgainstPlan& table : level_tables) {
-      gains.push_back({table, keys > 0 ? saving * table.entries / keys : 0, 2 * table.file_bytes});
+    const std::optional<double> per_key = SavingPerKey(tree, run, today, reads_today, level, begun);
+    if (!per_key.has_value()) continue;
+    for (const TableAgainstPlan& table : level.off_plan) {
+      gains.push_back({table, *per_key * table.entries, 2 * table.file_bytes});
     }
   }
   return gains;

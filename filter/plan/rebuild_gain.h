@@ -75,9 +75,13 @@ struct TableRebuild {
 // than kRebuildMargin of today's reads under either. None while the share
 // of Gets that find their key is assumed (neither stated nor told by the
 // DB's Gets, HitShareFor): what the loop rebuilds for is what was learned.
-// REQUIRES: options resolved.
-// The margin does not hold back the levels in `under_way` (whose
-// rewrites have begun: a level's move, once begun, is carried through).
+// A level in `under_way` (the loop has begun rewriting it for the plan) is
+// weighed by its move as a whole: the level as it was (its on-plan tables
+// built as its off-plan ones) against the level at the plan, that saving
+// shared by all its keys, as if it had not begun: a move begun is carried
+// through while it is worth beginning, rather than left half done where
+// the model, weighing the half-moved level as a blend, finds the rest's
+// part too small. REQUIRES: options resolved.
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                        const CacheSite& cache,
                                        const std::vector<TableAgainstPlan>& tables,
