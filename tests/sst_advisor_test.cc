@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -24,6 +26,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "table/census/census_listener.h"
 #include "table/census/open_db.h"
 #include "table/census/traffic_file.h"
 #include "table/rocksdb/registration.h"
@@ -179,6 +182,53 @@ INSTANTIATE_TEST_SUITE_P(EachKind, SstAdvisorTest,
                            for (char& c : name) c = std::isalnum(c) ? c : '_';
                            return name;
                          });
+
+// A tree built by a cache-aware sstfilter policy: the block-cache section
+// plans with the DB's own policy (its OPTIONS file's), as its rebuild loop
+// does, not one with today's bits. A move of the loop's that the traffic
+// file carries is named with its direction, and the tables the plan would
+// move the other way wait, as the loop's do.
+class SstAdvisorCacheAwareTest : public SstAdvisorTest {
+ protected:
+  void SetUp() override {
+    options_.listeners = {NewLevelCensusListener()};  // optimize_levels needs the census.
+    SstAdvisorTest::SetUp();
+  }
+};
+
+TEST_P(SstAdvisorCacheAwareTest, ThePlanIsTheDbsPolicysAndAMoveTheOtherWayWaits) {
+  BuildTree();
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  Result r = RunTool({"--db", dir_.path(), "--cache_mb", "0.01", "--hit_share", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, GetParam() + ":hit_share:1 would keep")) << r.output;
+  EXPECT_TRUE(Contains(r.output, "none at L6 and below")) << r.output;
+  const std::string l6_row = " L6, ";
+  const size_t off_plan = r.output.find("tables off that plan");
+  ASSERT_NE(r.output.find(l6_row, off_plan), std::string::npos) << r.output;
+  EXPECT_FALSE(Contains(r.output, "wait out a move")) << r.output;
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  TrafficSummary traffic;
+  traffic.level_moves[6] = {/*fewer_bits=*/false, now - 60};
+  std::ofstream(dir_.path() + "/" + kTrafficFileName) << FormatTrafficFile(traffic);
+  r = RunTool({"--db", dir_.path(), "--cache_mb", "0.01", "--hit_share", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output,
+                       "L6: the census's rebuild loop began moving its filters to more "
+                       "bits/key"))
+      << r.output;
+  EXPECT_TRUE(Contains(r.output, "  1 of them wait out a move of their level the other way"))
+      << r.output;
+  EXPECT_EQ(r.output.find(l6_row, r.output.find("tables off that plan")), std::string::npos)
+      << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CacheAware, SstAdvisorCacheAwareTest,
+    ::testing::Values("sstfilter.bloom:10:banded:optimize_levels:cache_aware"));
 
 TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   TempDir dir;

@@ -152,9 +152,24 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
   }));
 }
 
+// The cache-aware policy the section plans with: the column family's own
+// where it is one (the plan its rebuild loop follows), else one with
+// today's encoding and `filter_bytes_per_key` as its most.
+FilterOptions AdvisedPolicy(const std::vector<TreeRun>& runs, double filter_bytes_per_key,
+                            const std::optional<FilterOptions>& policy) {
+  if (policy.has_value() && policy->per_level.optimize_levels && policy->per_level.cache_aware) {
+    return *policy;
+  }
+  FilterOptions options;
+  options.encoding = runs.back().encoding();
+  options.bits_per_key = std::clamp(8 * filter_bytes_per_key, 1.0, kMaxBitsPerKey);
+  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  return options;
+}
+
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& advised, const TableShares* shares,
-                      const std::set<int>& moving_levels) {
+                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy) {
   const double hit_share = advised.share;
   const std::string hit_note = HitShareNote(advised.from);
   std::vector<RunBlocks> blocks;
@@ -180,11 +195,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    ? "uniformly"
                    : absl::StrFormat("as %s's table shares say", kTrafficFileName));
   PrintReads(blocks, cache, popularity, hit_share, hit_note);
-  // The cache-aware policy with today's encoding and bits/key as its most.
-  FilterOptions options;
-  options.encoding = runs.back().encoding();
-  options.bits_per_key = std::clamp(8 * filter_bytes / keys, 1.0, kMaxBitsPerKey);
-  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  FilterOptions options = AdvisedPolicy(runs, filter_bytes / keys, policy);
   options.per_level.hit_share = hit_share;
   const CachePlan plan = PlanForCache(options, census, AdvisedSite(blocks, cache));
   if (plan.blocks.empty()) return;
@@ -194,7 +205,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    ? ""
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
   PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
-  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moving_levels);
+  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moves);
 }
 
 }  // namespace sstfilter

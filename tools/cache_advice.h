@@ -14,7 +14,9 @@
 #include "absl/status/statusor.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/tree_traffic.h"
+#include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
+#include "table/census/level_moves.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {
@@ -62,11 +64,14 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
 
 // Prints the section for one column family's runs (newest first), its
 // Gets spread over the keys as the tables' `shares` say (the traffic
-// summary's; nullptr: uniformly), and the rebuild loop's levels under way
-// (PrintRebuildAdvice).
+// summary's; nullptr: uniformly), and the rebuild loop's moves under way
+// (PrintRebuildAdvice). The plan it shows is `policy`'s (the column
+// family's, as its OPTIONS file makes it) where that is a cache-aware
+// sstfilter policy, else that of one with today's encoding and filter
+// bytes; either at `hit_share`.
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& hit_share, const TableShares* shares,
-                      const std::set<int>& moving_levels);
+                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy);
 
 }  // namespace sstfilter
 

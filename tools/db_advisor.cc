@@ -200,14 +200,10 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
   const AdvisedHitShare hit_share = HitShareOf(question, traffic);
   // The levels whose move the census's rebuild loop (which rewrites the
   // default column family's tables) carries through.
-  std::set<int> moving;
-  if (traffic != nullptr) {
-    for (const auto& [level, move] :
-         MovesCarried(traffic->level_moves, std::chrono::system_clock::now(),
-                      std::chrono::steady_clock::now())) {
-      moving.insert(level);
-    }
-  }
+  const LevelMoveTimes moves =
+      traffic != nullptr ? MovesCarried(traffic->level_moves, std::chrono::system_clock::now(),
+                                        std::chrono::steady_clock::now())
+                         : LevelMoveTimes();
   size_t live = 0, unread = 0;
   for (FamilyTables& family : families) {
     live += family.read.size() + family.unreadable.size(), unread += family.unreadable.size();
@@ -226,7 +222,8 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
     if (cache.has_value()) {
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr,
-                       family.name == rocksdb::kDefaultColumnFamilyName ? moving : std::set<int>());
+                       family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes(),
+                       family.policy);
     } else {
       absl::PrintF(
           "\nblock cache: not known (%s); --cache_mb=N shows "

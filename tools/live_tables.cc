@@ -25,10 +25,12 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/metadata.h"
+#include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
 #include "table/census/census_tree.h"
 #include "table/census/open_db.h"
+#include "table/census/policy_registry.h"
 #include "table/census/silent_logger.h"
 #include "table/census/table_listing_fs.h"
 #include "tools/builtin_filter.h"
@@ -246,6 +248,19 @@ std::set<std::string> ReadNew(const std::vector<rocksdb::LiveFileMetaData>& file
 
 // Each family's tables as `files` lists them, from `read`, but those in
 // `left_out`.
+// The column family's filter policy's options, where its OPTIONS file made
+// an sstfilter policy (registered as it was made: policy_registry.h).
+std::optional<FilterOptions> PolicyOf(const rocksdb::ColumnFamilyOptions& options) {
+  if (options.table_factory == nullptr) return std::nullopt;
+  const auto* table = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  if (table == nullptr || table->filter_policy == nullptr) return std::nullopt;
+  const std::optional<RegisteredPolicy> registered = RegisteredPolicyOf(table->filter_policy.get());
+  if (!registered.has_value() || registered->sizing == nullptr) return std::nullopt;
+  const std::optional<PolicySizing> sizing = registered->sizing(*table);
+  if (!sizing.has_value()) return std::nullopt;
+  return sizing->options;
+}
+
 std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& files,
                                  const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
                                  const TablesRead& read, const std::set<std::string>& left_out) {
@@ -255,6 +270,7 @@ std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& f
     tables.name = family.name;
     const rocksdb::Comparator* cmp = family.options.comparator;
     tables.bytewise = cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
+    tables.policy = PolicyOf(family.options);
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != family.name || left_out.count(f.db_path + f.name) > 0) continue;
       const absl::StatusOr<TableFilters>& t = read.at(f.db_path + f.name);

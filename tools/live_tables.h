@@ -10,11 +10,13 @@
 #ifndef SSTFILTER_TOOLS_LIVE_TABLES_H_
 #define SSTFILTER_TOOLS_LIVE_TABLES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "filter/allocation/filters_by_run.h"
+#include "filter/filter_options.h"
 
 namespace sstfilter {
 
@@ -25,6 +27,9 @@ struct FamilyTables {
   std::vector<TableFilters> read;
   // One line for each table that could not be read: "PATH (L1): why".
   std::vector<std::string> unreadable;
+  // Its filter policy's options (resolved), as its OPTIONS file makes it,
+  // where that is sstfilter's policy; nullopt otherwise.
+  std::optional<FilterOptions> policy;
 };
 
 // Every column family's tables, in the OPTIONS file's order. An error says

@@ -1,8 +1,10 @@
 #include "tools/rebuild_advice.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -37,19 +39,22 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
 
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const std::set<int>& moving_levels) {
+                        const LevelMoveTimes& moves) {
   const std::vector<BuiltTable> built = BuiltTables(runs);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   CachePlanMemo plans;
   const std::vector<TableAgainstPlan> tables =
       TablesAgainstPlan(options, tree, &cache, &plans, /*tree_has_levels=*/true, built);
-  std::vector<TableRebuild> gains = RebuildGains(options, *tree, cache, tables, moving_levels);
-  for (const int level : moving_levels) {
+  std::set<int> under_way;
+  for (const auto& [level, move] : moves) {
+    under_way.insert(level);
     absl::PrintF(
-        "L%d: the census's rebuild loop began moving its filters within the last %d s (the "
-        "traffic file): it carries the move through\n",
-        level, static_cast<int>(kPaybackHorizon.count()));
+        "L%d: the census's rebuild loop began moving its filters to %s bits/key within the last "
+        "%d s (the traffic file): it carries the move through, and a table to be moved the "
+        "other way waits\n",
+        level, move.first ? "fewer" : "more", static_cast<int>(kPaybackHorizon.count()));
   }
+  std::vector<TableRebuild> gains = RebuildGains(options, *tree, cache, tables, under_way);
   double saving = 0, cost = 0;
   for (const TableRebuild& g : gains) saving += std::max(g.saving, 0.0), cost += g.cost_bytes;
   absl::PrintF(
@@ -64,11 +69,21 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
       "  rewriting them saves %.4f device reads per Get by the model (each alone, "
       "summed) and reads and writes %.1f MiB\n",
       saving, cost / kBytesPerMib);
+  const auto now = std::chrono::steady_clock::now();
   const size_t off_plan = gains.size();
-  gains = RebuildsWorthIt(std::move(gains), std::numeric_limits<double>::max());
+  gains.erase(
+      std::remove_if(gains.begin(), gains.end(),
+                     [&](const TableRebuild& g) { return WaitsForTheOtherMove(moves, g, now); }),
+      gains.end());
   if (gains.size() < off_plan) {
-    absl::PrintF("  %d of them would save no reads: the loop leaves them\n",
+    absl::PrintF("  %d of them wait out a move of their level the other way\n",
                  off_plan - gains.size());
+  }
+  const size_t not_waiting = gains.size();
+  gains = RebuildsWorthIt(std::move(gains), std::numeric_limits<double>::max());
+  if (gains.size() < not_waiting) {
+    absl::PrintF("  %d of them would save no reads: the loop leaves them\n",
+                 not_waiting - gains.size());
   }
   if (gains.empty()) return;
   absl::PrintF(

@@ -6,23 +6,24 @@
 #ifndef SSTFILTER_TOOLS_REBUILD_ADVICE_H_
 #define SSTFILTER_TOOLS_REBUILD_ADVICE_H_
 
-#include <set>
 #include <vector>
 
 #include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
+#include "table/census/level_moves.h"
 
 namespace sstfilter {
 
 // Prints the section for `runs` (newest first) counted as `census` (its
 // Gets' spread and share), under the cache-aware `options` at `cache`;
-// `moving_levels`: those whose move the loop began within kPaybackHorizon
-// (as the traffic file says), which it carries through.
+// `moves`: the levels whose move the loop began within kPaybackHorizon (as
+// the traffic file says), which it carries through, and whose tables to be
+// moved the other way wait (table/census/level_moves.h).
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const std::set<int>& moving_levels);
+                        const LevelMoveTimes& moves);
 
 }  // namespace sstfilter
 

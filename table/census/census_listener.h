@@ -281,12 +281,6 @@ class LevelCensusListener final : public rocksdb::EventListener {
   std::optional<RebuildTarget> PickRebuild(rocksdb::DB* db, const std::string& session);
   // Under mu_: the queue's next table, if its reckoning holds.
   std::optional<TableRebuild> TakeQueued(DbTree* tree);
-  // Under mu_: whether `gain` would move its level the other way from the
-  // loop's last move there, under kPaybackHorizon ago (it waits: a plan
-  // that flips as the rewrites change the tree would rewrite a level back
-  // and forth).
-  static bool WaitsForTheOtherMove(const DbTree& tree, const TableRebuild& gain,
-                                   std::chrono::steady_clock::time_point now);
   // The tables worth rewriting now, best first (RebuildsWorthIt of the
   // off-plan tables at the Get rate), set pending in the tree: what the
   // pick does when the queue holds none.

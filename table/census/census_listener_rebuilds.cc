@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "rocksdb/env.h"
 #include "table/census/census_listener.h"
+#include "table/census/level_moves.h"
 #include "table/census/off_plan_tables.h"
 
 namespace sstfilter {
@@ -140,17 +141,9 @@ std::optional<TableRebuild> LevelCensusListener::TakeQueued(DbTree* tree) {
   const auto now = std::chrono::steady_clock::now();
   std::optional<TableRebuild> next;
   while ((next = tree->rebuilds.Take(tree->rocksdb_jobs, now)).has_value()) {
-    if (!WaitsForTheOtherMove(*tree, *next, now)) return next;
+    if (!WaitsForTheOtherMove(tree->level_moves, *next, now)) return next;
   }
   return std::nullopt;
-}
-
-bool LevelCensusListener::WaitsForTheOtherMove(const DbTree& tree, const TableRebuild& gain,
-                                               std::chrono::steady_clock::time_point now) {
-  const auto moved = tree.level_moves.find(gain.table.level);
-  const bool fewer = gain.table.planned_bits < gain.table.built_bits;
-  return moved != tree.level_moves.end() && moved->second.first != fewer &&
-         now - moved->second.second < kPaybackHorizon;
 }
 
 LevelCensusListener::Reckoning LevelCensusListener::Reckon(
@@ -200,9 +193,10 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   counts.rewritten_for_the_plan = counts.weighed - gains.size();
   const auto now = std::chrono::steady_clock::now();
   const size_t before_waits = gains.size();
-  gains.erase(std::remove_if(
-                  gains.begin(), gains.end(),
-                  [&](const TableRebuild& gain) { return WaitsForTheOtherMove(tree, gain, now); }),
+  gains.erase(std::remove_if(gains.begin(), gains.end(),
+                             [&](const TableRebuild& gain) {
+                               return WaitsForTheOtherMove(tree.level_moves, gain, now);
+                             }),
               gains.end());
   counts.waiting = before_waits - gains.size();
   counts.paying = gains.size();

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "filter/plan/rebuild_gain.h"
-
 namespace sstfilter {
 
 std::map<int, LevelMove> MovesToWrite(const LevelMoveTimes& moves,
@@ -35,6 +33,14 @@ LevelMoveTimes MovesCarried(const std::map<int, LevelMove>& moves,
     carried[level] = {move.fewer_bits, steady_now - age};
   }
   return carried;
+}
+
+bool WaitsForTheOtherMove(const LevelMoveTimes& moves, const TableRebuild& gain,
+                          std::chrono::steady_clock::time_point now) {
+  const auto moved = moves.find(gain.table.level);
+  const bool fewer = gain.table.planned_bits < gain.table.built_bits;
+  return moved != moves.end() && moved->second.first != fewer &&
+         now - moved->second.second < kPaybackHorizon;
 }
 
 }  // namespace sstfilter

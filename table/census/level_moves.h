@@ -10,6 +10,7 @@
 #include <map>
 #include <utility>
 
+#include "filter/plan/rebuild_gain.h"
 #include "table/census/traffic_file.h"
 
 namespace sstfilter {
@@ -30,6 +31,13 @@ std::map<int, LevelMove> MovesToWrite(const LevelMoveTimes& moves,
 LevelMoveTimes MovesCarried(const std::map<int, LevelMove>& moves,
                             std::chrono::system_clock::time_point wall_now,
                             std::chrono::steady_clock::time_point steady_now);
+
+// Whether `gain` would move its level the other way from the loop's last
+// move there (`moves`), under kPaybackHorizon before `now`: it waits, as a
+// plan that flips as the rewrites change the tree would rewrite a level
+// back and forth.
+bool WaitsForTheOtherMove(const LevelMoveTimes& moves, const TableRebuild& gain,
+                          std::chrono::steady_clock::time_point now);
 
 }  // namespace sstfilter
 
