@@ -3,7 +3,8 @@
 # 7.8.3) with the plugin preloaded, nothing stated of the Gets to come.
 # fillrandom of --num keys (about two thirds distinct), three reopened
 # waitforcompaction runs, then for each kind of Get (readmissing: absent
-# keys; readrandom: about 63% found) the device reads per Get: the block
+# keys; readrandom: about 63% found; readhalf: readrandom over 1.264x the
+# fill's key range, about half found) the device reads per Get: the block
 # cache's filter, index and data misses between a run of R and one of 3R
 # Gets with the same seed, over 2R. The Gets' seed is not the fill's:
 # db_bench seeds a process's first benchmark alike, so readrandom with the
@@ -24,7 +25,7 @@
 # Usage: load_then_read.sh PLUGIN WORKDIR POLICY... (a policy: a RocksDB
 # filter_policy value, "+hits" after it for optimize_filters_for_hits)
 # Env: NUM (12000000), READS (100000), CACHE (8388608), KINDS (readmissing
-# readrandom), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
+# readrandom readhalf), LEARN (0), LEARN_PASSES (4), LEARN_STATISTICS (1; 0: the
 # learning processes keep no statistics, and the census learns the share
 # from the filters' answers), REUSE (0; 1: measure the DBs a run left in
 # WORKDIR instead of filling them again), KEEP (0; 1: leave each taught copy
@@ -33,7 +34,7 @@
 set -euo pipefail
 plugin="$1" work="$2"; shift 2
 num="${NUM:-12000000}" reads="${READS:-100000}" cache="${CACHE:-8388608}"
-kinds="${KINDS:-readmissing readrandom}" learn="${LEARN:-0}" passes="${LEARN_PASSES:-4}"
+kinds="${KINDS:-readmissing readrandom readhalf}" learn="${LEARN:-0}" passes="${LEARN_PASSES:-4}"
 learn_stats=()
 [ "${LEARN_STATISTICS:-1}" = 0 ] || learn_stats=(--statistics)
 db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
@@ -76,11 +77,23 @@ bench() {  # bench OPTIONS DB SEED FLAGS...
 
 ticker() { awk -v name="$1" '$1 == name { print $4 }' <<<"$2"; }
 
+# The db_bench flags of a kind of Get (the last --num given is the one
+# db_bench takes).
+kind_flags() {  # kind_flags KIND
+  case "$1" in
+    readhalf) echo "readrandom --num=$((num * 1264 / 1000))" ;;
+    *) echo "$1" ;;
+  esac
+}
+
 # The filter, index and data misses of a run of N Gets of KIND, and how
 # many Gets found their key.
 misses() {  # misses OPTIONS DB KIND N
   local out
-  out="$(bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks="$3" --reads="$4" --statistics)"
+  local flags
+  read -r -a flags <<<"$(kind_flags "$3")"
+  out="$(bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks="${flags[0]}" --reads="$4" \
+    --statistics "${flags[@]:1}")"
   echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out") $(sed -n 's/.*(\([0-9]*\) of [0-9]* found).*/\1/p' <<<"$out" | head -1)"
 }
 
@@ -92,11 +105,12 @@ rebuilt_bytes() {  # rebuilt_bytes DB
 
 # Processes of LEARN Gets of KIND until one rebuilds nothing.
 learn() {  # learn OPTIONS DB KIND
-  local before after pass
+  local before after pass flags
+  read -r -a flags <<<"$(kind_flags "$3")"
   for pass in $(seq "$passes"); do
     before="$(rebuilt_bytes "$2")"
-    bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks=overwrite,flush,"$3" --writes=1 \
-      --reads="$learn" "${learn_stats[@]}" >/dev/null
+    bench "$1" "$2" "$get_seed" --use_existing_db=1 --benchmarks=overwrite,flush,"${flags[0]}" \
+      --writes=1 --reads="$learn" "${learn_stats[@]}" "${flags[@]:1}" >/dev/null
     after="$(rebuilt_bytes "$2")"
     echo "  $3: learning pass $pass of $learn Gets: rewrites so far (tables bytes): $after" >&2
     [ "$before" != "$after" ] || break
