@@ -64,5 +64,23 @@ TEST(LevelMovesTest, AMoveInTheFutureCountsAsMadeNow) {
   EXPECT_EQ(carried.at(6), std::make_pair(true, kSteady));
 }
 
+// A table the plan would move its level the other way from the loop's last
+// move there waits kPaybackHorizon; one moved the same way, or of a level
+// the loop has not moved, does not.
+TEST(LevelMovesTest, ATableToBeMovedTheOtherWayWaitsOutTheHorizon) {
+  const LevelMoveTimes moves{{6, {true, kSteady}}};
+  auto gain = [](int level, double built, double planned) {
+    TableRebuild g;
+    g.table.level = level, g.table.built_bits = built, g.table.planned_bits = planned;
+    return g;
+  };
+  EXPECT_TRUE(WaitsForTheOtherMove(moves, gain(6, 5, 9), kSteady + seconds(1)));
+  EXPECT_TRUE(WaitsForTheOtherMove(moves, gain(6, 0, 7), kSteady + kPaybackHorizon - seconds(1)));
+  EXPECT_FALSE(WaitsForTheOtherMove(moves, gain(6, 5, 9), kSteady + kPaybackHorizon));
+  EXPECT_FALSE(WaitsForTheOtherMove(moves, gain(6, 9, 5), kSteady + seconds(1)));
+  EXPECT_FALSE(WaitsForTheOtherMove(moves, gain(6, 7, 0), kSteady + seconds(1)));
+  EXPECT_FALSE(WaitsForTheOtherMove(moves, gain(5, 5, 9), kSteady + seconds(1)));
+}
+
 }  // namespace
 }  // namespace sstfilter

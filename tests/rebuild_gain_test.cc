@@ -138,7 +138,8 @@ TreeRuns HalfMovedTree(std::vector<TableAgainstPlan>* tables) {
 // Under way, a level's move is weighed whole: its rest is credited with
 // the saving of the level filtered against the level bare (laid out by
 // hand, not the blend the model weighs a half-moved level as), shared by
-// all its keys; not under way, with what the rest alone saves. Weighed
+// all its keys; not under way, or under way the other way, with what the
+// rest alone saves. Weighed
 // whole, a move that saves too little is not carried on, nor one whose
 // rest adds reads.
 TEST(RebuildGainTest, ALevelsMoveOnceBegunIsWeighedWhole) {
@@ -148,7 +149,8 @@ TEST(RebuildGainTest, ALevelsMoveOnceBegunIsWeighedWhole) {
   const double whole = PredictReads(BlocksByHand(0), workload).total() -
                        PredictReads(BlocksByHand(3), workload).total();
   ASSERT_GT(whole, 0.1);
-  const auto carried = RebuildGains(CacheAware(1), runs, Cache(16), tables, /*under_way=*/{3});
+  const auto carried =
+      RebuildGains(CacheAware(1), runs, Cache(16), tables, /*under_way=*/{{3, true}});
   ASSERT_EQ(carried.size(), tables.size() / 2);
   for (const TableRebuild& gain : carried) {
     EXPECT_EQ(gain.table.built_bits, kBuiltBits);
@@ -157,15 +159,20 @@ TEST(RebuildGainTest, ALevelsMoveOnceBegunIsWeighedWhole) {
   const auto rest = RebuildGains(CacheAware(1), runs, Cache(16), tables);
   ASSERT_EQ(rest.size(), tables.size() / 2);
   EXPECT_GT(std::abs(rest[0].saving - carried[0].saving), 0.02 * carried[0].saving);
+  // A move the other way under way (the plan flipped since): the rest is
+  // weighed as a level not under way (the loop makes it wait).
+  const auto flipped = RebuildGains(CacheAware(1), runs, Cache(16), tables, {{3, false}});
+  ASSERT_EQ(flipped.size(), rest.size());
+  EXPECT_EQ(flipped[0].saving, rest[0].saving);
   // Half found, at 6 MiB: the rest alone saves the margin, the whole move
   // (the level filtered against bare) does not.
   workload = {6 * kTestMib, 0.5, CacheWorkload::kDefaultHighPriRatio};
   const double filtered = PredictReads(BlocksByHand(0), workload).total();
   ASSERT_LT(filtered - PredictReads(BlocksByHand(3), workload).total(), kRebuildMargin * filtered);
   EXPECT_EQ(RebuildGains(CacheAware(0.5), runs, Cache(6), tables).size(), tables.size() / 2);
-  EXPECT_TRUE(RebuildGains(CacheAware(0.5), runs, Cache(6), tables, {3}).empty());
+  EXPECT_TRUE(RebuildGains(CacheAware(0.5), runs, Cache(6), tables, {{3, true}}).empty());
   // Absent keys: dropping the rest's filters adds reads.
-  EXPECT_TRUE(RebuildGains(CacheAware(0), runs, Cache(16), tables, {3}).empty());
+  EXPECT_TRUE(RebuildGains(CacheAware(0), runs, Cache(16), tables, {{3, true}}).empty());
 }
 
 // Tables within kOffPlanBits of the plan, and tables of a level the tree

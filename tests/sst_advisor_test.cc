@@ -224,6 +224,11 @@ TEST_P(SstAdvisorCacheAwareTest, ThePlanIsTheDbsPolicysAndAMoveTheOtherWayWaits)
       << r.output;
   EXPECT_EQ(r.output.find(l6_row, r.output.find("tables off that plan")), std::string::npos)
       << r.output;
+  // Nothing stated and no share in the traffic file: the loop waits.
+  r = RunTool({"--db", dir_.path(), "--cache_mb", "0.01"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "rewrites none while the share of Gets found is assumed"))
+      << r.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(

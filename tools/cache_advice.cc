@@ -118,6 +118,21 @@ std::string HitShareNote(HitShareFrom from) {
   return "assumed; --hit_share states it";
 }
 
+// The cache-aware policy the section plans with: the column family's own
+// where it is one (the plan its rebuild loop follows), else one with
+// today's encoding and `filter_bytes_per_key` as its most.
+FilterOptions AdvisedPolicy(const std::vector<TreeRun>& runs, double filter_bytes_per_key,
+                            const std::optional<FilterOptions>& policy) {
+  if (policy.has_value() && policy->per_level.optimize_levels && policy->per_level.cache_aware) {
+    return *policy;
+  }
+  FilterOptions options;
+  options.encoding = runs.back().encoding();
+  options.bits_per_key = std::clamp(8 * filter_bytes_per_key, 1.0, kMaxBitsPerKey);
+  options.per_level.optimize_levels = options.per_level.cache_aware = true;
+  return options;
+}
+
 }  // namespace
 
 CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& cache) {
@@ -150,21 +165,6 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
     const auto known = shares->find(t.file_number);
     return known != shares->end() ? known->second : uniform[t.file_number];
   }));
-}
-
-// The cache-aware policy the section plans with: the column family's own
-// where it is one (the plan its rebuild loop follows), else one with
-// today's encoding and `filter_bytes_per_key` as its most.
-FilterOptions AdvisedPolicy(const std::vector<TreeRun>& runs, double filter_bytes_per_key,
-                            const std::optional<FilterOptions>& policy) {
-  if (policy.has_value() && policy->per_level.optimize_levels && policy->per_level.cache_aware) {
-    return *policy;
-  }
-  FilterOptions options;
-  options.encoding = runs.back().encoding();
-  options.bits_per_key = std::clamp(8 * filter_bytes_per_key, 1.0, kMaxBitsPerKey);
-  options.per_level.optimize_levels = options.per_level.cache_aware = true;
-  return options;
 }
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
@@ -205,7 +205,8 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    ? ""
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
   PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
-  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moves);
+  PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moves,
+                     advised.from);
 }
 
 }  // namespace sstfilter

@@ -246,8 +246,6 @@ std::set<std::string> ReadNew(const std::vector<rocksdb::LiveFileMetaData>& file
   return missing;
 }
 
-// Each family's tables as `files` lists them, from `read`, but those in
-// `left_out`.
 // The column family's filter policy's options, where its OPTIONS file made
 // an sstfilter policy (registered as it was made: policy_registry.h).
 std::optional<FilterOptions> PolicyOf(const rocksdb::ColumnFamilyOptions& options) {
@@ -261,6 +259,8 @@ std::optional<FilterOptions> PolicyOf(const rocksdb::ColumnFamilyOptions& option
   return sizing->options;
 }
 
+// Each family's tables as `files` lists them, from `read`, but those in
+// `left_out`.
 std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& files,
                                  const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
                                  const TablesRead& read, const std::set<std::string>& left_out) {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <map>
 #include <memory>
-#include <set>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -39,15 +39,15 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
 
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const LevelMoveTimes& moves) {
+                        const LevelMoveTimes& moves, HitShareFrom share_from) {
   const std::vector<BuiltTable> built = BuiltTables(runs);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   CachePlanMemo plans;
   const std::vector<TableAgainstPlan> tables =
       TablesAgainstPlan(options, tree, &cache, &plans, /*tree_has_levels=*/true, built);
-  std::set<int> under_way;
+  std::map<int, bool> under_way;
   for (const auto& [level, move] : moves) {
-    under_way.insert(level);
+    under_way[level] = move.first;
     absl::PrintF(
         "L%d: the census's rebuild loop began moving its filters to %s bits/key within the last "
         "%d s (the traffic file): it carries the move through, and a table to be moved the "
@@ -69,6 +69,16 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
       "  rewriting them saves %.4f device reads per Get by the model (each alone, "
       "summed) and reads and writes %.1f MiB\n",
       saving, cost / kBytesPerMib);
+  if (share_from == HitShareFrom::kAssumed) {
+    absl::PrintF(
+        "  the census's rebuild loop rewrites none while the share of Gets found is assumed: it "
+        "waits for the DB's Gets to tell it\n");
+    return;
+  }
+  if (RebuildBytesPerSecond(options) <= 0) {
+    absl::PrintF("  the census's rebuild loop rewrites none (rebuild_mb_s:0)\n");
+    return;
+  }
   const auto now = std::chrono::steady_clock::now();
   const size_t off_plan = gains.size();
   gains.erase(

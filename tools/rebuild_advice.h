@@ -21,9 +21,11 @@ namespace sstfilter {
 // `moves`: the levels whose move the loop began within kPaybackHorizon (as
 // the traffic file says), which it carries through, and whose tables to be
 // moved the other way wait (table/census/level_moves.h).
+// `share_from`: whence the section's share of Gets found came (the loop
+// rewrites nothing while it is assumed).
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const LevelMoveTimes& moves);
+                        const LevelMoveTimes& moves, HitShareFrom share_from);
 
 }  // namespace sstfilter
 

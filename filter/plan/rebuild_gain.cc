@@ -134,7 +134,7 @@ std::optional<double> SavingPerKey(const TreeReads& tree, size_t run,
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                        const CacheSite& cache,
                                        const std::vector<TableAgainstPlan>& tables,
-                                       const std::set<int>& under_way) {
+                                       const std::map<int, bool>& under_way) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
   for (size_t i = 0; i < planned.size(); ++i) {
@@ -160,7 +160,12 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
   std::vector<TableRebuild> gains;
   for (const auto& [run, level] : by_run) {
     if (level.off_plan.empty()) continue;
-    const bool begun = under_way.count(planned[run].level) > 0;
+    const auto move = under_way.find(planned[run].level);
+    const bool begun =
+        move != under_way.end() &&
+        std::all_of(level.off_plan.begin(), level.off_plan.end(), [&](const TableAgainstPlan& t) {
+          return (t.planned_bits < t.built_bits) == move->second;
+        });
     const std::optional<double> per_key = SavingPerKey(tree, run, today, reads_today, level, begun);
     if (!per_key.has_value()) continue;
     for (const TableAgainstPlan& table : level.off_plan) {

@@ -3,8 +3,8 @@
 // it now), what rewriting it would save (the cache model's device reads
 // per Get, the tree as its tables hold it against the tree with the
 // table's level's off-plan tables at the plan, shared among them by their
-// entries) and cost (the bytes a rewrite reads and writes), and the
-// payback rule: a rebuild is worth it when the reads it saves over
+// entries; a level whose move is under way, by the move whole) and cost (the bytes a rewrite reads
+// and writes), and the payback rule: a rebuild is worth it when the reads it saves over
 // kPaybackHorizon of Gets at the observed rate, a block each, come to
 // more bytes than it reads and writes. Pure arithmetic: the census lists
 // the tables (table/census/off_plan_tables.h) and runs the rebuilds
@@ -14,7 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <set>
+#include <map>
 #include <vector>
 
 #include "filter/allocation/tree_runs.h"
@@ -75,8 +75,9 @@ struct TableRebuild {
 // than kRebuildMargin of today's reads under either. None while the share
 // of Gets that find their key is assumed (neither stated nor told by the
 // DB's Gets, HitShareFor): what the loop rebuilds for is what was learned.
-// A level in `under_way` (the loop has begun rewriting it for the plan) is
-// weighed by its move as a whole: the level as it was (its on-plan tables
+// A level in `under_way` (the loop has begun rewriting it for the plan: by
+// level, whether to fewer bits per key) whose off-plan tables all move
+// that way is weighed by its move as a whole: the level as it was (its on-plan tables
 // built as its off-plan ones) against the level at the plan, that saving
 // shared by all its keys, as if it had not begun: a move begun is carried
 // through while it is worth beginning, rather than left half done where
@@ -85,7 +86,7 @@ struct TableRebuild {
 std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                        const CacheSite& cache,
                                        const std::vector<TableAgainstPlan>& tables,
-                                       const std::set<int>& under_way = {});
+                                       const std::map<int, bool>& under_way = {});
 
 // The Gets over which a rebuild must pay for itself: long enough that the
 // plan's own rebuilds of a level pay back on a DB serving a few thousand

@@ -294,8 +294,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
   Reckoning Reckon(rocksdb::DB* db, const std::string& session, const PolicySizing& sizing,
                    std::vector<rocksdb::LiveFileMetaData>* files);
   // How a reckoning's tables off the plan fared: those weighed (their level
-  // saves enough: over the margin, or anything once its move has begun,
-  // under both spreads), those the loop wrote for the plan as it is, those
+  // saves over the margin under both spreads, a level under way by its move
+  // whole: RebuildGains), those the loop wrote for the plan as it is, those
   // waiting out the other move, those left (paying), those worth it.
   struct ReckoningCounts {
     size_t off_plan = 0, weighed = 0, rewritten_for_the_plan = 0, waiting = 0, paying = 0,

@@ -153,7 +153,7 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   reckoning.at = std::chrono::steady_clock::now();
   std::map<uint64_t, TableRecord> records;
   double rate = 0;
-  std::set<int> under_way;
+  std::map<int, bool> under_way;
   {
     std::lock_guard<std::mutex> lock(mu_);
     const auto it = trees_.find(db->GetName());
@@ -163,7 +163,8 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
     rate = GetRate(&it->second);
     records = records_[db->GetName()];
     for (const auto& [level, move] : it->second.level_moves) {
-      if (std::chrono::steady_clock::now() - move.second < kPaybackHorizon) under_way.insert(level);
+      if (std::chrono::steady_clock::now() - move.second < kPaybackHorizon)
+        under_way[level] = move.first;
     }
   }
   if (rate <= 0) return {};

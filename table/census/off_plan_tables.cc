@@ -27,7 +27,7 @@ std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db) {
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
-                                         const std::set<int>& under_way) {
+                                         const std::map<int, bool>& under_way) {
   const std::string& cf = rocksdb::kDefaultColumnFamilyName;
   const void* key = CensusKeyOf(db);
   const std::shared_ptr<const TreeRuns> runs = TreeForTable(key, cf);

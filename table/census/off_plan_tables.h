@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include "filter/plan/rebuild_gain.h"
@@ -35,12 +34,12 @@ struct OffPlanView {
 // file number), under its policy's `sizing` (SizingOfDb); nullopt where
 // the policy does not size its tables by the tree (not optimize_levels, or
 // no tree published for the DB yet). Tables a compaction is rewriting are
-// left out. `under_way`: the levels whose rewrites have begun
-// (RebuildGains).
+// left out. `under_way`: the levels whose rewrites have begun, and whether
+// to fewer bits per key (RebuildGains).
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
-                                         const std::set<int>& under_way = {});
+                                         const std::map<int, bool>& under_way = {});
 
 }  // namespace sstfilter
 
