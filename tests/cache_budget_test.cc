@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/cache_model/cache_reads.h"
 #include "filter/cache_model/traffic_popularity.h"
+#include "filter/plan/plan_text.h"
 #include "filter/plan/table_choice.h"
 #include "gtest/gtest.h"
 #include "tests/plan_test_util.h"
@@ -252,6 +254,42 @@ TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {
   EXPECT_LT(FilterSettingOf(absent)(keys), FilterSettingOf(uniform)(keys) - 1);
   EXPECT_TRUE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).fp_rule.has_value());
   EXPECT_FALSE(ChooseForSite(CacheAware(1), bottom, runs, nullptr).no_filter);
+}
+
+// While the share of Gets found is assumed, a table gets the uniform
+// setting at every level (no FP rule, a filter even where the plan would
+// drop it), and its LOG line says so; a stated share or budget_mb gets
+// the plan.
+TEST(CacheBudgetTest, WhileTheShareIsAssumedTablesGetTheUniformSetting) {
+  auto runs = std::make_shared<const TreeRuns>(ThreeLevels());
+  const CacheSite cache = Cache(4);
+  FilterOptions unstated = CacheAware(0);
+  unstated.per_level.hit_share.reset();
+  for (const int level : {1, 2, 3}) {
+    TableSite site;
+    site.level = level, site.bottommost = level == 3;
+    const TableChoice choice = ChooseForSite(unstated, site, runs, &cache);
+    EXPECT_FALSE(choice.no_filter) << "L" << level;
+    EXPECT_FALSE(choice.fp_rule.has_value()) << "L" << level;
+    EXPECT_EQ(FilterSettingOf(choice), nullptr) << "L" << level;
+    ASSERT_TRUE(choice.plan.has_value());
+    EXPECT_TRUE(choice.plan->uniform);
+    EXPECT_EQ(choice.plan->plan.hit_share_from, HitShareFrom::kAssumed);
+    EXPECT_NE(DescribePlan(*choice.plan).find("the uniform setting"), std::string::npos);
+  }
+  TableSite bottom;
+  bottom.level = 3, bottom.bottommost = true;
+  const TableChoice stated = ChooseForSite(CacheAware(kAssumedHitShare), bottom, runs, &cache);
+  ASSERT_TRUE(stated.plan.has_value());
+  EXPECT_FALSE(stated.plan->uniform);
+  EXPECT_TRUE(stated.no_filter || stated.fp_rule.has_value());
+  EXPECT_EQ(DescribePlan(*stated.plan).find("the uniform setting"), std::string::npos);
+  FilterOptions budgeted = unstated;
+  budgeted.per_level.budget_mb = 1;
+  const TableChoice within = ChooseForSite(budgeted, bottom, runs, &cache);
+  ASSERT_TRUE(within.plan.has_value());
+  EXPECT_FALSE(within.plan->uniform);
+  EXPECT_TRUE(within.no_filter || within.fp_rule.has_value());
 }
 
 }  // namespace

@@ -130,8 +130,8 @@ class RebuildDbTest : public ::testing::Test {
   std::unique_ptr<rocksdb::DB> db_;
 };
 
-// Loaded with nothing known, the deepest level kept its filters (the plan
-// robust over every share); every Get then finds its key, the plan for
+// Loaded with nothing known, the deepest level kept its filters (the
+// uniform setting while the share is assumed); every Get then finds its key, the plan for
 // that leaves the deepest level unfiltered (cache_aware_db_test's
 // TheDbsStatisticsSay...), and the loop rewrites its tables without
 // filters, each once, writing less than the DB holds twice over.

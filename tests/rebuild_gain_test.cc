@@ -180,17 +180,18 @@ TEST(RebuildGainTest, ALevelsMoveOnceBegunIsWeighedWhole) {
 TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
   const TreeRuns runs = BuiltTree();
   EXPECT_TRUE(
-      RebuildGains(CacheAware(0), runs, Cache(4), TablesOf(runs, 3, kBuiltBits, kBuiltBits - 0.9))
+      RebuildGains(CacheAware(0), runs, Cache(4), TablesOf(runs, 3, kBuiltBits, kBuiltBits - 0.2))
           .empty());
   EXPECT_TRUE(
       RebuildGains(CacheAware(0), runs, Cache(4), {{7, 5, 100000, 8e6, kBuiltBits, 0}}).empty());
-  EXPECT_FALSE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 0.5}));
-  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 1.5}));
+  EXPECT_FALSE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 0.2}));
+  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 0.3}));
+  EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, kBuiltBits, kBuiltBits - 0.3}));
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0.5, 0}));
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0, 0.5}));
   EXPECT_FALSE(OffPlan({1, 3, 1, 8e3, 140, 4}));  // A table of one key: all overhead.
-  EXPECT_FALSE(OffPlan({1, 3, 1024, 8e4, 6.9, 5}));
-  EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 7.1, 5}));
+  EXPECT_FALSE(OffPlan({1, 3, 1024, 8e4, 6.2, 5}));  // 1 bit of overhead per key.
+  EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 6.3, 5}));
 }
 
 // Where the cache holds every block, no filter changes what a Get reads

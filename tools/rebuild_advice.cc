@@ -58,7 +58,7 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
   double saving = 0, cost = 0;
   for (const TableRebuild& g : gains) saving += std::max(g.saving, 0.0), cost += g.cost_bytes;
   absl::PrintF(
-      "tables off that plan (bits/key more than %.0f from its, or a filter it drops or "
+      "tables off that plan (bits/key more than %.2f from its, or a filter it drops or "
       "gives): %d of the %d below L0\n",
       kOffPlanBits, gains.size(), tables.size());
   if (gains.empty()) {

@@ -47,11 +47,16 @@ std::string SpreadOf(const CachePlan& plan) {
 std::string DescribePlan(const PlanUsed& used) {
   const CachePlan& plan = used.plan;
   constexpr double kMib = 1024.0 * 1024;
+  const std::string uniform =
+      used.uniform ? ": the uniform setting until the DB's Gets tell the share they find; the plan "
+                     "for when they do"
+                   : "";
   return absl::StrFormat(
-      "cache_aware: a table at L%d, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
+      "cache_aware: a table at L%d%s, block cache %.2f MiB: filters of %.3f MiB (budget %.3f MiB)"
       "%s, %.3f + %.3f + %.3f = %.3f device reads per Get by the model, %.1f%% of Gets "
       "finding their key (%s), spread %s",
-      used.level, used.cache_bytes / kMib, plan.filter_bytes / kMib, plan.budget_bits / 8 / kMib,
+      used.level, uniform, used.cache_bytes / kMib, plan.filter_bytes / kMib,
+      plan.budget_bits / 8 / kMib,
       plan.unfiltered_from == CachePlan::kAllFiltered
           ? ""
           : absl::StrFormat(", none at L%d and below", plan.unfiltered_from),

@@ -36,10 +36,13 @@ struct TableAgainstPlan {
 };
 
 // Bits per key by which a table's filter may differ from the plan's and
-// still be on it: less is the plan's own drift from one reading of the
-// tree to the next (and a partitioned filter's overhead), not worth a
-// rewrite.
-inline constexpr double kOffPlanBits = 1.0;
+// still be on it: less is rounding (a filter's size in whole blocks, the
+// setting's search precision), not a different plan. Drift of the plan
+// from one reading of the tree to the next is not kept off by this test
+// but by the level's margin (kRebuildMargin): a test of a whole bit hid
+// moves worth making, such as a deepest level built uniform at 7.35
+// bits/key whose plan gives it 6.6.
+inline constexpr double kOffPlanBits = 0.25;
 
 // A filter's bits beyond its keys' (its metadata, its rounding up to whole
 // cache lines or blocks): a table of one key holds 140 bits of filter

@@ -24,6 +24,17 @@ FilterOptions WithPlanBudget(FilterOptions options, const CachePlan& plan) {
   return options;
 }
 
+// Nothing known of the Gets to come (the share of them that find their
+// key assumed) and no byte budget stated: the uniform setting, the same
+// bits at every level. A plan for one share, or one robust over all of
+// them, is made for the tree as it is when each table is built, and a fill
+// builds most tables while the tree is a fraction of its final size: the
+// levels it leaves are split for trees it no longer is. Once the Gets tell
+// their share, the rebuild loop brings the tables to the plan.
+bool UniformWhileAssumed(const FilterOptions& given, const CachePlan& plan) {
+  return plan.hit_share_from == HitShareFrom::kAssumed && !given.per_level.budget_mb.has_value();
+}
+
 }  // namespace
 
 // A table's setting for its FP target is searched to this precision (the
@@ -43,7 +54,9 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
   CachePlan plan;
   if (given.per_level.cache_aware && cache != nullptr) {
     plan = PlanForTable(given, runs, place.level, *cache, plans);
-    choice.plan = PlanUsed{plan, place.level, cache->capacity_bytes};
+    const bool uniform = UniformWhileAssumed(given, plan);
+    choice.plan = PlanUsed{plan, place.level, cache->capacity_bytes, uniform};
+    if (uniform) return choice;
   }
   if (place.level > 0 && place.level >= plan.unfiltered_from) {
     choice.no_filter = true;

@@ -26,6 +26,9 @@ struct PlanUsed {
   CachePlan plan;
   int level = 0;           // The run the table joins (0: a flush or L0).
   double cache_bytes = 0;  // The block cache's share the plan was made for.
+  // The table was built at the uniform setting instead: the share of Gets
+  // found was assumed (ChooseForSite).
+  bool uniform = false;
 };
 
 struct TableChoice {
@@ -56,7 +59,9 @@ bool SizedByTree(const FilterOptions& options, const TableSite& site);
 // cache_aware and `cache` (null: the filters are not in a block cache, as
 // optimize_levels alone), the budget is the cache's (cache_budget.h:
 // PlanForCache over the tree as TableFpRuleFor sees it, through `plans`,
-// the column family's memo, where there is one), or budget_mb if less.
+// the column family's memo, where there is one), or budget_mb if less;
+// while the share of Gets found is assumed and no budget_mb is stated, the
+// uniform setting (plan->uniform), the plan only said.
 // Sized by the tree, the FP rule is TableFpRuleFor's (table_fp_target.h)
 // for the site's entries, or the tree's expectation for its level.
 // REQUIRES: options resolved.
