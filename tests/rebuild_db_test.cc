@@ -191,6 +191,7 @@ TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
   ASSERT_GE(reckonings.size(), 1u) << "no reckoning in the LOG";
   for (const std::string& line : reckonings) {
     EXPECT_NE(line.find("tables off today's plan"), std::string::npos) << line;
+    EXPECT_NE(line.find("; the plan's spread: "), std::string::npos) << line;
   }
   // One said what the loop then rewrote (an early one, before the share
   // was told, may have found nothing worth it).

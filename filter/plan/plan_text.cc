@@ -33,16 +33,19 @@ std::string HitShareSourceOf(const CachePlan& plan) {
 std::string SpreadOf(const CachePlan& plan) {
   if (plan.spread_slices == 0) return "uniformly over the keys";
   std::string spread = absl::StrFormat("as %d tables' sampled reads say", plan.spread_slices);
-  if (plan.hot_width < kUnsharpened) {
-    absl::StrAppendFormat(&spread,
-                          ", each table's %.0f%% on %.1f%% of its keys (fit to the filter "
-                          "misses the DB's statistics count)",
-                          100 * (1 - plan.hot_width), 100 * plan.hot_width);
-  }
+  if (plan.hot_width < kUnsharpened) absl::StrAppend(&spread, ", ", SpreadFitText(plan.hot_width));
   return spread;
 }
 
 }  // namespace
+
+std::string SpreadFitText(double hot_width) {
+  if (hot_width >= kUnsharpened) return "";
+  return absl::StrFormat(
+      "each table's %.0f%% on %.1f%% of its keys (fit to the filter misses the DB's statistics "
+      "count)",
+      100 * (1 - hot_width), 100 * hot_width);
+}
 
 std::string DescribePlan(const PlanUsed& used) {
   const CachePlan& plan = used.plan;

@@ -14,6 +14,10 @@ namespace sstfilter {
 // finding their key (assumed), spread uniformly over the keys".
 std::string DescribePlan(const PlanUsed& used);
 
+// "each table's 70% on 29.7% of its keys (fit to ...)": a plan's hot width
+// (spread_fit.h) in words; empty where it is kUnsharpened.
+std::string SpreadFitText(double hot_width);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_PLAN_PLAN_TEXT_H_

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "filter/allocation/tree_runs.h"
+#include "filter/cache_model/spread_fit.h"
 #include "filter/plan/rebuild_queue.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
@@ -300,6 +301,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
   struct ReckoningCounts {
     size_t off_plan = 0, weighed = 0, rewritten_for_the_plan = 0, waiting = 0, paying = 0,
            worth = 0;
+    double hot_width = kUnsharpened;  // The plan's spread fit (OffPlanView).
   };
   // Under mu_: says in the DB's LOG how a reckoning's tables fared, when
   // that changed since the last.

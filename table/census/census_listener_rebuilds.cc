@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/plan/plan_text.h"
 #include "rocksdb/env.h"
 #include "table/census/census_listener.h"
 #include "table/census/level_moves.h"
@@ -176,6 +177,7 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   if (it == trees_.end() || it->second.session != session || it->second.closed) return {};
   DbTree& tree = it->second;
   ReckoningCounts counts;
+  counts.hot_width = view->hot_width;
   counts.off_plan =
       static_cast<size_t>(std::count_if(view->tables.begin(), view->tables.end(),
                                         [](const TableAgainstPlan& t) { return OffPlan(t); }));
@@ -220,12 +222,15 @@ void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const Reck
   const std::string text = absl::StrFormat(
       "%d tables off today's plan: %d held back as their level saves too little, %d rewritten "
       "by the loop for the plan, %d waiting out a move of their level the other way, %d not "
-      "paying back at about %.0f Gets/s, %d to rewrite",
+      "paying back at about %.0f Gets/s, %d to rewrite; the plan's spread: %s",
       c.off_plan, c.off_plan - c.weighed, c.rewritten_for_the_plan, c.waiting, c.paying - c.worth,
-      gets_per_second, c.worth);
+      gets_per_second, c.worth,
+      c.hot_width < kUnsharpened ? SpreadFitText(c.hot_width)
+                                 : "the tables' sampled reads, no fit sharpening them");
   // Each reckoning is a tick apart: the LOG says what changed.
-  const std::string key = absl::StrFormat("%d %d %d %d %d", c.off_plan, c.weighed,
-                                          c.rewritten_for_the_plan, c.waiting, c.worth);
+  const std::string key =
+      absl::StrFormat("%d %d %d %d %d %.3f", c.off_plan, c.weighed, c.rewritten_for_the_plan,
+                      c.waiting, c.worth, c.hot_width);
   if (key == tree->last_reckoning) return;
   tree->last_reckoning = key;
   rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),

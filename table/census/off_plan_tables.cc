@@ -49,6 +49,9 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
                         options.compaction_style == rocksdb::kCompactionStyleLevel ||
                             options.compaction_style == rocksdb::kCompactionStyleUniversal,
                         built);
+  if (plans != nullptr) {
+    if (const std::optional<CachePlan> last = plans->Last()) view.hot_width = last->hot_width;
+  }
   if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
     view.gains =
         RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);

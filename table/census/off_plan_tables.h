@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "filter/cache_model/spread_fit.h"
 #include "filter/plan/rebuild_gain.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -28,6 +29,9 @@ std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db);
 struct OffPlanView {
   std::vector<TableAgainstPlan> tables;  // Every table below L0 whose record is known.
   std::vector<TableRebuild> gains;       // Of those off the plan.
+  // The hot width (spread_fit.h) of the plan the tables were held against:
+  // kUnsharpened where no fit to the cache's misses sharpened the spread.
+  double hot_width = kUnsharpened;
 };
 
 // The view of `db`'s live tables `files`, by the census's `records` (by
