@@ -88,6 +88,12 @@ struct TreeRuns {
   // and the filter bytes the DB wrote meanwhile; nullopt: none, or the DB
   // has other column families (RocksDB counts them per DB).
   std::optional<MissWindow> observed_misses;
+  // The Gets' spread fit already (filter/cache_model/spread_fit.h: the hot
+  // width), taken instead of a fit to observed_misses: a tree whose filters
+  // are not the ones the misses were counted on (every run free, as
+  // tables_against_plan.h plans it) takes the fit of the tree as built.
+  // nullopt: fit here, where the misses are known.
+  std::optional<double> given_hot_width;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

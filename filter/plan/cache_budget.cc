@@ -218,12 +218,20 @@ CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
   if (planned.empty()) return workload;
   if (runs.traffic != nullptr) workload.popularity = PopularityOf(*runs.traffic);
   base->spread_slices = workload.popularity.slices();
-  if (runs.observed_misses.has_value() && runs.blocks.known()) {
+  if (runs.given_hot_width.has_value()) {
+    base->hot_width = *runs.given_hot_width;
+  } else if (runs.observed_misses.has_value() && runs.blocks.known()) {
     const std::vector<RunBlocks> today = BlocksToday(planned, runs.blocks, cache);
     base->hot_width = FitHotWidth(today, workload, *runs.observed_misses);
-    workload.popularity = workload.popularity.Sharpened(base->hot_width);
   }
+  workload.popularity = workload.popularity.Sharpened(base->hot_width);
   return workload;
+}
+
+double SpreadFitOf(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache) {
+  CachePlan base;
+  PlanWorkload(options, runs, cache, &base);
+  return base.hot_width;
 }
 
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache) {

@@ -115,6 +115,11 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
 CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
                            const CacheSite& cache, CachePlan* base);
 
+// The hot width PlanWorkload sharpens `runs`' spread by: the given one,
+// else the fit of the tree as it is to the misses the DB's statistics
+// counted (kUnsharpened: none).
+double SpreadFitOf(const FilterOptions& options, const TreeRuns& runs, const CacheSite& cache);
+
 // The cache-aware plan for `runs` (the steady tree) under `options`
 // (its encodings, bits_per_key, budget_mb and hit_share) at `cache`, for
 // HitShareFor(options.per_level.hit_share, runs.hit_share)'s share of Gets
@@ -124,7 +129,7 @@ CacheWorkload PlanWorkload(const FilterOptions& options, const TreeRuns& runs,
 // the assumed share's), spread over the keys as PopularityOf(*runs.traffic)
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree
-// as it is (FitHotWidth with runs.observed_misses).
+// as it is (FitHotWidth with runs.observed_misses), or by runs.given_hot_width.
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

@@ -16,14 +16,17 @@ namespace sstfilter {
 namespace cache_plan_memo_internal {
 
 // What of a tree a plan depends on most, compared between trees: each
-// level's entries (L0's tables together), what the DB's statistics and
-// sampled reads say.
+// level's entries (L0's tables together), those whose filters are built
+// (none in a tree with every run free), what the DB's statistics and
+// sampled reads say, a spread fit given.
 struct TreeShape {
   std::vector<double> level_keys;  // [0]: L0's tables.
   double keys = 0;
+  double fixed_keys = 0;
   std::optional<double> hit_share;
   bool traffic_known = false;
   bool misses_known = false;
+  std::optional<double> given_hot_width;
 };
 
 TreeShape ShapeOf(const TreeRuns& runs) {
@@ -34,20 +37,31 @@ TreeShape ShapeOf(const TreeRuns& runs) {
     shape.level_keys[l] = static_cast<double>(runs.levels[l].keys);
   }
   for (const double k : shape.level_keys) shape.keys += k;
+  for (const RunCensus& t : runs.l0_tables) shape.fixed_keys += static_cast<double>(t.fixed_keys);
+  for (const RunCensus& run : runs.levels) shape.fixed_keys += static_cast<double>(run.fixed_keys);
   shape.hit_share = runs.hit_share;
   shape.traffic_known = runs.traffic != nullptr;
   shape.misses_known = runs.observed_misses.has_value();
+  shape.given_hot_width = runs.given_hot_width;
   return shape;
 }
 
-// Whether a plan made for `made` serves `now`: no level's entries moved by
-// more than kNearShare of the tree's, the same share of Gets found (within
-// kNearHitShare) and the same inputs known. A fill into many small tables
+// Whether a plan made for `made` serves `now`: no level's entries, nor the
+// entries with filters built, moved by more than kNearShare of the tree's,
+// the same share of Gets found (within kNearHitShare), the same spread fit
+// given (within kNearHotWidth of it: the fit's own precision is 3%) and
+// the same inputs known. A fill into many small tables
 // asks for a plan at every flush, each of a tree one table larger; the
 // plan of a tree a few percent off differs from its own by less than the
 // model's error (cache_budget.h's tie margin).
 constexpr double kNearShare = 0.05;
 constexpr double kNearHitShare = 0.01;
+constexpr double kNearHotWidth = 0.1;
+
+bool NearWidth(const std::optional<double>& made, const std::optional<double>& now) {
+  if (made.has_value() != now.has_value()) return false;
+  return !made.has_value() || std::abs(*made - *now) <= kNearHotWidth * std::max(*made, *now);
+}
 
 bool Near(const TreeShape& made, const TreeShape& now) {
   if (made.level_keys.size() != now.level_keys.size() ||
@@ -58,7 +72,9 @@ bool Near(const TreeShape& made, const TreeShape& now) {
   if (made.hit_share.has_value() && std::abs(*made.hit_share - *now.hit_share) > kNearHitShare) {
     return false;
   }
+  if (!NearWidth(made.given_hot_width, now.given_hot_width)) return false;
   const double allowed = kNearShare * std::max(made.keys, now.keys);
+  if (std::abs(made.fixed_keys - now.fixed_keys) > allowed) return false;
   for (size_t l = 0; l < now.level_keys.size(); ++l) {
     if (std::abs(made.level_keys[l] - now.level_keys[l]) > allowed) return false;
   }

@@ -6,6 +6,7 @@
 
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
+#include "filter/plan/cache_budget.h"
 #include "filter/plan/table_choice.h"
 
 namespace sstfilter {
@@ -13,9 +14,13 @@ namespace sstfilter {
 namespace {
 
 // `runs` with every run free: today's plan for each level, owing nothing
-// to tables built under another (the rebuilds bring those to it too).
-std::shared_ptr<const TreeRuns> AllFree(const TreeRuns& runs) {
+// to tables built under another (the rebuilds bring those to it too). Its
+// spread is the one fit to the tree as built: the misses the DB counted
+// are of the filters its tables hold, not of the free tree's.
+std::shared_ptr<const TreeRuns> AllFree(const FilterOptions& options, const TreeRuns& runs,
+                                        const CacheSite* cache) {
   auto free = std::make_shared<TreeRuns>(runs);
+  if (cache != nullptr) free->given_hot_width = SpreadFitOf(options, runs, *cache);
   for (RunCensus& run : free->l0_tables)
     run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
   for (RunCensus& run : free->levels)
@@ -33,7 +38,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   std::vector<TableAgainstPlan> against;
   if (runs == nullptr) return against;
   const int deepest = DeepestLevel(*runs);
-  const std::shared_ptr<const TreeRuns> free = AllFree(*runs);
+  const std::shared_ptr<const TreeRuns> free = AllFree(options, *runs, cache);
   for (const BuiltTable& table : tables) {
     if (table.level < 1 || table.entries <= 0) continue;
     TableSite site;
