@@ -156,6 +156,7 @@ LevelCensusListener::DbTree& LevelCensusListener::TreeOf(rocksdb::DB* db) {
       tree.hit_share = HitShareWindow(answered_window_gets_);
     }
     ObserveGets(&tree);  // Before the first reading writes the traffic file.
+    GetRate(&tree);      // The rate's first reading: the Gets as the instance opened.
     tree.file_site = TrafficFileSiteOf(db);
     tree.writes = std::make_shared<TrafficWrites>();
     tree.carry = std::make_shared<CarrySlot>();

@@ -64,6 +64,7 @@
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
 #include "table/census/filter_answers.h"
+#include "table/census/get_rate.h"
 #include "table/census/level_moves.h"
 #include "table/census/observed_hit_share.h"
 #include "table/census/policy_guard.h"
@@ -213,9 +214,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // The instance closed (OnDBShutdownBegin), its traffic file written.
     bool closed = false;
     // The Gets that reached its tables so far (GetOutcomes::reached), and
-    // the loop's readings of them (when, how many), for their rate.
+    // the readings of them (the first as the instance opened, then the
+    // loop's), for their rate.
     uint64_t gets_reached = 0;
-    std::vector<std::pair<std::chrono::steady_clock::time_point, uint64_t>> get_readings;
+    GetReadings get_readings;
     // The tables the loop wrote, by file number: the bits per key the plan
     // gave each then. One is off the plan only once the plan has moved
     // from that (its filter is what a rewrite under it builds).

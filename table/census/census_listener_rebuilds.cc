@@ -77,15 +77,7 @@ void LevelCensusListener::StopLoops(const std::string& db_path, const std::strin
 }
 
 double LevelCensusListener::GetRate(DbTree* tree) {
-  constexpr auto kSpan = std::chrono::seconds(60), kLeast = std::chrono::seconds(2);
-  const auto now = std::chrono::steady_clock::now();
-  auto& readings = tree->get_readings;
-  readings.emplace_back(now, tree->gets_reached);
-  while (readings.size() > 2 && now - readings[1].first >= kSpan) readings.erase(readings.begin());
-  const auto span = now - readings.front().first;
-  if (span < kLeast || tree->gets_reached < readings.front().second) return 0;
-  return static_cast<double>(tree->gets_reached - readings.front().second) /
-         std::chrono::duration<double>(span).count();
+  return tree->get_readings.Add({std::chrono::steady_clock::now(), tree->gets_reached});
 }
 
 std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
