@@ -1,6 +1,7 @@
 #include "filter/plan/tables_against_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -11,14 +12,8 @@
 
 namespace sstfilter {
 
-namespace {
-
-// `runs` with every run free: today's plan for each level, owing nothing
-// to tables built under another (the rebuilds bring those to it too). Its
-// spread is the one fit to the tree as built: the misses the DB counted
-// are of the filters its tables hold, not of the free tree's.
-std::shared_ptr<const TreeRuns> AllFree(const FilterOptions& options, const TreeRuns& runs,
-                                        const CacheSite* cache) {
+std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
+                                         const CacheSite* cache) {
   auto free = std::make_shared<TreeRuns>(runs);
   if (cache != nullptr) free->given_hot_width = SpreadFitOf(options, runs, *cache);
   for (RunCensus& run : free->l0_tables)
@@ -28,7 +23,12 @@ std::shared_ptr<const TreeRuns> AllFree(const FilterOptions& options, const Tree
   return free;
 }
 
-}  // namespace
+double FilterPartitions(const BuiltTable& table, double spent_bits, const CacheSite* cache) {
+  if (cache == nullptr || !cache->partitioned || cache->partition_bytes <= 0) return 1;
+  double parts = std::ceil(table.entries * spent_bits / 8 / cache->partition_bytes);
+  if (cache->partitions_coupled) parts = std::max(parts, table.index_partitions);
+  return std::max(parts, 1.0);
+}
 
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,
@@ -38,7 +38,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   std::vector<TableAgainstPlan> against;
   if (runs == nullptr) return against;
   const int deepest = DeepestLevel(*runs);
-  const std::shared_ptr<const TreeRuns> free = AllFree(options, *runs, cache);
+  const std::shared_ptr<const TreeRuns> free = FreeTree(options, *runs, cache);
   for (const BuiltTable& table : tables) {
     if (table.level < 1 || table.entries <= 0) continue;
     TableSite site;
@@ -52,8 +52,15 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       if (setting == nullptr) continue;
       FilterKeys keys;
       keys.entries = std::max<size_t>(static_cast<size_t>(table.entries), 1);
-      // As built_bits counts them: the bits spent, not the setting.
-      planned = MemoSpentBits(choice.encoding, keys.entries, setting(keys));
+      // As built_bits counts them: the bits spent, not the setting, by
+      // filters of each partition's keys (a smaller filter spends more a key).
+      const double bits = setting(keys);
+      const double whole = MemoSpentBits(choice.encoding, keys.entries, bits);
+      const double parts = FilterPartitions(table, whole, cache);
+      planned = MemoSpentBits(
+          choice.encoding,
+          std::max<size_t>(static_cast<size_t>(static_cast<double>(keys.entries) / parts), 1),
+          bits);
     }
     against.push_back({table.number, table.level, table.entries, table.file_bytes,
                        table.filter_bits / table.entries, planned});

@@ -28,7 +28,25 @@ struct BuiltTable {
   double entries = 0;
   double file_bytes = 0;
   double filter_bits = 0;  // All its filters' (0: none).
+  // Its index's partitions (0: not known, or a whole index): where RocksDB
+  // cuts filter partitions with them (CacheSite::partitions_coupled), its
+  // filter has at least as many.
+  double index_partitions = 0;
 };
+
+// The filter partitions of `table` at `spent_bits` per key where `cache`
+// is partitioned: as many as the filter's bytes fill partition_bytes, and
+// at least its index's partitions where the two are cut together; else 1.
+double FilterPartitions(const BuiltTable& table, double spent_bits, const CacheSite* cache);
+
+// The tree today's plan is made on: `runs` with every run free, owing
+// nothing to tables built under another plan (the rebuilds bring those to
+// it too), its spread the one fit to the tree as built (the misses the DB
+// counted are of the filters its tables hold). A rewrite of one table by
+// the census's loop builds its filter on this tree, so that it is built
+// to the plan it was weighed against. REQUIRES: options resolved.
+std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
+                                         const CacheSite* cache);
 
 // Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at
 // `cache` (null: the filters are not in a block cache) through `plans`

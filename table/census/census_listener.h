@@ -309,7 +309,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // that changed since the last.
   static void LogReckoning(rocksdb::DB* db, DbTree* tree, const ReckoningCounts& counts,
                            double gets_per_second);
-  void BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target);
+  // A loop's rewrite begins: counted as a compaction of the table into its
+  // level, its output built on the tree of today's plan (FreeTree) where
+  // `sizing` (the DB's policy's) is known.
+  void BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
+                    const std::optional<PolicySizing>& sizing);
   void EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
                   const rocksdb::Status& status, rocksdb::CompactionJobInfo info);
   // Under mu_: the rate of Gets reaching the tables over the loop's recent

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/plan/plan_text.h"
+#include "filter/plan/tables_against_plan.h"
 #include "rocksdb/env.h"
 #include "table/census/census_listener.h"
 #include "table/census/level_moves.h"
@@ -48,9 +49,10 @@ void LevelCensusListener::StartLoop(rocksdb::DB* db, const DbTree& tree) {
   owner.pick = [this, db, session = tree.session] { return PickRebuild(db, session); };
   auto job = std::make_shared<int>(0);  // The rewrite under way's job id.
   owner.begin = [this, db, job](const RebuildTarget& target) {
+    const std::optional<PolicySizing> sizing = SizingOfDb(db);  // Not under mu_: reads options.
     std::lock_guard<std::mutex> lock(mu_);
     *job = next_rebuild_job_--;
-    BeginRebuild(db, *job, target);
+    BeginRebuild(db, *job, target, sizing);
   };
   owner.end = [this, db, job](const RebuildTarget& target, const rocksdb::Status& status,
                               const rocksdb::CompactionJobInfo& info) {
@@ -229,7 +231,8 @@ void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const Reck
                "sstfilter: rebuild loop: %s", text.c_str());
 }
 
-void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target) {
+void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
+                                       const std::optional<PolicySizing>& sizing) {
   rocksdb::CompactionJobInfo info;
   info.cf_name = rocksdb::kDefaultColumnFamilyName;
   info.job_id = job;
@@ -239,6 +242,12 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   input.file_number = target.number;
   info.input_file_infos.push_back(input);
   BeginJob(db, info);
+  // The table is built on the tree its plan was weighed on (FreeTree), not
+  // the census's, whose other tables' debts would size it off that plan.
+  const auto it = jobs_.find({db->GetName(), info.cf_name, job});
+  if (!sizing.has_value() || it == jobs_.end() || it->second.runs == nullptr) return;
+  it->second.runs = FreeTree(sizing->options, *it->second.runs,
+                             sizing->cache.has_value() ? &*sizing->cache : nullptr);
 }
 
 void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
