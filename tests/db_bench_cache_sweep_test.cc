@@ -91,10 +91,24 @@ TEST(CacheSweepTest, CsvQuotesThePolicy) {
   const std::string csv = CacheSweepCsv({p});
   EXPECT_THAT(csv, HasSubstr("\n\"{id=\"\"x\"\"}\",1000000,1,mixed,0.5000,0.25000,0.02000,"
                              "0.03000,0.30000,70.00,10485760,0.27500,0.02000,0.03000,0.32500,"
-                             "0.35000,\"uniform\",\"\"\n"));
-  EXPECT_THAT(csv, HasSubstr(
-                       ",model_filter_reads,model_index_reads,model_data_reads,model_reads,"
-                       "model_by_tables_reads,traffic,by_level\n"));
+                             "0.35000,0,0,0,0,\"uniform\",\"\"\n"));
+  EXPECT_THAT(csv, HasSubstr(",model_filter_reads,model_index_reads,model_data_reads,model_reads,"
+                             "model_by_tables_reads,learned_gets,rebuilt_tables,rebuilt_bytes,"
+                             "load_bytes,traffic,by_level\n"));
+}
+
+// A point after a learning phase says what the census rewrote, against
+// what the DB's load wrote, in the table and the CSV.
+TEST(CacheSweepTest, ALearnedPointSaysWhatWasRewritten) {
+  CachePoint p = Point("a, after 100000 Gets", GetKind::kAbsent, 1000000, 0.5);
+  p.learned_gets = 100000;
+  p.rebuilt_tables = 12;
+  p.rebuilt_bytes = 3 << 20;
+  p.load_bytes = 12 << 20;
+  EXPECT_THAT(CacheSweepTable({p}),
+              HasSubstr("rewrote 12 tables, 3.00 MiB: 0.25x what its load's flushes and "
+                        "compactions wrote\n"));
+  EXPECT_THAT(CacheSweepCsv({p}), HasSubstr(",100000,12,3145728,12582912,\"uniform\","));
 }
 
 // Each level's filters, false positives and misses: under the point in the

@@ -246,6 +246,10 @@ expect_error "--sweep_live_gets=5: expected 0, or Gets per round with one kind i
   --scenario=cached --cache_sweep=1 --sweep_live_gets=5
 expect_error "--sweep_live_gets=-1: expected 0" --scenario=cached --cache_sweep=1 \
   --sweep_gets=absent --sweep_live_gets=-1
+expect_error "--sweep_learn_gets=5: expected 0, or Gets with one kind in --sweep_gets (it has 3)" \
+  --scenario=cached --cache_sweep=1 --sweep_learn_gets=5
+expect_error "--sweep_learn_gets=-1: expected 0" --scenario=cached --cache_sweep=1 \
+  --sweep_gets=absent --sweep_learn_gets=-1
 expect_error "--cache_sweep needs --engine=rocksdb and filters in the block cache" \
   --scenario=disk --cache_sweep=1
 

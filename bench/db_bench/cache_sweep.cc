@@ -1,12 +1,13 @@
 #include "bench/db_bench/cache_sweep.h"
 
 #include <algorithm>
-#include <iterator>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -90,9 +91,9 @@ absl::Status Relive(const CacheSweepConfig& config, const CacheRow& row, BenchDb
 
 // Builds the row's DB at `path`, with the block cache of `fraction`: every
 // key written in random order, the tree left as the fill's flushes and
-// compactions leave it.
-absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const std::string& path,
-                   double fraction) {
+// compactions leave it. Returns the bytes they wrote.
+absl::StatusOr<uint64_t> Build(const CacheSweepConfig& config, const CacheRow& row,
+                               const std::string& path, double fraction) {
   WorkloadConfig build = config.workload;
   build.cache_size = CacheBytes(build, fraction);
   build.use_existing_db = false;
@@ -101,7 +102,28 @@ absl::Status Build(const CacheSweepConfig& config, const CacheRow& row, const st
   if (!db.ok()) return InRow(row, "opening", db.status());
   absl::StatusOr<BenchmarkResult> fill = (*db)->Run("fillrandom");
   if (!fill.ok()) return InRow(row, "fillrandom", fill.status());
-  return config.live_gets > 0 ? Relive(config, row, db->get()) : absl::OkStatus();
+  if (config.live_gets > 0) {
+    if (absl::Status s = Relive(config, row, db->get()); !s.ok()) return s;
+  }
+  const WrittenBytes written = (*db)->engine().Written();
+  return written.flushes + written.compactions;
+}
+
+// The learning phase's rewrites: waits until the census has rewritten no
+// table for kLearnQuiet (or kLearnLimit has passed), then for the DB's
+// compactions.
+absl::Status SettleRebuilds(BenchDb* db) {
+  const auto start = std::chrono::steady_clock::now();
+  auto changed = start;
+  uint64_t tables = db->engine().Written().rebuilt_tables;
+  for (auto now = start;
+       now - changed < CacheSweepConfig::kLearnQuiet && now - start < CacheSweepConfig::kLearnLimit;
+       now = std::chrono::steady_clock::now()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const uint64_t so_far = db->engine().Written().rebuilt_tables;
+    if (so_far != tables) tables = so_far, changed = std::chrono::steady_clock::now();
+  }
+  return db->engine().WaitForCompactions();
 }
 
 // How the sweep's Gets spread over the key space (key number over `keys`),
@@ -164,10 +186,93 @@ std::vector<LevelReads> LevelsOf(const BenchmarkResult& r) {
   return levels;
 }
 
+// What the cache model is given for a point: the live tables' blocks, the
+// sweep's Gets spread as drawn and as the tables' shares see them.
+struct PointModel {
+  std::vector<RunBlocks> blocks;
+  CacheWorkload model, by_tables;
+};
+
+absl::StatusOr<PointModel> ModelOf(const CacheSweepConfig& config, const WorkloadConfig& read,
+                                   const std::string& path) {
+  absl::StatusOr<std::vector<TreeRun>> runs = LiveRuns(path);
+  if (!runs.ok()) return runs.status();
+  PointModel m;
+  for (const TreeRun& run : *runs) m.blocks.push_back(BlocksOf(run));
+  m.model.capacity_bytes = static_cast<double>(read.cache_size);
+  m.model.popularity = PopularityOf(config.traffic, read.num);
+  m.by_tables = m.model;
+  m.by_tables.popularity = TablesPopularity(config.traffic, read, *runs);
+  return m;
+}
+
+// The `k`-th kind's point: warmed up, then measured.
+absl::StatusOr<CachePoint> Measure(const CacheSweepConfig& config, const CacheRow& row,
+                                   const WorkloadConfig& read, double fraction, size_t k,
+                                   PointModel m, BenchDb* db) {
+  const GetKind kind = config.kinds[k];
+  ReadKeys keys = KeysFor(config, kind, 1 + 2 * k);
+  if (config.warm_reads > 0) {
+    absl::StatusOr<BenchmarkResult> warm = db->RunRead("readrandom", keys, config.warm_reads);
+    if (!warm.ok()) return InRow(row, "warming up", warm.status());
+  }
+  keys.draw = 2 + 2 * k;
+  absl::StatusOr<BenchmarkResult> r = db->RunRead("readrandom", keys, config.reads);
+  if (!r.ok()) return InRow(row, "reading", r.status());
+  CachePoint p;
+  p.row = row.label;
+  p.cache_bytes = read.cache_size;
+  p.fraction = fraction;
+  p.kind = kind;
+  p.found = r->ops ? static_cast<double>(r->found) / static_cast<double>(r->ops) : 0;
+  p.filter_reads = r->filter_block_reads_per_op();
+  p.index_reads = r->index_block_reads_per_op();
+  p.data_reads = r->data_block_reads_per_op();
+  p.micros = r->micros_per_op();
+  p.filter_bytes = r->filter_bytes();
+  m.model.hit_share = m.by_tables.hit_share = p.found;
+  p.model = PredictReads(m.blocks, m.model);
+  p.model_by_tables = PredictReads(m.blocks, m.by_tables);
+  p.traffic = config.traffic.Describe();
+  p.levels = LevelsOf(*r);
+  return p;
+}
+
+// CacheSweepConfig::learn_gets at a point: the Gets, the rewrites they set
+// off, the point measured again.
+absl::StatusOr<CachePoint> Learn(const CacheSweepConfig& config, const CacheRow& row,
+                                 const WorkloadConfig& read, const std::string& path,
+                                 double fraction, uint64_t load_bytes, BenchDb* db) {
+  ProgressLine(absl::StrFormat("%s: cache %.3gx, learning from %d %s Gets", row.label, fraction,
+                               config.learn_gets, GetKindName(config.kinds[0])));
+  // A DB instance that only reads gives its census no event, and so no
+  // rebuild loop (table/census/rebuild_loop.h): a key of its own, flushed.
+  absl::Status given = db->engine().Write({std::string(read.key_size, '\xff')}, "learn");
+  if (given.ok()) given = db->engine().Flush();
+  if (!given.ok()) return InRow(row, "the flush that starts the census's loop", given);
+  const WrittenBytes before = db->engine().Written();
+  absl::StatusOr<BenchmarkResult> gets =
+      db->RunRead("readrandom", KeysFor(config, config.kinds[0], 1000), config.learn_gets);
+  if (!gets.ok()) return InRow(row, "learning Gets", gets.status());
+  if (absl::Status s = SettleRebuilds(db); !s.ok()) return InRow(row, "the rewrites", s);
+  absl::StatusOr<PointModel> m = ModelOf(config, read, path);
+  if (!m.ok()) return InRow(row, "reading its tables", m.status());
+  absl::StatusOr<CachePoint> p = Measure(config, row, read, fraction, 0, *std::move(m), db);
+  if (!p.ok()) return p.status();
+  const WrittenBytes after = db->engine().Written();
+  p->row = absl::StrFormat("%s, after %d Gets", row.label, config.learn_gets);
+  p->learned_gets = config.learn_gets;
+  p->rebuilt_tables = after.rebuilt_tables - before.rebuilt_tables;
+  p->rebuilt_bytes = after.rebuilt - before.rebuilt;
+  p->load_bytes = load_bytes;
+  return p;
+}
+
 // One cache size: the DB reopened with that cache (and its compactions
-// finished), then each kind of Gets, warmed up and measured.
+// finished), then each kind of Gets, warmed up and measured; and where
+// the sweep learns, the learning phase and its point.
 absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
-                         const std::string& path, double fraction,
+                         const std::string& path, double fraction, uint64_t load_bytes,
                          std::vector<CachePoint>* points) {
   WorkloadConfig read = config.workload;
   read.use_existing_db = true;
@@ -178,45 +283,20 @@ absl::Status ReadAtCache(const CacheSweepConfig& config, const CacheRow& row,
   if (absl::Status s = (*db)->engine().WaitForCompactions(); !s.ok()) {
     return InRow(row, "waiting for compactions", s);
   }
-  absl::StatusOr<std::vector<TreeRun>> runs = LiveRuns(path);
-  if (!runs.ok()) return InRow(row, "reading its tables", runs.status());
-  std::vector<RunBlocks> blocks;
-  for (const TreeRun& run : *runs) blocks.push_back(BlocksOf(run));
-  CacheWorkload model;
-  model.capacity_bytes = static_cast<double>(read.cache_size);
-  model.popularity = PopularityOf(config.traffic, read.num);
-  CacheWorkload by_tables = model;
-  by_tables.popularity = TablesPopularity(config.traffic, read, *runs);
+  absl::StatusOr<PointModel> m = ModelOf(config, read, path);
+  if (!m.ok()) return InRow(row, "reading its tables", m.status());
   for (size_t k = 0; k < config.kinds.size(); ++k) {
-    const GetKind kind = config.kinds[k];
     ProgressLine(absl::StrFormat("%s: cache %.3gx, %s Gets", row.label, fraction,
-                                 GetKindName(kind)));
-    ReadKeys keys = KeysFor(config, kind, 1 + 2 * k);
-    if (config.warm_reads > 0) {
-      absl::StatusOr<BenchmarkResult> warm = (*db)->RunRead("readrandom", keys, config.warm_reads);
-      if (!warm.ok()) return InRow(row, "warming up", warm.status());
-    }
-    keys.draw = 2 + 2 * k;
-    absl::StatusOr<BenchmarkResult> r = (*db)->RunRead("readrandom", keys, config.reads);
-    if (!r.ok()) return InRow(row, "reading", r.status());
-    CachePoint p;
-    p.row = row.label;
-    p.cache_bytes = read.cache_size;
-    p.fraction = fraction;
-    p.kind = kind;
-    p.found = r->ops ? static_cast<double>(r->found) / static_cast<double>(r->ops) : 0;
-    p.filter_reads = r->filter_block_reads_per_op();
-    p.index_reads = r->index_block_reads_per_op();
-    p.data_reads = r->data_block_reads_per_op();
-    p.micros = r->micros_per_op();
-    p.filter_bytes = r->filter_bytes();
-    model.hit_share = by_tables.hit_share = p.found;
-    p.model = PredictReads(blocks, model);
-    p.model_by_tables = PredictReads(blocks, by_tables);
-    p.traffic = config.traffic.Describe();
-    p.levels = LevelsOf(*r);
-    points->push_back(p);
+                                 GetKindName(config.kinds[k])));
+    absl::StatusOr<CachePoint> p = Measure(config, row, read, fraction, k, *m, db->get());
+    if (!p.ok()) return p.status();
+    points->push_back(*std::move(p));
   }
+  if (config.learn_gets <= 0) return absl::OkStatus();
+  absl::StatusOr<CachePoint> learned =
+      Learn(config, row, read, path, fraction, load_bytes, db->get());
+  if (!learned.ok()) return learned.status();
+  points->push_back(*std::move(learned));
   return absl::OkStatus();
 }
 
@@ -232,6 +312,18 @@ std::string LevelsText(const std::vector<LevelReads>& levels) {
                                     at.false_positives, at.block_misses));
   }
   return absl::StrJoin(parts, "; ");
+}
+
+// "rewrote 12 tables, 96.0 MiB: 0.25x what its load's flushes and
+// compactions wrote" (a point after a learning phase).
+std::string RebuiltText(const CachePoint& p) {
+  const std::string share =
+      p.load_bytes > 0 ? absl::StrFormat(": %.2fx what its load's flushes and compactions wrote",
+                                         static_cast<double>(p.rebuilt_bytes) /
+                                             static_cast<double>(p.load_bytes))
+                       : "";
+  return absl::StrFormat("rewrote %d tables, %s MiB%s", p.rebuilt_tables,
+                         Mib(static_cast<double>(p.rebuilt_bytes)), share);
 }
 
 // The model's reads and their ratio to the measured.
@@ -319,16 +411,21 @@ absl::Status RunCacheSweep(const CacheSweepConfig& config,
     // A cache_aware row's DB is built at each cache, the others' once.
     const bool per_cache = SizedForCache(row);
     std::vector<CachePoint> points;
+    uint64_t load_bytes = 0;
     for (size_t f = 0; f < config.fractions.size(); ++f) {
       const double fraction = config.fractions[f];
-      if (f == 0 || per_cache) {
+      // A learning phase rewrites the DB: each cache's point learns on one built afresh.
+      if (f == 0 || per_cache || config.learn_gets > 0) {
         ProgressLine(absl::StrFormat("%s (policy %d of %d): building its DB%s", row.label, i + 1,
                                      config.rows.size(),
                                      per_cache ? absl::StrFormat(" at cache %.3gx", fraction)
                                                : ""));
-        if (absl::Status s = Build(config, row, dir->path(), fraction); !s.ok()) return s;
+        absl::StatusOr<uint64_t> built = Build(config, row, dir->path(), fraction);
+        if (!built.ok()) return built.status();
+        load_bytes = *built;
       }
-      if (absl::Status s = ReadAtCache(config, row, dir->path(), fraction, &points); !s.ok()) {
+      if (absl::Status s = ReadAtCache(config, row, dir->path(), fraction, load_bytes, &points);
+          !s.ok()) {
         return s;
       }
     }
@@ -365,6 +462,9 @@ std::string CacheSweepTable(const std::vector<CachePoint>& points) {
         absl::StrAppendFormat(&out, "  %-*s  by level, per Get: %s\n", static_cast<int>(width), "",
                               LevelsText(p->levels));
       }
+      if (p->learned_gets > 0) {
+        absl::StrAppendFormat(&out, "  %-*s  %s\n", static_cast<int>(width), "", RebuiltText(*p));
+      }
     }
   }
   return out;
@@ -374,16 +474,18 @@ std::string CacheSweepCsv(const std::vector<CachePoint>& points) {
   std::string out =
       "policy,cache_bytes,cache_fraction,gets,found,filter_reads,index_reads,data_reads,"
       "device_reads,micros,filter_bytes,model_filter_reads,model_index_reads,model_data_reads,"
-      "model_reads,model_by_tables_reads,traffic,by_level\n";
+      "model_reads,model_by_tables_reads,learned_gets,rebuilt_tables,rebuilt_bytes,load_bytes,"
+      "traffic,by_level\n";
   for (const CachePoint& p : points) {
     absl::StrAppendFormat(
         &out,
-        "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,\"%s\","
-        "\"%s\"\n",
+        "\"%s\",%d,%g,%s,%.4f,%.5f,%.5f,%.5f,%.5f,%.2f,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%d,%d,%d,%d,"
+        "\"%s\",\"%s\"\n",
         absl::StrReplaceAll(p.row, {{"\"", "\"\""}}), p.cache_bytes, p.fraction,
         GetKindName(p.kind), p.found, p.filter_reads, p.index_reads, p.data_reads, p.reads(),
         p.micros, p.filter_bytes, p.model.filter, p.model.index, p.model.data, p.model.total(),
-        p.model_by_tables.total(), p.traffic, LevelsText(p.levels));
+        p.model_by_tables.total(), p.learned_gets, p.rebuilt_tables, p.rebuilt_bytes, p.load_bytes,
+        p.traffic, LevelsText(p.levels));
   }
   return out;
 }

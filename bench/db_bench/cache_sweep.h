@@ -14,6 +14,7 @@
 #ifndef SSTFILTER_BENCH_DB_BENCH_CACHE_SWEEP_H_
 #define SSTFILTER_BENCH_DB_BENCH_CACHE_SWEEP_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -79,6 +80,14 @@ struct CacheSweepConfig {
   // the tree; 0: the fill alone. REQUIRES: one kind where > 0.
   int64_t live_gets = 0;
   static constexpr int kLiveRounds = 20;
+  // A learning phase at each point: after its measure, this many Gets of
+  // kinds[0] (other keys, the same draw), then the census's rewrites of
+  // tables to the plan they teach (until none for kLearnQuiet, at most
+  // kLearnLimit), then the point measured again; 0: none. REQUIRES: one
+  // kind where > 0.
+  int64_t learn_gets = 0;
+  static constexpr std::chrono::seconds kLearnQuiet{5};
+  static constexpr std::chrono::seconds kLearnLimit{600};
 };
 
 // One level's part of a point's Gets, from RocksDB's per-level perf
@@ -111,6 +120,12 @@ struct CachePoint {
   GetReads model_by_tables;
   std::string traffic = "uniform";  // LookupTraffic::Describe() of its Gets.
   std::vector<LevelReads> levels;   // Those with filters or misses.
+  // A point measured after a learning phase (CacheSweepConfig::learn_gets):
+  // its Gets, the tables the census rewrote and their bytes, and what the
+  // DB's load (the fill, and the live rounds) wrote by flushes and
+  // compactions; learned_gets 0: as loaded.
+  int64_t learned_gets = 0;
+  uint64_t rebuilt_tables = 0, rebuilt_bytes = 0, load_bytes = 0;
   double reads() const { return filter_reads + index_reads + data_reads; }
 };
 

@@ -149,9 +149,20 @@ class EngineReader {
                         absl::StatusOr<bool>* results) = 0;
 };
 
+// The bytes an engine's DB wrote since it opened: its flushes' and
+// compactions' (RocksDB's FLUSH_WRITE_BYTES and COMPACT_WRITE_BYTES), and
+// of the compactions', the census's rewrites of tables to today's plan
+// (table/census/rebuild_loop.h, which RocksDB runs as compactions).
+struct WrittenBytes {
+  uint64_t flushes = 0, compactions = 0;
+  uint64_t rebuilt_tables = 0, rebuilt = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
+  // Zero where the engine does not count them (LevelDB).
+  virtual WrittenBytes Written() const { return {}; }
   // Writes keys[i] -> value for every i, as one atomic batch.
   virtual absl::Status Write(const std::vector<std::string>& keys, std::string_view value) = 0;
   // Moves the memtable's contents into a table file.

@@ -155,6 +155,11 @@ ABSL_FLAG(int64_t, sweep_live_gets, 0,
           "order with this many Gets of the one kind --sweep_gets names (and --sweep_zipf's "
           "keys) before each twentieth of the writes, so the census has seen the Gets when "
           "compactions rewrite the tree; 0: the fill alone");
+ABSL_FLAG(int64_t, sweep_learn_gets, 0,
+          "--cache_sweep: a learning phase at each point: after its measure, this many Gets of "
+          "the one kind --sweep_gets names (other keys, --sweep_zipf's draw), the census's "
+          "rewrites of tables to the plan they teach, then the point measured again, with the "
+          "tables and bytes rewritten against what the DB's load wrote; 0: none");
 ABSL_FLAG(int64_t, warm_reads, 100000,
           "--cache_sweep: Gets before each point's measured ones (other keys, same draw)");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
@@ -421,6 +426,13 @@ int RunCacheSweepMode(const WorkloadConfig& workload) {
     return Fail(absl::StrFormat("--sweep_live_gets=%d: expected 0, or Gets per round with one "
                                 "kind in --sweep_gets (it has %d)",
                                 config.live_gets, config.kinds.size()));
+  }
+  config.learn_gets = absl::GetFlag(FLAGS_sweep_learn_gets);
+  if (config.learn_gets < 0 || (config.learn_gets > 0 && config.kinds.size() != 1)) {
+    return Fail(
+        absl::StrFormat("--sweep_learn_gets=%d: expected 0, or Gets with one kind in "
+                        "--sweep_gets (it has %d)",
+                        config.learn_gets, config.kinds.size()));
   }
   absl::PrintF("cache sweep: %d keys of %d + %d bytes, partitioned filters %s; block caches of "
                "%s x %s MiB (bloomfilter:10's filters at 10 bits a key); %d + %d Gets a point, "

@@ -203,7 +203,9 @@ class RocksDbEngine final : public Engine {
     if (env != nullptr) options_.env = env;
     options_.statistics = rocksdb::CreateDBStatistics();
     // What sstfilter.bloom:...:optimize_levels needs; idle for other policies.
-    options_.listeners.push_back(NewLevelCensusListener());
+    census_ = std::static_pointer_cast<LevelCensusListener>(NewLevelCensusListener());
+    options_.listeners.push_back(census_);
+    path_ = options.path;
     options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     options_.IncreaseParallelism(std::max(2u, std::thread::hardware_concurrency()));
     ApplyShape(options.shape, &options_);
@@ -307,8 +309,19 @@ class RocksDbEngine final : public Engine {
 
   std::string StatisticsDump() const override { return options_.statistics->ToString(); }
 
+  WrittenBytes Written() const override {
+    WrittenBytes written;
+    written.flushes = options_.statistics->getTickerCount(rocksdb::FLUSH_WRITE_BYTES);
+    written.compactions = options_.statistics->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
+    const LevelCensusListener::Rebuilt rebuilt = census_->RebuiltSoFar(path_);
+    written.rebuilt_tables = rebuilt.tables, written.rebuilt = rebuilt.bytes;
+    return written;
+  }
+
  private:
   rocksdb::Options options_;
+  std::shared_ptr<LevelCensusListener> census_;  // Also in options_.listeners.
+  std::string path_;
   bool auto_compactions_ = true;
   ReaderCounts reader_counts_;
   std::unique_ptr<rocksdb::DB> db_;
