@@ -24,9 +24,9 @@ class GetReadings {
   static constexpr std::chrono::seconds kSpan{60};
   // A rate is said over at least kLeastSpan, or sooner once kLeastGets
   // have been counted (over at least kLeastBusySpan): a short-lived
-  // process (db_bench's million Gets take 3 s where the filters answer
-  // them from the cache) is rewritten within its life, and 10,000 Gets
-  // give a rate within 1%.
+  // process whose Gets the cache answers (a benchmark's million, in
+  // seconds) gets its rewrites within its life, and 10,000 Gets give a
+  // rate within 1%.
   static constexpr std::chrono::seconds kLeastSpan{2};
   static constexpr uint64_t kLeastGets = 10000;
   static constexpr std::chrono::milliseconds kLeastBusySpan{250};
