@@ -21,6 +21,8 @@
 #ifndef SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -62,6 +64,16 @@ struct CacheSite {
   // least as many filter partitions as index partitions, however small.
   bool partitions_coupled = false;
   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
+
+  // The blocks RocksDB cuts `filter_bytes` of filter into here: at least
+  // `least` (a table's one; a run's tables), as many as fill partition_bytes
+  // where partitioned, and at least `index_blocks` (its index's partitions)
+  // where the two are cut together.
+  double FilterBlocks(double filter_bytes, double least, double index_blocks) const {
+    if (!partitioned || partition_bytes <= 0) return least;
+    const double blocks = std::max(least, std::ceil(filter_bytes / partition_bytes));
+    return partitions_coupled ? std::max(blocks, index_blocks) : blocks;
+  }
 };
 
 // The budget chosen, and what the model says its Gets read.

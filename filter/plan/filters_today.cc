@@ -43,13 +43,8 @@ std::vector<RunBlocks> BlocksWithFilters(const std::vector<PlannedRun>& runs,
     b.filtered_share = share;
     if (b.filter_bytes <= 0) continue;
     const double tables = static_cast<double>(std::max<uint64_t>(runs[i].census.tables, 1));
-    b.filter_blocks = std::max(1.0, tables * share);
-    if (cache.partitioned) {
-      b.filter_blocks =
-          std::max(b.filter_blocks, std::ceil(b.filter_bytes / cache.partition_bytes));
-      if (cache.partitions_coupled)
-        b.filter_blocks = std::max(b.filter_blocks, b.index_blocks * share);
-    }
+    b.filter_blocks =
+        cache.FilterBlocks(b.filter_bytes, std::max(1.0, tables * share), b.index_blocks * share);
   }
   return blocks;
 }

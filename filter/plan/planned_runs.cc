@@ -56,11 +56,7 @@ std::vector<RunBlocks> BlocksAt(const std::vector<PlannedRun>& runs, const Block
     if (fp_rates[i] < 1) {  // 1: no filter.
       b.fp_rate = fp_rates[i];
       b.filter_bytes = b.keys * run.model.bits_for_fp(fp_rates[i]) / 8;
-      b.filter_blocks = tables;
-      if (cache.partitioned) {
-        b.filter_blocks = std::max(tables, std::ceil(b.filter_bytes / cache.partition_bytes));
-        if (cache.partitions_coupled) b.filter_blocks = std::max(b.filter_blocks, b.index_blocks);
-      }
+      b.filter_blocks = cache.FilterBlocks(b.filter_bytes, tables, b.index_blocks);
     }
     b.reach = run.model.reach;
     *filter_bytes += b.filter_bytes;

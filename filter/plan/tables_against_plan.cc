@@ -1,7 +1,6 @@
 #include "filter/plan/tables_against_plan.h"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -21,13 +20,6 @@ std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const Tre
   for (RunCensus& run : free->levels)
     run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
   return free;
-}
-
-double FilterPartitions(const BuiltTable& table, double spent_bits, const CacheSite* cache) {
-  if (cache == nullptr || !cache->partitioned || cache->partition_bytes <= 0) return 1;
-  double parts = std::ceil(table.entries * spent_bits / 8 / cache->partition_bytes);
-  if (cache->partitions_coupled) parts = std::max(parts, table.index_partitions);
-  return std::max(parts, 1.0);
 }
 
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
@@ -56,7 +48,9 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       // filters of each partition's keys (a smaller filter spends more a key).
       const double bits = setting(keys);
       const double whole = MemoSpentBits(choice.encoding, keys.entries, bits);
-      const double parts = FilterPartitions(table, whole, cache);
+      const double parts = cache == nullptr ? 1
+                                            : cache->FilterBlocks(table.entries * whole / 8, 1,
+                                                                  table.index_partitions);
       planned = MemoSpentBits(
           choice.encoding,
           std::max<size_t>(static_cast<size_t>(static_cast<double>(keys.entries) / parts), 1),

@@ -29,15 +29,10 @@ struct BuiltTable {
   double file_bytes = 0;
   double filter_bits = 0;  // All its filters' (0: none).
   // Its index's partitions (0: not known, or a whole index): where RocksDB
-  // cuts filter partitions with them (CacheSite::partitions_coupled), its
+  // cuts filter partitions with them (CacheSite::FilterBlocks), its
   // filter has at least as many.
   double index_partitions = 0;
 };
-
-// The filter partitions of `table` at `spent_bits` per key where `cache`
-// is partitioned: as many as the filter's bytes fill partition_bytes, and
-// at least its index's partitions where the two are cut together; else 1.
-double FilterPartitions(const BuiltTable& table, double spent_bits, const CacheSite* cache);
 
 // The tree today's plan is made on: `runs` with every run free, owing
 // nothing to tables built under another plan (the rebuilds bring those to
