@@ -27,8 +27,10 @@ struct SharePrior {
 // The prior of a group of tables (one level's) fitted to them (method of
 // moments of a Gamma-Poisson mixture): the ratio is their samples over
 // what uniform shares would have drawn; the strength is what makes the
-// prior's spread the spread of their samples beyond sampling noise. Tables
-// that differ no more than sampling does are held to one share (a noisy
+// prior's spread the spread of their samples beyond sampling noise (less
+// two of that noise's standard deviations, so that a chance excess is not
+// taken for a spread). Tables that differ no more than sampling does are
+// held to one share (a noisy
 // spread of bits within a level reads more than even bits); tables that
 // differ far more keep what they saw. The default prior below
 // kMinPriorTables tables with exposure. `uniform` gives each table's
