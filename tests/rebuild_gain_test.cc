@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "filter/accuracy.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/table_site.h"
@@ -191,8 +192,8 @@ TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0.5, 0}));
   EXPECT_TRUE(OffPlan({1, 3, 100000, 8e6, 0, 0.5}));
   EXPECT_FALSE(OffPlan({1, 3, 1, 8e3, 140, 4}));  // A table of one key: all overhead.
-  EXPECT_FALSE(OffPlan({1, 3, 1024, 8e4, 6.2, 5}));  // 1 bit of overhead per key.
-  EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 6.3, 5}));
+  EXPECT_FALSE(OffPlan({1, 3, 1024, 8e4, 5.45, 5}));  // A quarter bit of overhead a key.
+  EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 5.55, 5}));
 }
 
 // Where the cache holds every block, no filter changes what a Get reads
@@ -286,8 +287,10 @@ TEST(RebuildGainTest, NothingIsRewrittenWhileTheShareIsAssumed) {
 }
 
 // The setting (Bloom-equivalent bits per key) today's plan gives a table
-// of 100,000 keys at L3 of BuiltTree with every run free, at `cache`.
-double PlannedSetting(const FilterOptions& resolved, const CacheSite& cache, CachePlanMemo* plans) {
+// at L3 of BuiltTree with every run free, at `cache`, for a filter of any
+// count of keys (null: no filter).
+FilterSetting PlannedSettingRule(const FilterOptions& resolved, const CacheSite& cache,
+                                 CachePlanMemo* plans) {
   TreeRuns free_runs = BuiltTree();
   for (RunCensus& run : free_runs.levels) {
     run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
@@ -296,13 +299,32 @@ double PlannedSetting(const FilterOptions& resolved, const CacheSite& cache, Cac
   site.level = 3, site.bottommost = true, site.entries = 100000;
   const TableChoice choice =
       ChooseForSite(resolved, site, std::make_shared<const TreeRuns>(free_runs), &cache, plans);
-  EXPECT_FALSE(choice.no_filter);
-  const FilterSetting setting = FilterSettingOf(choice);
+  return choice.no_filter ? nullptr : FilterSettingOf(choice);
+}
+
+// That setting for a filter of 100,000 keys.
+double PlannedSetting(const FilterOptions& resolved, const CacheSite& cache, CachePlanMemo* plans) {
+  const FilterSetting setting = PlannedSettingRule(resolved, cache, plans);
   EXPECT_NE(setting, nullptr);
-  if (choice.no_filter || setting == nullptr) return 0;
+  if (setting == nullptr) return 0;
   FilterKeys keys;
   keys.entries = 100000;
   return setting(keys);
+}
+
+// cache_aware in banded, resolved, all Gets absent.
+absl::StatusOr<FilterOptions> BandedCacheAware() {
+  FilterOptions options = CacheAware(0.0);
+  options.encoding = EncodingId::kBanded;
+  return ResolveFilterOptions(options);
+}
+
+// Cache(64) with filters in partitions of `bytes`, cut with the index's or not.
+CacheSite PartitionedCache(double bytes, bool coupled) {
+  CacheSite cache = Cache(64);
+  cache.partition_bytes = bytes;
+  cache.partitions_coupled = coupled;
+  return cache;
 }
 
 // A table built as today's plan builds it (its level's setting, through
@@ -343,13 +365,9 @@ TEST(TablesAgainstPlanTest, ATableBuiltAsPlannedIsOnThePlan) {
 // Counted as one filter, a banded table of 69,000 keys in 18 partitions
 // looked 0.3 bits a key above its plan and was rewritten at every open.
 TEST(TablesAgainstPlanTest, APartitionedTableBuiltAsPlannedIsOnThePlan) {
-  FilterOptions options = CacheAware(0.0);
-  options.encoding = EncodingId::kBanded;
-  const absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(options);
+  const absl::StatusOr<FilterOptions> resolved = BandedCacheAware();
   ASSERT_TRUE(resolved.ok()) << resolved.status();
-  CacheSite cache = Cache(64);
-  cache.partition_bytes = 2048;
-  cache.partitions_coupled = true;
+  const CacheSite cache = PartitionedCache(2048, true);
   CachePlanMemo plans;
   const double bits = PlannedSetting(*resolved, cache, &plans);
   ASSERT_GT(bits, 0);
@@ -370,6 +388,47 @@ TEST(TablesAgainstPlanTest, APartitionedTableBuiltAsPlannedIsOnThePlan) {
     EXPECT_NEAR(against[0].planned_bits, against[0].built_bits, 0.05)
         << parts << " partitions at a setting of " << bits;
     EXPECT_FALSE(OffPlan(against[0])) << parts << " partitions";
+  }
+}
+
+// Where RocksDB cuts filter partitions apart from the index's (its default
+// from 10), it asks the builder, at its nominal setting, how many keys fit
+// metadata_block_size less block_size_deviation (10%), cuts a partition at
+// that many (the last holds the rest), each at the setting for its own
+// keys, and enters each in the partition index under its last user key in
+// full; its filter_size counts that index. A table so built is on the plan.
+// Counted as partitions of filter bytes alone, a table of 1,260 keys built
+// so sat 1.4 bits a key above its plan and was rewritten at every open.
+TEST(TablesAgainstPlanTest, ATableCutApartFromItsIndexIsOnThePlan) {
+  const absl::StatusOr<FilterOptions> resolved = BandedCacheAware();
+  ASSERT_TRUE(resolved.ok()) << resolved.status();
+  const CacheSite cache = PartitionedCache(256, false);
+  CachePlanMemo plans;
+  const FilterSetting setting = PlannedSettingRule(*resolved, cache, &plans);
+  ASSERT_NE(setting, nullptr);
+  const BandedEncoding::Builder nominal(Accuracy(*resolved).NominalBitsPerKey(EncodingId::kBanded));
+  const size_t per_partition = nominal.MaxEntriesForSize((256 * 90 + 99) / 100);
+  ASSERT_GT(per_partition, 0u);
+  constexpr double kUserKeyBytes = 16;
+  for (const size_t entries : {size_t{100}, size_t{1260}, size_t{20000}}) {
+    double bytes = 4;  // The partition index's count of restarts.
+    for (size_t left = entries; left > 0;) {
+      FilterKeys keys;
+      keys.entries = std::min(per_partition, left);
+      bytes +=
+          static_cast<double>(PlanFilter<BandedEncoding>(keys.entries, setting(keys)).filter_bytes);
+      // Its index entry: the key, two lengths, a handle of 3 + 2 varint
+      // bytes, a restart offset.
+      bytes += kUserKeyBytes + 2 + 5 + 4;
+      left -= keys.entries;
+    }
+    BuiltTable table{7, 3, static_cast<double>(entries), 8e6, 8 * bytes, 0};
+    table.user_key_bytes = kUserKeyBytes;
+    const std::vector<TableAgainstPlan> against = TablesAgainstPlan(
+        *resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans, true, {table});
+    ASSERT_EQ(against.size(), 1u);
+    EXPECT_NEAR(against[0].planned_bits, against[0].built_bits, 0.02) << entries << " keys";
+    EXPECT_FALSE(OffPlan(against[0])) << entries << " keys";
   }
 }
 

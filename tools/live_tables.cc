@@ -89,6 +89,10 @@ TableFilters FiltersOf(const rocksdb::TableProperties& props, const SstFilter& f
   const TableRecord record = RecordOf(props);
   t.index_bytes = record.index_bytes, t.index_blocks = record.index_blocks;
   t.data_bytes = record.data_bytes, t.data_blocks = record.data_blocks;
+  t.user_key_bytes = record.user_key_bytes, t.index_top_bytes = record.index_top_bytes;
+  if (filter.layout == SstFilterLayout::kPartitioned && props.filter_size > t.filter_bytes) {
+    t.partition_index_bytes = props.filter_size - t.filter_bytes;
+  }
   if (filter.partitions.empty()) {
     t.kind = filter.layout == SstFilterLayout::kBlockBased ? "obsolete block-based" : "none";
     return t;

@@ -29,8 +29,9 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
     for (const TableFilters& t : run.tables) {
       built.push_back({t.file_number, t.level, static_cast<double>(t.keys),
                        static_cast<double>(t.data_bytes + t.index_bytes + t.filter_bytes),
-                       8.0 * static_cast<double>(t.filter_bytes),
-                       static_cast<double>(t.index_blocks)});
+                       8.0 * static_cast<double>(t.filter_bytes + t.partition_index_bytes),
+                       static_cast<double>(t.index_blocks), t.user_key_bytes,
+                       static_cast<double>(t.index_top_bytes)});
     }
   }
   return built;

@@ -17,12 +17,12 @@ namespace {
 // growing.
 constexpr size_t kMaxEntries = size_t{1} << 16;
 
-enum class Model : uint8_t { kFpRate, kFilterSize };
+enum class Model : uint8_t { kFpRate, kFilterSize, kMaxEntries };
 
 struct Point {
   Model model;
   EncodingId encoding;
-  size_t num_keys;
+  size_t num_keys;  // Or bytes (kMaxEntries).
   double setting;
   bool operator==(const Point& o) const {
     return model == o.model && encoding == o.encoding && num_keys == o.num_keys &&
@@ -90,6 +90,16 @@ size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
     return VisitEncoding(encoding, [&](auto e) {
       const typename decltype(e)::Builder builder(setting);
       return static_cast<double>(builder.FilterSize(num_keys));
+    });
+  }));
+}
+
+size_t MemoMaxEntriesForSize(EncodingId encoding, size_t bytes, double setting) {
+  const Point point{Model::kMaxEntries, encoding, bytes, setting};
+  return static_cast<size_t>(TheModelMemo().Get(point, [&] {
+    return VisitEncoding(encoding, [&](auto e) {
+      const typename decltype(e)::Builder builder(setting);
+      return static_cast<double>(builder.MaxEntriesForSize(bytes));
     });
   }));
 }

@@ -32,6 +32,10 @@ size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting);
 // spends about 0.71 of. REQUIRES: num_keys > 0.
 double MemoSpentBits(EncodingId encoding, size_t num_keys, double setting);
 
+// The most keys `encoding`'s filter built at `setting` holds in `bytes`
+// (its Builder's MaxEntriesForSize).
+size_t MemoMaxEntriesForSize(EncodingId encoding, size_t bytes, double setting);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_ALLOCATION_ENCODING_MODEL_MEMO_H_

@@ -23,6 +23,12 @@ struct TableFilters {
   std::string smallest, largest;  // User keys.
   uint64_t keys = 0;              // Filter entries.
   uint64_t filter_bytes = 0;
+  // A partitioned filter's index (RocksDB's filter_size counts it, the
+  // census with it), its keys' mean user key bytes and its index's top
+  // level (filter/plan/partition_cut.h).
+  uint64_t partition_index_bytes = 0;
+  double user_key_bytes = 0;
+  uint64_t index_top_bytes = 0;
   double fp_rate = 1;  // Modelled, per absent key checked (1: no filter).
   std::string kind;    // "RocksDB FastLocalBloom k=6", "cache_local k=6", "none", ...
   // What the per-level policy would write it in (ours: its own encoding;

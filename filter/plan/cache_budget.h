@@ -63,7 +63,16 @@ struct CacheSite {
   // filter partition wherever it cuts an index partition: a table has at
   // least as many filter partitions as index partitions, however small.
   bool partitions_coupled = false;
+  // RocksDB sizes a partition's keys to partition_bytes less this many
+  // percent (block_size_deviation; partition_cut.h).
+  double partition_slack_percent = 10;
   double high_pri_ratio = CacheWorkload::kDefaultHighPriRatio;
+
+  // The filter bytes RocksDB fits each partition's keys to: partition_bytes
+  // less partition_slack_percent, rounded up, at least 1.
+  double PartitionCutBytes() const {
+    return std::max(1.0, std::ceil(partition_bytes * (100 - partition_slack_percent) / 100));
+  }
 
   // The blocks RocksDB cuts `filter_bytes` of filter into here: at least
   // `least` (a table's one; a run's tables), as many as fill partition_bytes

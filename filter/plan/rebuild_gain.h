@@ -44,11 +44,13 @@ struct TableAgainstPlan {
 // bits/key whose plan gives it 6.6.
 inline constexpr double kOffPlanBits = 0.25;
 
-// A filter's bits beyond its keys' (its metadata, its rounding up to whole
-// cache lines or blocks): a table of one key holds 140 bits of filter
-// whatever its plan. Spread over a table's entries, it widens the bits a
-// table may be off by.
-inline constexpr double kFilterOverheadBits = 1024;
+// What the plan's count of a table's filter bits (TablesAgainstPlan:
+// each filter's metadata and rounding, the partitions RocksDB cuts, their
+// index; partition_cut.h) cannot know exactly, about one entry of a
+// partition index: where the partitions fall when cut with the index's,
+// how long the index's separators are. Spread over a table's entries, it
+// widens the bits a table may be off by.
+inline constexpr double kFilterOverheadBits = 256;
 
 // Whether the table's filter is off the plan: it has one the plan drops,
 // lacks one the plan gives, or differs by more than kOffPlanBits per key

@@ -4,12 +4,39 @@
 #include <optional>
 #include <utility>
 
+#include "filter/accuracy.h"
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/plan/cache_budget.h"
+#include "filter/plan/partition_cut.h"
 #include "filter/plan/table_choice.h"
 
 namespace sstfilter {
+
+namespace {
+
+// The bits a key `table` spends built as `choice` says, as built_bits
+// counts them: the bits spent, not the setting, by the filters RocksDB
+// cuts it into, each at the setting for its own keys (a smaller filter
+// spends more a key), and their partition index.
+double PlannedSpend(const FilterOptions& options, const TableChoice& choice,
+                    const FilterSetting& setting, const BuiltTable& table, const CacheSite* cache) {
+  const auto bytes = [&](double entries) {
+    FilterKeys keys;
+    keys.entries = std::max<size_t>(static_cast<size_t>(entries), 1);
+    return static_cast<double>(MemoFilterSize(choice.encoding, keys.entries, setting(keys)));
+  };
+  const TableKeys keys{table.entries, table.user_key_bytes, table.index_partitions,
+                       table.index_top_bytes};
+  const FilterCut cut =
+      CutOf(cache, choice.encoding, Accuracy(options).NominalBitsPerKey(choice.encoding), keys,
+            bytes(table.entries));
+  const double filters = cut.full * bytes(cut.keys) + (cut.tail > 0 ? bytes(cut.tail) : 0);
+  return 8 * (filters + PartitionIndexBytes(cache, keys, cut.filters())) /
+         std::max(table.entries, 1.0);
+}
+
+}  // namespace
 
 std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
                                          const CacheSite* cache) {
@@ -42,19 +69,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
     if (!choice.no_filter) {
       const FilterSetting setting = FilterSettingOf(choice);
       if (setting == nullptr) continue;
-      FilterKeys keys;
-      keys.entries = std::max<size_t>(static_cast<size_t>(table.entries), 1);
-      // As built_bits counts them: the bits spent, not the setting, by
-      // filters of each partition's keys (a smaller filter spends more a key).
-      const double bits = setting(keys);
-      const double whole = MemoSpentBits(choice.encoding, keys.entries, bits);
-      const double parts = cache == nullptr ? 1
-                                            : cache->FilterBlocks(table.entries * whole / 8, 1,
-                                                                  table.index_partitions);
-      planned = MemoSpentBits(
-          choice.encoding,
-          std::max<size_t>(static_cast<size_t>(static_cast<double>(keys.entries) / parts), 1),
-          bits);
+      planned = PlannedSpend(options, choice, setting, table, cache);
     }
     against.push_back({table.number, table.level, table.entries, table.file_bytes,
                        table.filter_bits / table.entries, planned});

@@ -32,6 +32,12 @@ struct BuiltTable {
   // cuts filter partitions with them (CacheSite::FilterBlocks), its
   // filter has at least as many.
   double index_partitions = 0;
+  // Its keys' mean user key bytes and its index's top level (0: not
+  // known): a partitioned filter's index holds partition keys
+  // (partition_cut.h), and filter_bits counts it as RocksDB's filter_size
+  // does.
+  double user_key_bytes = 0;
+  double index_top_bytes = 0;
 };
 
 // The tree today's plan is made on: `runs` with every run free, owing

@@ -47,6 +47,13 @@ TableRecord RecordOf(const rocksdb::TableProperties& props) {
                       ? props.index_size - props.top_level_index_size
                       : props.index_size;
   r.index_blocks = partitioned ? props.index_partitions : 1;
+  r.index_top_bytes = partitioned ? props.top_level_index_size : 0;
+  // raw_key_size counts internal keys: a user key and its 8-byte footer.
+  if (props.num_entries > 0) {
+    const double key_bytes =
+        static_cast<double>(props.raw_key_size) / static_cast<double>(props.num_entries);
+    r.user_key_bytes = std::max(0.0, key_bytes - 8);
+  }
   r.sstfilter_filter = props.filter_policy_name == kBloomPolicyName;
   return r;
 }

@@ -37,6 +37,11 @@ struct TableRecord {
   // Its index and data blocks (BlockShape's parts); data_blocks 0: not read.
   uint64_t data_bytes = 0, data_blocks = 0;
   uint64_t index_bytes = 0, index_blocks = 0;
+  // Its keys' mean user key bytes, and its partitioned index's top level
+  // (0: a whole index), for the bytes of a partitioned filter's index
+  // (filter/plan/partition_cut.h).
+  double user_key_bytes = 0;
+  uint64_t index_top_bytes = 0;
   // Whether its filter is sstfilter's (its filter_policy_name property).
   bool sstfilter_filter = false;
 };

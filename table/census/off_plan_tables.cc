@@ -42,7 +42,8 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
         {f.file_number, f.level,
          static_cast<double>(f.num_entries > 0 ? f.num_entries : record->second.entries),
          static_cast<double>(f.size), static_cast<double>(record->second.filter_bits),
-         static_cast<double>(record->second.index_blocks)});
+         static_cast<double>(record->second.index_blocks), record->second.user_key_bytes,
+         static_cast<double>(record->second.index_top_bytes)});
   }
   OffPlanView view;
   view.tables =

@@ -84,6 +84,7 @@ std::optional<CacheSite> CacheSiteOf(const FilterOptions& options,
   cache.partitioned = table.partition_filters;
   cache.partition_bytes = static_cast<double>(std::max<uint64_t>(table.metadata_block_size, 1));
   cache.partitions_coupled = Coupled(table, 0);
+  cache.partition_slack_percent = std::min(table.block_size_deviation, 100);
   cache.high_pri_ratio =
       table.cache_index_and_filter_blocks_with_high_priority ? HighPriRatio(*table.block_cache) : 0;
   return cache;
