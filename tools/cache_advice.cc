@@ -148,6 +148,9 @@ CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& 
   double index_blocks = 0;
   for (const RunBlocks& b : blocks) index_blocks += b.index_blocks;
   site.partitions_coupled = site.partitioned && count >= index_blocks;
+  // The partitions' mean as they were cut, not metadata_block_size: no slack
+  // to take off it (partition_cut.h).
+  site.partition_slack_percent = 0;
   return site;
 }
 

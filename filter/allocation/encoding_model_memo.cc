@@ -17,12 +17,12 @@ namespace {
 // growing.
 constexpr size_t kMaxEntries = size_t{1} << 16;
 
-enum class Model : uint8_t { kFpRate, kFilterSize, kMaxEntries };
+enum class Model : uint8_t { kFpRate, kFilterSize, kKeysForSize };
 
 struct Point {
   Model model;
   EncodingId encoding;
-  size_t num_keys;  // Or bytes (kMaxEntries).
+  size_t num_keys;  // Or bytes (kKeysForSize).
   double setting;
   bool operator==(const Point& o) const {
     return model == o.model && encoding == o.encoding && num_keys == o.num_keys &&
@@ -95,7 +95,7 @@ size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
 }
 
 size_t MemoMaxEntriesForSize(EncodingId encoding, size_t bytes, double setting) {
-  const Point point{Model::kMaxEntries, encoding, bytes, setting};
+  const Point point{Model::kKeysForSize, encoding, bytes, setting};
   return static_cast<size_t>(TheModelMemo().Get(point, [&] {
     return VisitEncoding(encoding, [&](auto e) {
       const typename decltype(e)::Builder builder(setting);
