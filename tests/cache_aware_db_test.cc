@@ -308,6 +308,12 @@ TEST(CacheAwareDbTest, NewTablesFilterPartitionsAreReadIntoTheCacheUnasked) {
   EXPECT_GE(misses, filter_bytes / 256 / 2) << filter_bytes << " filter bytes";
 }
 
+// A share the census reads while Gets run (its rebuild loop's thread
+// reads the statistics' tickers one at a time): a Get between the two
+// reads moves it by one in the window (0.999984 in one of six runs under
+// ASan).
+constexpr double kInFlightGets = 1e-3;
+
 // With no hit_share in the policy id and statistics in the DB, the plan is
 // made for the share of Gets that RocksDB's tickers say found their key:
 // after a window of Gets of absent keys, for none (every level filtered);
@@ -350,7 +356,7 @@ TEST(CacheAwareDbTest, TheDbsStatisticsSayHowManyGetsFindTheirKey) {
   const std::vector<std::string> present(keys.begin(), keys.begin() + window);
   const CachePlan found = PlanAfterGets(db.get(), present, keys, kKeys - 100, kKeys);
   EXPECT_EQ(found.hit_share_from, HitShareFrom::kObserved);
-  EXPECT_EQ(found.hit_share, 1);
+  EXPECT_NEAR(found.hit_share, 1, kInFlightGets);
   EXPECT_NE(found.unfiltered_from, CachePlan::kAllFiltered)
       << "every Get found its key, yet the deepest level keeps its filters";
 
@@ -388,7 +394,7 @@ TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThemAcrossAReopen) {
   EXPECT_GE(skewed.spread_slices, kMinPopularityTables)
       << "150,000 Gets of a tenth of the keys, yet the plan spread them uniformly";
   EXPECT_EQ(skewed.hit_share_from, HitShareFrom::kObserved);
-  EXPECT_EQ(skewed.hit_share, 1);
+  EXPECT_NEAR(skewed.hit_share, 1, kInFlightGets);
   EXPECT_LT(skewed.hot_width, kUnsharpened)
       << "the block cache missed fewer filter partitions than the tables' spread gives, yet "
          "the plan kept that spread";
@@ -404,7 +410,7 @@ TEST(CacheAwareDbTest, SkewedGetsAreSpreadAsTheTablesSawThemAcrossAReopen) {
   EXPECT_GE(reopened.spread_slices, kMinPopularityTables)
       << "reopened: the last instance's spread is lost";
   EXPECT_EQ(reopened.hit_share_from, HitShareFrom::kCarried);
-  EXPECT_EQ(reopened.hit_share, 1);
+  EXPECT_NEAR(reopened.hit_share, 1, kInFlightGets);
 
   const size_t window = HitShareWindow::kWindowGets + HitShareWindow::kWindowGets / 5;
   const CachePlan absent =
