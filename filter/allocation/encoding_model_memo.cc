@@ -84,24 +84,30 @@ double MemoSpentBits(EncodingId encoding, size_t num_keys, double setting) {
          static_cast<double>(num_keys);
 }
 
-size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
-  const Point point{Model::kFilterSize, encoding, num_keys, setting};
-  return static_cast<size_t>(TheModelMemo().Get(point, [&] {
+namespace {
+
+// What `encoding`'s Builder at `setting` answers to `ask` (of its
+// builder), remembered as `model` at `count` (keys, or bytes).
+template <typename Ask>
+size_t MemoBuilderAnswer(Model model, EncodingId encoding, size_t count, double setting, Ask ask) {
+  return static_cast<size_t>(TheModelMemo().Get({model, encoding, count, setting}, [&] {
     return VisitEncoding(encoding, [&](auto e) {
       const typename decltype(e)::Builder builder(setting);
-      return static_cast<double>(builder.FilterSize(num_keys));
+      return static_cast<double>(ask(builder));
     });
   }));
 }
 
+}  // namespace
+
+size_t MemoFilterSize(EncodingId encoding, size_t num_keys, double setting) {
+  return MemoBuilderAnswer(Model::kFilterSize, encoding, num_keys, setting,
+                           [&](const auto& builder) { return builder.FilterSize(num_keys); });
+}
+
 size_t MemoMaxEntriesForSize(EncodingId encoding, size_t bytes, double setting) {
-  const Point point{Model::kKeysForSize, encoding, bytes, setting};
-  return static_cast<size_t>(TheModelMemo().Get(point, [&] {
-    return VisitEncoding(encoding, [&](auto e) {
-      const typename decltype(e)::Builder builder(setting);
-      return static_cast<double>(builder.MaxEntriesForSize(bytes));
-    });
-  }));
+  return MemoBuilderAnswer(Model::kKeysForSize, encoding, bytes, setting,
+                           [&](const auto& builder) { return builder.MaxEntriesForSize(bytes); });
 }
 
 }  // namespace sstfilter
