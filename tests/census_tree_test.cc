@@ -158,6 +158,23 @@ TEST(CensusTreeTest, KeepsTheLastFlushsEntries) {
   EXPECT_EQ(tree.Runs("default").last_flush_keys, 500u);
 }
 
+// A flush's table has no measured reach until a rebuild reads its range;
+// a compaction's outputs below L0 count at their level's.
+TEST(CensusTreeTest, AFlushsTableIsUnmeasuredUntilTheNextRebuild) {
+  CensusTree tree;
+  tree.Rebuild({File(1, 6, 1000)}, {}, {}, true);
+  EXPECT_FALSE(tree.ReachUnmeasured());
+  ASSERT_TRUE(tree.AddTable(2, {"default", 0, 500, false, 0}));
+  EXPECT_TRUE(tree.ReachUnmeasured());
+  tree.Rebuild({File(1, 6, 1000), File(2, 0, 500)}, {}, {}, true);
+  EXPECT_FALSE(tree.ReachUnmeasured());
+  ASSERT_TRUE(tree.StartCompaction(1, {"default", 6, {2}}));
+  ASSERT_TRUE(tree.FinishCompaction(1, true, {{3, {"default", 6, 500, false, 0}}}));
+  EXPECT_FALSE(tree.ReachUnmeasured());
+  ASSERT_TRUE(tree.AddTable(4, {"other", 0, 70, false, 0}));
+  EXPECT_TRUE(tree.ReachUnmeasured()) << "another column family's flush";
+}
+
 TEST(CensusTreeTest, UnknownTablesPutItOutOfStep) {
   CensusTree tree;
   tree.Rebuild({File(1, 6, 1000)}, {}, {}, true);

@@ -207,6 +207,35 @@ TEST_F(RebuildDbTest, ASettledTreeIsNotRewrittenAgain) {
   })) << reckonings.back();
 }
 
+// A flush's table of one key lies outside almost every Get's key: the
+// loop's next reckoning weighs it at the reach its key range measures,
+// not as a table every Get reaches (what the census counts a table it has
+// not yet read the range of).
+TEST_F(RebuildDbTest, ATableAFlushAddedIsWeighedAtTheReachOfItsKeyRange) {
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  // A reckoning under way as the flush ended may have read the tree before
+  // it: the second one after it began after it.
+  const uint64_t before = listener_->RebuiltSoFar("/db").reckonings;
+  std::string value;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t round = 0; listener_->RebuiltSoFar("/db").reckonings < before + 2 &&
+                         std::chrono::steady_clock::now() - start < std::chrono::seconds(60);
+       ++round) {
+    for (size_t i = 0; i < 500; ++i) {
+      ASSERT_TRUE(db_->Get(rocksdb::ReadOptions(), absent_[(round * 500 + i) % kKeys], &value)
+                      .IsNotFound());
+    }
+  }
+  ASSERT_GE(listener_->RebuiltSoFar("/db").reckonings, before + 2) << "the loop never reckoned";
+  const auto runs = LevelCensus::Instance().Find(CensusKeyOf(db_.get()), "default");
+  ASSERT_NE(runs, nullptr);
+  const auto one_key = std::find_if(runs->l0_tables.begin(), runs->l0_tables.end(),
+                                    [](const RunCensus& t) { return t.keys == 1; });
+  ASSERT_NE(one_key, runs->l0_tables.end()) << "the one-key table left L0";
+  EXPECT_LT(one_key->reach, 0.01);
+}
+
 // rebuild_mb_s:0 in the policy id turns the loop off: the same Gets, the
 // same tables off the plan, no rewrite.
 TEST_F(RebuildDbTest, RebuildMbS0RewritesNothing) {

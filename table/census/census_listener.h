@@ -143,6 +143,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
   struct Rebuilt {
     uint64_t tables = 0;
     uint64_t bytes = 0;
+    uint64_t reckonings = 0;  // Times the loop weighed the tables against the plan.
   };
   Rebuilt RebuiltSoFar(const std::string& db_path);
 

@@ -154,7 +154,11 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
     const auto it = trees_.find(db->GetName());
     if (it == trees_.end() || it->second.session != session || it->second.closed) return {};
     reckoning.rocksdb_jobs = it->second.rocksdb_jobs;
-    Update(db, /*in_step=*/true, 0);  // The Gets and the tree as of now, published.
+    // The Gets and the tree as of now, published; read afresh where a flush
+    // added a table since the last reading (it would count as reached by
+    // every Get).
+    Update(db, /*in_step=*/!it->second.tree.ReachUnmeasured(), 0);
+    ++rebuilt_[db->GetName()].reckonings;
     rate = GetRate(&it->second);
     records = records_[db->GetName()];
     for (const auto& [level, move] : it->second.level_moves) {

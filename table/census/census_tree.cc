@@ -248,6 +248,15 @@ TreeRuns CensusTree::Runs(const std::string& column_family) const {
   return runs;
 }
 
+bool CensusTree::ReachUnmeasured() const {
+  for (const auto& [column_family, c] : counts_) {
+    for (const auto& [number, table] : c.l0_tables) {
+      if (c.reach.l0_tables.count(number) == 0) return true;
+    }
+  }
+  return false;
+}
+
 std::map<uint64_t, double> CensusTree::KnownShares() const {
   std::map<uint64_t, double> shares;
   for (const auto& [column_family, traffic] : traffic_) {

@@ -107,6 +107,10 @@ class CensusTree {
   // Rebuild (over the tables whose metadata gave their entries); 0 if none
   // did.
   double BytesPerEntry(const std::string& column_family) const;
+  // Whether some L0 table joined since the last Rebuild: its reach is not
+  // measured (Runs gives it 1, every Get) until the next one reads its
+  // key range.
+  bool ReachUnmeasured() const;
   // Each live table's share of its column family's Gets, by file number, for
   // the column families whose traffic the last Rebuild knew (traffic_file.h).
   std::map<uint64_t, double> KnownShares() const;
