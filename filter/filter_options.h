@@ -141,11 +141,13 @@ struct PerLevelOptions {
   // unset: the DB's statistics' where the census reads them, else
   // kAssumedHitShare (cache_budget.h).
   std::optional<double> hit_share = std::nullopt;
-  // With cache_aware: the most MiB a second of tables the census may
+  // With optimize_levels: the most MiB a second of tables the census may
   // rewrite in place to bring their filters to today's plan
   // (table/census/rebuild_loop.h), each only where the reads it saves pay
-  // for it (filter/plan/rebuild_gain.h). In [0, kMaxRebuildMbPerSecond];
-  // 0: no rewrites; unset: kDefaultRebuildMbPerSecond.
+  // for it (filter/plan/rebuild_gain.h with cache_aware, else
+  // fp_rebuilds.h, which also frees bits where the tree holds more than
+  // the plan spends). In [0, kMaxRebuildMbPerSecond]; 0: no rewrites;
+  // unset: kDefaultRebuildMbPerSecond.
   std::optional<double> rebuild_mb_s = std::nullopt;
 
   bool operator==(const PerLevelOptions& o) const {

@@ -248,8 +248,8 @@ const OptionField kFields[] = {
      },
      [](const FilterOptions& o) { return FormatOptional(o.per_level.hit_share, kShareUnset); },
      [](const FilterOptions& o) { return o.per_level.hit_share.has_value(); }, &HitShareOutOfRange},
-    {kRebuildName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, "", kCacheAwareName,
-     "the rewrites bring tables to the cache-aware plan", false,
+    {kRebuildName, IdForm::kNamed, "<MiB>", OptionHost::kTableAware, "", kOptimizeLevelsName,
+     "the rewrites bring tables to the per-level plan", false,
      [](std::string_view v, FilterOptions* o) {
        return ParseOptionalNumber<&PerLevelOptions::rebuild_mb_s>(
            kRebuildName, v, kRebuildUnset,

@@ -243,6 +243,12 @@ TEST(CacheAwareTest, IdsParseAndRoundTrip) {
     EXPECT_TRUE(options->per_level.cache_aware) << id;
     EXPECT_EQ(FormatPolicyId(*options), id);
   }
+  // The per-level plan without a cache rebuilds too (filter/plan/fp_rebuilds.h).
+  const char* without_cache = "sstfilter.bloom:10:optimize_levels:budget_mb:2:rebuild_mb_s:4";
+  absl::StatusOr<FilterOptions> options = ParsePolicyId(without_cache);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->per_level.rebuild_mb_s, 4.0);
+  EXPECT_EQ(FormatPolicyId(*options), without_cache);
   const absl::StatusOr<FilterOptions> both =
       ParsePolicyId("sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:0.5:hit_share:0.2");
   ASSERT_TRUE(both.ok()) << both.status();
@@ -281,8 +287,8 @@ TEST(CacheAwareTest, BadIdsAndCombinationsNameTheProblem) {
        "rebuild_mb_s=-1 is out of range; expected MiB a second in [0, 1048576] (0: no rewrites)"},
       {"sstfilter.bloom:10:optimize_levels:cache_aware:rebuild_mb_s:fast",
        "rebuild_mb_s=fast is not a number"},
-      {"sstfilter.bloom:10:optimize_levels:rebuild_mb_s:8",
-       "rebuild_mb_s without cache_aware: the rewrites bring tables to the cache-aware plan"},
+      {"sstfilter.bloom:10:rebuild_mb_s:8",
+       "rebuild_mb_s without optimize_levels: the rewrites bring tables to the per-level plan"},
       // Values that mean nothing: a cache of no bytes, a budget of none.
       {"sstfilter.bloom:10:optimize_levels:cache_aware:cache_share:4.9e-324",
        "cache_share=4.9e-324 is out of range; expected a share in [0.001, 1]"},

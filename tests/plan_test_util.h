@@ -1,11 +1,15 @@
-// What the plan's tests (cache_budget_test.cc, rebuild_gain_test.cc) build
-// their hand-made trees and caches from.
+// What the plan's tests (cache_budget_test.cc, rebuild_gain_test.cc,
+// fp_rebuilds_test.cc) build their hand-made trees and caches from.
 #ifndef SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
 #define SSTFILTER_TESTS_PLAN_TEST_UTIL_H_
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 
+#include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/filter_options.h"
@@ -23,6 +27,40 @@ inline BlockShape TestBlockShape() {
   shape.data_blocks = 120, shape.data_bytes = 120 * 4096.0;
   shape.index_blocks = 1, shape.index_bytes = 4096;
   return shape;
+}
+
+// L1-L3 of 100,000, 1M and 10M keys in tables of 100,000, every filter
+// built at `bits` per key (none at `bare_level`), each level's reach
+// `reach` (1 where not given), TestBlockShape's blocks.
+inline TreeRuns ThreeLevelTree(double bits, int bare_level = 0,
+                               const std::map<int, double>& reach = {}) {
+  TreeRuns runs;
+  runs.levels.resize(4);
+  for (int level = 1; level <= 3; ++level) {
+    const uint64_t keys = 10000 * static_cast<uint64_t>(std::pow(10, level));
+    RunCensus& run = runs.levels[level];
+    run.keys = run.fixed_keys = keys;
+    run.tables = keys / 100000;
+    const bool bare = level == bare_level;
+    run.fixed_filter_bits = bare ? 0 : static_cast<uint64_t>(bits * static_cast<double>(keys));
+    run.unfiltered_keys = bare ? keys : 0;
+    if (const auto r = reach.find(level); r != reach.end()) run.reach = r->second;
+  }
+  runs.blocks = TestBlockShape();
+  return runs;
+}
+
+// The cache_local encoding's FP at `bits` per key, by bisection on its
+// model for a run of `keys` in filters of `filter_keys` (0: one) (the run
+// model the plan weighs runs with, exact where the plan samples its curve).
+inline double CacheLocalFpAt(double bits, double keys = 1e6, double filter_keys = 0) {
+  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, keys, 10, filter_keys);
+  double low = std::log(1e-9), high = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (model.bits_for_fp(std::exp(mid)) > bits ? low : high) = mid;
+  }
+  return std::exp(low);
 }
 
 // cache_aware over cache_local filters, for `hit_share` of Gets found.

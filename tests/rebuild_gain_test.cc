@@ -28,24 +28,9 @@ namespace {
 
 constexpr double kBuiltBits = 10;
 
-// L1-L3 of 100,000, 1M and 10M keys in tables of 100,000, every filter
-// built at kBuiltBits per key (or none at `bare_level`); 35 entries a
-// 4 KiB data block, 120 data blocks an index partition of 4 KiB.
-TreeRuns BuiltTree(int bare_level = 0) {
-  TreeRuns runs;
-  runs.levels.resize(4);
-  for (int level = 1; level <= 3; ++level) {
-    const uint64_t keys = 10000 * static_cast<uint64_t>(std::pow(10, level));
-    RunCensus& run = runs.levels[level];
-    run.keys = run.fixed_keys = keys;
-    run.tables = keys / 100000;
-    const bool bare = level == bare_level;
-    run.fixed_filter_bits = bare ? 0 : static_cast<uint64_t>(kBuiltBits * keys);
-    run.unfiltered_keys = bare ? keys : 0;
-  }
-  runs.blocks = TestBlockShape();
-  return runs;
-}
+// L1-L3 of 100,000, 1M and 10M keys, every filter built at kBuiltBits per
+// key (or none at `bare_level`).
+TreeRuns BuiltTree(int bare_level = 0) { return ThreeLevelTree(kBuiltBits, bare_level); }
 
 // Each table of `level` in `runs`, built with `built` bits and planned
 // `planned`.
@@ -58,17 +43,7 @@ std::vector<TableAgainstPlan> TablesOf(const TreeRuns& runs, int level, double b
   return tables;
 }
 
-// The cache_local encoding's FP at `bits` per key, by bisection on its
-// model (the run model the plan weighs runs with).
-double FpAt(double bits) {
-  const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, 1e6, 10);
-  double low = std::log(1e-9), high = 0;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = (low + high) / 2;
-    (model.bits_for_fp(std::exp(mid)) > bits ? low : high) = mid;
-  }
-  return std::exp(low);
-}
+double FpAt(double bits) { return CacheLocalFpAt(bits); }
 
 // BuiltTree's blocks, laid out here: every filter at kBuiltBits (one
 // 4 KiB partition per 4 KiB of filter), `bare_level` without one.

@@ -176,7 +176,7 @@ std::vector<TableRebuild> RebuildGains(const FilterOptions& options, const TreeR
 }
 
 double RebuildBytesPerSecond(const FilterOptions& options) {
-  if (!options.per_level.optimize_levels || !options.per_level.cache_aware) return 0;
+  if (!options.per_level.optimize_levels) return 0;
   return options.per_level.rebuild_mb_s.value_or(kDefaultRebuildMbPerSecond) * 1024 * 1024;
 }
 

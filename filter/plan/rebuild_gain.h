@@ -105,7 +105,7 @@ inline constexpr double kSavedReadBytes = 4096;
 
 // The most bytes a second of tables `options` let the census rewrite
 // (rebuild_mb_s, else kDefaultRebuildMbPerSecond); 0 where none: not
-// cache_aware (the gains are the cache model's), or rebuild_mb_s:0.
+// optimize_levels (no plan to rebuild to), or rebuild_mb_s:0.
 double RebuildBytesPerSecond(const FilterOptions& options);
 
 // The Gets a second from which a rewrite saving `saving` device reads per

@@ -29,11 +29,17 @@ std::string RebuildText(const TableRebuild& rebuild, double gets_per_second) {
   auto bits = [](double b) {
     return b > 0 ? absl::StrFormat("%.1f bits/key", b) : std::string("no filter");
   };
+  const std::string what =
+      rebuild.saving >= 0
+          ? absl::StrFormat("saves %.4f device reads per Get at %.0f Gets/s", rebuild.saving,
+                            gets_per_second)
+          : absl::StrFormat(
+                "frees %.1f KiB of filters for the plan's budget, adding %.4f device "
+                "reads per Get",
+                -AddedBits(rebuild) / (8 * 1024.0), -rebuild.saving);
   return absl::StrFormat(
-      "table #%d at L%d, %s as built, %s by today's plan: saves %.4f device reads per Get at "
-      "%.0f Gets/s, rewriting %.1f MiB",
-      t.number, t.level, bits(t.built_bits), bits(t.planned_bits), rebuild.saving, gets_per_second,
-      t.file_bytes / (1024.0 * 1024));
+      "table #%d at L%d, %s as built, %s by today's plan: %s, rewriting %.1f MiB", t.number,
+      t.level, bits(t.built_bits), bits(t.planned_bits), what, t.file_bytes / (1024.0 * 1024));
 }
 
 }  // namespace
@@ -201,7 +207,9 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
               gains.end());
   counts.waiting = before_waits - gains.size();
   counts.paying = gains.size();
-  reckoning.worth = RebuildsWorthIt(std::move(gains), rate);
+  reckoning.worth = view->bits.has_value()
+                        ? RebuildsWithinBudget(std::move(gains), rate, *view->bits)
+                        : RebuildsWorthIt(std::move(gains), rate);
   counts.worth = reckoning.worth.size();
   LogReckoning(db, &tree, counts, rate);
   reckoning.gets_per_second = rate;

@@ -57,6 +57,11 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
   if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
     view.gains =
         RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);
+  } else if (!sizing.options.per_level.access_aware) {
+    TreeBits bits;
+    view.gains =
+        FpRebuildGains(sizing.options, AsBuilt(*runs, built), view.tables, under_way, &bits);
+    view.bits = bits;
   }
   return view;
 }

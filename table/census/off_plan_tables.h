@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "filter/cache_model/spread_fit.h"
+#include "filter/plan/fp_rebuilds.h"
 #include "filter/plan/rebuild_gain.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -32,6 +33,10 @@ struct OffPlanView {
   // The hot width (spread_fit.h) of the plan the tables were held against:
   // kUnsharpened where no fit to the cache's misses sharpened the spread.
   double hot_width = kUnsharpened;
+  // Where the gains are the false positives' (fp_rebuilds.h: no block
+  // cache modelled), the tree's bits against the plan's: the rewrites are
+  // chosen within them (RebuildsWithinBudget).
+  std::optional<TreeBits> bits;
 };
 
 // The view of `db`'s live tables `files`, by the census's `records` (by
@@ -39,7 +44,11 @@ struct OffPlanView {
 // the policy does not size its tables by the tree (not optimize_levels, or
 // no tree published for the DB yet). Tables a compaction is rewriting are
 // left out. `under_way`: the levels whose rewrites have begun, and whether
-// to fewer bits per key (RebuildGains).
+// to fewer bits per key (RebuildGains). The gains are the cache model's
+// (rebuild_gain.h) where the filters are sized for a block cache, else
+// the false positives' (fp_rebuilds.h), but none under access_aware
+// there: a table's plan is its filters' key ranges', which the listing
+// does not hold.
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,

@@ -1,0 +1,122 @@
+#include "filter/plan/fp_rebuilds.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "filter/plan/cache_budget.h"
+#include "filter/plan/filters_today.h"
+#include "filter/plan/planned_runs.h"
+
+namespace sstfilter {
+
+double AddedBits(const TableRebuild& rebuild) {
+  return rebuild.table.entries * (rebuild.table.planned_bits - rebuild.table.built_bits);
+}
+
+namespace {
+
+// A level's off-plan tables and what moving them all to the plan saves
+// and adds.
+struct LevelMove {
+  std::vector<TableRebuild> tables;
+  double saving = 0;
+  double added_bits = 0;
+};
+
+// The reads a bit: saved per bit added, or added per bit freed.
+double ReadsPerBit(const TableRebuild& r) {
+  const double bits = std::abs(AddedBits(r));
+  return bits > 0 ? std::abs(r.saving) / bits : 0;
+}
+
+bool PaysBack(const TableRebuild& r, double gets_per_second) {
+  return r.saving > 0 && gets_per_second > BreakEvenGetsPerSecond(r.saving, r.cost_bytes);
+}
+
+}  // namespace
+
+std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,
+                                         const std::vector<TableAgainstPlan>& tables,
+                                         const std::map<int, bool>& under_way, TreeBits* bits) {
+  const std::vector<PlannedRun> planned = RunsOf(options, runs);
+  *bits = TreeBits{MostBits(options, planned), 0};
+  double reads_today = 0;
+  std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
+  for (size_t i = 0; i < planned.size(); ++i) {
+    const RunFilters today = FiltersToday(planned[i]);
+    bits->built += today.bits;
+    reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
+    if (planned[i].level > 0) run_of_level[planned[i].level] = i;
+  }
+  std::map<int, LevelMove> moves;
+  for (const TableAgainstPlan& table : tables) {
+    const auto run = run_of_level.find(table.level);
+    if (run == run_of_level.end() || !OffPlan(table)) continue;
+    const PlannedRun& r = planned[run->second];
+    const double fp_saved = FpOrNone(r, table.built_bits) - FpOrNone(r, table.planned_bits);
+    TableRebuild rebuild{table,
+                         r.census.reach * table.entries * fp_saved / std::max(r.model.keys, 1.0),
+                         2 * table.file_bytes};
+    LevelMove& move = moves[table.level];
+    move.saving += rebuild.saving;
+    move.added_bits += AddedBits(rebuild);
+    move.tables.push_back(std::move(rebuild));
+  }
+  std::vector<TableRebuild> gains;
+  for (auto& [level, move] : moves) {
+    const auto begun = under_way.find(level);
+    const bool carried = begun != under_way.end() && begun->second == (move.added_bits < 0);
+    if (move.added_bits > 0 && !carried && !(move.saving > kRebuildMargin * reads_today)) continue;
+    for (TableRebuild& t : move.tables) gains.push_back(std::move(t));
+  }
+  return gains;
+}
+
+std::vector<TableRebuild> RebuildsWithinBudget(std::vector<TableRebuild> gains,
+                                               double gets_per_second, const TreeBits& bits) {
+  std::vector<TableRebuild> worth, frees, adds;
+  for (TableRebuild& g : gains) {
+    if (AddedBits(g) <= 0 && g.saving >= 0) {
+      if (PaysBack(g, gets_per_second)) worth.push_back(std::move(g));
+    } else {
+      (AddedBits(g) < 0 ? frees : adds).push_back(std::move(g));
+    }
+  }
+  double built = bits.built;
+  for (const TableRebuild& w : worth) built += AddedBits(w);
+  std::stable_sort(frees.begin(), frees.end(), [](const TableRebuild& a, const TableRebuild& b) {
+    return ReadsPerBit(a) < ReadsPerBit(b);
+  });
+  // Past the slack, back to the budget itself: a tree that drifts over it
+  // is not rewritten a table at a time.
+  size_t next_free = 0;
+  if (built > (1 + kBudgetSlack) * bits.budget) {
+    for (; next_free < frees.size() && built > bits.budget; ++next_free) {
+      built += AddedBits(frees[next_free]);
+      worth.push_back(frees[next_free]);
+    }
+  }
+  double room = bits.budget - built;
+  adds.erase(std::remove_if(adds.begin(), adds.end(),
+                            [&](const TableRebuild& a) { return !PaysBack(a, gets_per_second); }),
+             adds.end());
+  std::stable_sort(adds.begin(), adds.end(), [](const TableRebuild& a, const TableRebuild& b) {
+    return ReadsPerBit(a) > ReadsPerBit(b);
+  });
+  for (const TableRebuild& add : adds) {
+    // The frees that make room for it, if it saves more a bit than they add.
+    double made = room;
+    size_t taken = next_free;
+    while (made < AddedBits(add) && taken < frees.size() &&
+           ReadsPerBit(frees[taken]) < ReadsPerBit(add)) {
+      made -= AddedBits(frees[taken++]);
+    }
+    if (made < AddedBits(add)) continue;
+    for (; next_free < taken; ++next_free) worth.push_back(frees[next_free]);
+    worth.push_back(add);
+    room = made - AddedBits(add);
+  }
+  return worth;
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,66 @@
+// Which live tables to rebuild where no block cache is modelled
+// (optimize_levels without cache_aware, or with it but no block cache
+// holding the filters): by the allocation's own measure, the false
+// positives an absent-key Get reads (each run's reach times its mean FP,
+// filter/allocation/run_allocation.h), and within the bits the plan spends
+// over the tree (the uniform setting's, or budget_mb). The plan moves bits
+// from one level to another as the tree grows: a rewrite that adds bits is
+// made only into room, a rewrite that frees bits while the tree holds
+// more than the plan spends (kBudgetSlack), or to make room for one that
+// saves more reads a bit than it adds. Pure arithmetic: the census runs
+// the rewrites (table/census/rebuild_loop.h), as for the cache model's
+// gains (rebuild_gain.h).
+#ifndef SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_
+#define SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_
+
+#include <map>
+#include <vector>
+
+#include "filter/allocation/tree_runs.h"
+#include "filter/filter_options.h"
+#include "filter/plan/rebuild_gain.h"
+
+namespace sstfilter {
+
+// What a column family's filters may hold and hold, in bits.
+struct TreeBits {
+  double budget = 0;  // What the plan spends over the tree (MostBits).
+  double built = 0;   // As built: the known tables' bits, the rest at the uniform setting.
+};
+
+// How far over the plan's bits a tree may be before the loop frees bits
+// that save no reads (back to the plan's bits: a tree drifting over is not
+// rewritten a table at a time): the byte budget's aim.
+inline constexpr double kBudgetSlack = 0.03;
+
+// The bits rewriting the table adds (negative: frees).
+double AddedBits(const TableRebuild& rebuild);
+
+// For each of `tables` that is off the plan, what rebuilding it saves (the
+// absent-key reads per Get its run's reach times its keys' FP, as built
+// against at the plan) and costs (its bytes read and written), in the tree
+// `runs` as built (AsBuilt); `bits` gets the tree's bits. Tables whose
+// level holds no run of `runs` are left out, and those of a level whose
+// off-plan tables add bits and together save no more than kRebuildMargin
+// of today's reads, unless the level is `under_way` that way (the loop
+// began its move: each table's saving stands alone in this measure, so
+// the move is carried through). REQUIRES: options resolved.
+std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,
+                                         const std::vector<TableAgainstPlan>& tables,
+                                         const std::map<int, bool>& under_way, TreeBits* bits);
+
+// Of `gains` (FpRebuildGains), those to rewrite now, in order: first those
+// that free bits and save reads, each paying for itself at
+// `gets_per_second` (BreakEvenGetsPerSecond); then, where the tree holds
+// more than (1 + kBudgetSlack) of its budget, those that free bits, fewest
+// reads added a bit freed first, until it holds no more than the budget
+// itself; then those that add bits and pay for
+// themselves, most reads saved a bit first, each into the room left under
+// the budget itself or made by freeing bits that add fewer reads a bit
+// than it saves.
+std::vector<TableRebuild> RebuildsWithinBudget(std::vector<TableRebuild> gains,
+                                               double gets_per_second, const TreeBits& bits);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_

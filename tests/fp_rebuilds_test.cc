@@ -1,0 +1,124 @@
+// Which tables to rebuild where no block cache is modelled
+// (filter/plan/fp_rebuilds.h): each table's saving by its run's false
+// positives, and the order of the rewrites within the plan's bits.
+#include "filter/plan/fp_rebuilds.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "filter/allocation/run_allocation.h"
+#include "filter/filter_options.h"
+#include "gtest/gtest.h"
+#include "tests/plan_test_util.h"
+
+namespace sstfilter {
+namespace {
+
+// ThreeLevelTree at 10 bits per key, each level reached by `reach`.
+TreeRuns BuiltAtTen(const std::map<int, double>& reach) { return ThreeLevelTree(10, 0, reach); }
+
+FilterOptions PerLevel() {
+  FilterOptions options;
+  options.encoding = EncodingId::kCacheLocal;
+  options.per_level.optimize_levels = true;
+  return options;
+}
+
+TableAgainstPlan Table(uint64_t number, int level, double built, double planned) {
+  return {number, level, 100000, 8e6, built, planned};
+}
+
+TEST(FpRebuildGainsTest, EachTableSavesItsRunsReachTimesItsKeysFalsePositives) {
+  const TreeRuns runs = BuiltAtTen({{1, 1.0}, {2, 0.9}, {3, 0.8}});
+  TreeBits bits;
+  const std::vector<TableRebuild> gains =
+      FpRebuildGains(PerLevel(), runs,
+                     {Table(1, 1, 10, 14), Table(3, 3, 10, 8), Table(4, 3, 10, 10.1)}, {}, &bits);
+  ASSERT_EQ(gains.size(), 2u) << "10.1 against 10 bits is on the plan";
+  EXPECT_EQ(gains[0].table.number, 1u);
+  // The encoding's exact model for filters of a table's 100,000 keys (the
+  // plan samples its curve: within 1%).
+  const auto fp = [](double bits, double keys) { return CacheLocalFpAt(bits, keys, 1e5); };
+  EXPECT_NEAR(gains[0].saving, 1.0 * 100000 * (fp(10, 1e5) - fp(14, 1e5)) / 1e5,
+              1e-2 * gains[0].saving);
+  EXPECT_EQ(gains[1].table.number, 3u);
+  EXPECT_NEAR(gains[1].saving, 0.8 * 100000 * (fp(10, 1e7) - fp(8, 1e7)) / 1e7,
+              1e-2 * std::abs(gains[1].saving));
+  EXPECT_EQ(gains[0].cost_bytes, 16e6) << "read and written";
+  EXPECT_DOUBLE_EQ(AddedBits(gains[0]), 4 * 100000);
+  EXPECT_DOUBLE_EQ(AddedBits(gains[1]), -2 * 100000);
+  EXPECT_DOUBLE_EQ(bits.built, 10.0 * 11100000);
+  double budget = 0;  // Each run's keys at the uniform setting's spend in its tables.
+  for (const double keys : {1e5, 1e6, 1e7}) {
+    budget += keys * EncodingRunModel(EncodingId::kCacheLocal, keys, 10, 1e5).uniform_bits;
+  }
+  EXPECT_NEAR(bits.budget, budget, 1e-2 * budget);
+}
+
+// A level whose off-plan tables add bits for a saving within the plan's
+// tie is left as it is, unless the loop began moving it.
+TEST(FpRebuildGainsTest, ALevelThatSavesTooLittleIsLeftUnlessItsMoveBegan) {
+  const TreeRuns runs = BuiltAtTen({{1, 1.0}, {2, 1.0}, {3, 0.01}});
+  const std::vector<TableAgainstPlan> tables{Table(3, 3, 10, 10.5), Table(4, 3, 10, 10.5)};
+  TreeBits bits;
+  EXPECT_TRUE(FpRebuildGains(PerLevel(), runs, tables, {}, &bits).empty());
+  EXPECT_EQ(FpRebuildGains(PerLevel(), runs, tables, {{3, /*fewer=*/false}}, &bits).size(), 2u);
+  EXPECT_TRUE(FpRebuildGains(PerLevel(), runs, tables, {{3, /*fewer=*/true}}, &bits).empty())
+      << "a move the other way carries nothing";
+}
+
+// A hand-made rebuild of `entries` keys from `built` to `planned` bits per
+// key saving `saving` reads per Get, reading and writing 2 MB.
+TableRebuild Gain(uint64_t number, double built, double planned, double saving) {
+  return {{number, 3, 1000, 1e6, built, planned}, saving, 2e6};
+}
+
+std::vector<uint64_t> Numbers(const std::vector<TableRebuild>& rebuilds) {
+  std::vector<uint64_t> numbers;
+  for (const TableRebuild& r : rebuilds) numbers.push_back(r.table.number);
+  return numbers;
+}
+
+// 10% over the budget, past its slack: the frees that add the fewest
+// reads a bit come first until the tree is within the budget itself; an
+// add that pays back then goes into the room left; an add that does not
+// pay back at the Get rate is left.
+TEST(RebuildsWithinBudgetTest, PastTheSlackFreesToTheBudgetThenAddsIntoTheRoomLeft) {
+  const std::vector<TableRebuild> gains{
+      Gain(1, 10, 7, -0.003),   // Frees 3,000 bits, 1e-6 reads a bit.
+      Gain(2, 10, 5, -0.002),   // Frees 5,000, 0.4e-6 a bit.
+      Gain(3, 10, 5, -0.01),    // Frees 5,000, 2e-6 a bit.
+      Gain(4, 10, 12, 0.01),    // Adds 2,000, saves 5e-6 a bit; pays from 81 Gets/s.
+      Gain(5, 10, 11, 0.0001),  // Adds 1,000; pays from 8,138 Gets/s.
+  };
+  // After the frees, 3,000 bits under the budget.
+  const TreeBits bits{100000, 110000};
+  EXPECT_EQ(Numbers(RebuildsWithinBudget(gains, 1000, bits)), (std::vector<uint64_t>{2, 1, 3, 4}));
+  EXPECT_EQ(Numbers(RebuildsWithinBudget(gains, 1e6, bits)), (std::vector<uint64_t>{2, 1, 3, 4, 5}))
+      << "at a million Gets a second the last add pays too, into the room left";
+  EXPECT_EQ(Numbers(RebuildsWithinBudget(gains, 10, bits)), (std::vector<uint64_t>{2, 1, 3}))
+      << "no add pays: only the budget's frees";
+  EXPECT_TRUE(RebuildsWithinBudget(gains, 10, {100000, 102900}).empty())
+      << "within the slack, nothing is freed for the budget";
+}
+
+// Within the budget, a free is made only for an add that saves more reads
+// a bit than it costs; nothing off the plan, nothing to do.
+TEST(RebuildsWithinBudgetTest, WithinTheBudgetAFreeIsMadeOnlyForABetterAdd) {
+  const TreeBits bits{100000, 100000};              // No room: the slack is not to spend.
+  const TableRebuild add = Gain(1, 10, 15, 0.005);  // Adds 5,000, 1e-6 a bit.
+  EXPECT_TRUE(RebuildsWithinBudget({add, Gain(2, 10, 5, -0.01)}, 1000, bits).empty())
+      << "the free adds 2e-6 reads a bit";
+  EXPECT_EQ(Numbers(RebuildsWithinBudget({add, Gain(2, 10, 5, -0.001)}, 1000, bits)),
+            (std::vector<uint64_t>{2, 1}));
+  EXPECT_TRUE(RebuildsWithinBudget({Gain(1, 10, 12, 0.005)}, 1000, bits).empty());
+  EXPECT_EQ(Numbers(RebuildsWithinBudget({Gain(1, 10, 12, 0.005)}, 1000, {100000, 97000})),
+            (std::vector<uint64_t>{1}))
+      << "2,000 bits fit the room";
+  EXPECT_TRUE(RebuildsWithinBudget({}, 1000, bits).empty());
+}
+
+}  // namespace
+}  // namespace sstfilter
