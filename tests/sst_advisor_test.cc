@@ -235,6 +235,37 @@ INSTANTIATE_TEST_SUITE_P(
     CacheAware, SstAdvisorCacheAwareTest,
     ::testing::Values("sstfilter.bloom:10:banded:optimize_levels:cache_aware"));
 
+// A tree whose per-level policy (no cache) had its budget lowered since
+// the tables were built: the section names the plan's bits against the
+// tree's and lists the rewrites that free bits first.
+class SstAdvisorPerLevelTest : public SstAdvisorCacheAwareTest {};
+
+TEST_P(SstAdvisorPerLevelTest, ABudgetLoweredSinceTheBuildListsTheFreesFirst) {
+  BuildTree();
+  db_.reset();
+  const std::string lowered = GetParam() + ":budget_mb:0.02";
+  rocksdb::BlockBasedTableOptions table;
+  ASSERT_TRUE(CreateFilterPolicyStrictly(lowered, &table.filter_policy).ok());
+  options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  // Its OPTIONS file names the budget; no Get, no rate: its loop rewrites nothing.
+  ASSERT_TRUE(OpenDb(options_, dir_.path(), &db_).ok());
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  const Result r = RunTool({"--db", dir_.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const size_t section = r.output.find(lowered + "'s plan: 0.02 MiB of filters over the tree");
+  ASSERT_NE(section, std::string::npos) << r.output;
+  const size_t listed = r.output.find("the census's rebuild loop rewrites", section);
+  ASSERT_NE(listed, std::string::npos) << r.output;
+  const size_t first = r.output.find("\n  #", listed);
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(" frees ", first), r.output.find(": frees", first) + 1) << r.output;
+  EXPECT_LT(r.output.find("frees", first), r.output.find("\n", first + 1)) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(PerLevel, SstAdvisorPerLevelTest,
+                         ::testing::Values("sstfilter.bloom:20:cache_local:optimize_levels"));
+
 TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   TempDir dir;
   Result r = RunTool({"--db", dir.path() + "/missing"});

@@ -25,6 +25,7 @@
 #include "tools/cache_advice.h"
 #include "tools/child_guard.h"
 #include "tools/live_tables.h"
+#include "tools/rebuild_advice.h"
 #include "tools/sst_tool.h"
 #include "tools/traffic_report.h"
 #include "tools/tree_case.h"
@@ -220,9 +221,15 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
       continue;
     }
     PrintRuns(family.name, runs, family.bytewise, family.unreadable, known);
+    // The loop rewrites the default column family's tables only.
+    const LevelMoveTimes family_moves =
+        family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes();
+    if (family.policy.has_value() && family.policy->per_level.optimize_levels &&
+        !family.policy->per_level.cache_aware && !family.policy->per_level.access_aware) {
+      PrintFpRebuildAdvice(runs, *family.policy, family_moves);
+    }
     if (cache.has_value()) {
-      PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr,
-                       family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes(),
+      PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr, family_moves,
                        family.policy);
     } else {
       absl::PrintF(

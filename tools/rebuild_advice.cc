@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "absl/strings/str_format.h"
 #include "filter/plan/cache_plan_memo.h"
+#include "filter/plan/fp_rebuilds.h"
 #include "filter/plan/rebuild_gain.h"
 #include "filter/plan/tables_against_plan.h"
 
@@ -115,6 +117,44 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
     absl::PrintF("  ... and %d more, the last from %.0f Gets/s\n", gains.size() - kListed,
                  BreakEvenGetsPerSecond(last.saving, last.cost_bytes));
   }
+}
+
+void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
+                          const LevelMoveTimes& moves) {
+  const std::vector<BuiltTable> built = BuiltTables(runs);
+  const auto tree = std::make_shared<const TreeRuns>(AsBuilt(CensusOf(runs), built));
+  const std::vector<TableAgainstPlan> tables =
+      TablesAgainstPlan(options, tree, nullptr, nullptr, /*tree_has_levels=*/true, built);
+  std::map<int, bool> under_way;
+  for (const auto& [level, move] : moves) under_way[level] = move.first;
+  TreeBits bits;
+  std::vector<TableRebuild> gains = FpRebuildGains(options, *tree, tables, under_way, &bits);
+  absl::PrintF(
+      "\n%s's plan: %.2f MiB of filters over the tree, which holds %.2f MiB (%.3fx)\n"
+      "tables off that plan (bits/key more than %.2f from its, or a filter it drops or gives), "
+      "their level moving enough: %d of the %d below L0\n",
+      FormatPolicyId(options), bits.budget / 8 / kBytesPerMib, bits.built / 8 / kBytesPerMib,
+      bits.budget > 0 ? bits.built / bits.budget : 0.0, kOffPlanBits, gains.size(), tables.size());
+  if (gains.empty()) return;
+  if (RebuildBytesPerSecond(options) <= 0) {
+    absl::PrintF("  the census's rebuild loop rewrites none (rebuild_mb_s:0)\n");
+    return;
+  }
+  gains = RebuildsWithinBudget(std::move(gains), std::numeric_limits<double>::max(), bits);
+  absl::PrintF(
+      "  the census's rebuild loop rewrites %d of them in this order (those that add bits each "
+      "once the DB serves enough Gets a second to pay for it within %d s):\n",
+      gains.size(), static_cast<int>(kPaybackHorizon.count()));
+  for (size_t i = 0; i < std::min(gains.size(), kListed); ++i) {
+    const TableRebuild& g = gains[i];
+    absl::PrintF(
+        "  #%d L%d, %s -> %s bits/key: %s %.1f KiB of filters, %s %.5f reads per Get, "
+        "rewrites %.1f MiB\n",
+        g.table.number, g.table.level, Bits(g.table.built_bits), Bits(g.table.planned_bits),
+        AddedBits(g) > 0 ? "adds" : "frees", std::abs(AddedBits(g)) / 8 / 1024,
+        g.saving >= 0 ? "saves" : "adds", std::abs(g.saving), g.cost_bytes / kBytesPerMib);
+  }
+  if (gains.size() > kListed) absl::PrintF("  ... and %d more\n", gains.size() - kListed);
 }
 
 }  // namespace sstfilter

@@ -1,5 +1,6 @@
 // sstfilter_sst --db DIR's section on rebuilds: the live tables below L0
-// whose filters are off the cache-aware plan the cache section shows
+// whose filters are off the plan (the cache-aware one the cache section
+// shows, or the per-level plan without a cache)
 // (filter/plan/tables_against_plan.h), what rewriting each would save and
 // cost (filter/plan/rebuild_gain.h), and from which Get rate the census's
 // rebuild loop (table/census/rebuild_loop.h) rewrites it.
@@ -26,6 +27,14 @@ namespace sstfilter {
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
                         const LevelMoveTimes& moves, HitShareFrom share_from);
+
+// The same for a column family whose policy sizes its filters by the tree
+// but not for a block cache (optimize_levels without cache_aware): the
+// tables off the per-level plan, what each saves by its false positives
+// and the bits it adds or frees (filter/plan/fp_rebuilds.h), and what the
+// loop rewrites within the plan's bits.
+void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
+                          const LevelMoveTimes& moves);
 
 }  // namespace sstfilter
 
