@@ -97,6 +97,42 @@ done
 check "the skewed shapes' optimum is per table" grep -q "access-aware allocation's, table by table" \
   <<<"$out"
 
+# A learning phase (--shape_learn_gets): each point measured again after
+# absent Gets with the census's rebuild loop let go; the settled tree's
+# per-level filters are rewritten to its plan (the young one's compactions
+# are off: pending, the loop waits), no more filter bits than the uniform
+# policy's, and the bytes rewritten against the DB's own.
+out="$("$bench" --shapes=leveled_dynamic --num=10000 --reads=4000 --present_reads=1000 \
+       --shape_learn_gets=100000 --write_buffer_size=65536 --target_file_size_base=65536 \
+       --max_bytes_for_level_base=262144 --use_direct_reads=false \
+       --compare="$(IFS=,; echo "${policies[*]}")" --json="$work/learn.json" \
+       --db="$work/learn" 2>"$work/progress")"
+status=$?
+echo "$out"
+check "--shape_learn_gets exits 0 (status $status; stderr: $(tail -n 3 "$work/progress"))" \
+  test "$status" = 0
+row_of() { grep -E "^\| leveled_dynamic +\| $1 +\| ${2//./\\.} +\|" <<<"$out"; }
+for point in young settled; do
+  before="$(row_of "$point" "${policies[1]}")"
+  after="$(row_of "$point\+learn" "${policies[1]}")"
+  read -r bits_before fp_before < <(awk -F'|' '{ print $6, $8 }' <<<"$before")
+  read -r bits_after fp_after rewrote < <(awk -F'|' '{ print $6, $8, $17 }' <<<"$after")
+  ref_bits="$(row_of "$point\+learn" "${policies[0]}" | awk -F'|' '{ print $6 }')"
+  check "$point+learn: a row, the bytes rewritten a ratio (${rewrote-})" \
+    grep -qE '^ *[0-9.]+x *$' <<<"${rewrote-}"
+  [ "$point" = young ] ||
+    check "$point+learn: bits/entry no more than the uniform policy's 1.03x (${bits_after-} vs ${ref_bits-})" \
+      awk -v b="${bits_after-}" -v r="${ref_bits-}" 'BEGIN { exit !(b > 0 && b <= 1.03 * r) }'
+  check "$point+learn: FP/absent no more than before (${fp_after-} vs ${fp_before-})" \
+    awk -v a="${fp_after-}" -v b="${fp_before-}" 'BEGIN { exit !(a > 0 && a <= b * 1.05) }'
+done
+check "the settled tree was rewritten in the learning phase" \
+  grep -qE '"rebuilt_tables": *[1-9]' "$work/learn.json"
+check "a point without learning says '-' for the bytes rewritten" \
+  grep -qE ' - +\|$' <<<"$(row_of settled "${policies[1]}")"
+expect_error "--shape_learn_gets=-1: expected 0 (none) or more Gets" --shapes=fifo \
+  --shape_learn_gets=-1
+
 skewed="skew_uniform, skew_zipf_0.8, skew_zipf_0.99, skew_zipf_1.2, skew_recent, skew_shift"
 expect_error "--shapes: unknown shape 'bogus'; expected all, skewed, or some of $shapes, $skewed" \
   --shapes=leveled_dynamic,bogus

@@ -24,7 +24,7 @@
 namespace sstfilter {
 namespace {
 
-constexpr size_t kKeys = 50000;
+constexpr size_t kBudgetTestKeys = 50000;
 constexpr double kLoadBudgetMib = 0.1;
 constexpr double kLoweredBudgetMib = 0.05;
 
@@ -71,8 +71,9 @@ class RebuildBudgetDbTest : public ::testing::Test {
     std::string value;
     for (size_t round = 0; std::chrono::steady_clock::now() - start < limit; ++round) {
       for (size_t i = 0; i < 2000; ++i) {
-        EXPECT_TRUE(db_->Get(rocksdb::ReadOptions(), absent_[(round * 2000 + i) % kKeys], &value)
-                        .IsNotFound());
+        EXPECT_TRUE(
+            db_->Get(rocksdb::ReadOptions(), absent_[(round * 2000 + i) % kBudgetTestKeys], &value)
+                .IsNotFound());
       }
       const uint64_t now = listener_->RebuiltSoFar("/db").tables;
       if (now != last) changed = std::chrono::steady_clock::now(), last = now;
@@ -93,15 +94,15 @@ class RebuildBudgetDbTest : public ::testing::Test {
   const std::shared_ptr<testing::WarningLog> log_ =
       std::make_shared<testing::WarningLog>(rocksdb::InfoLogLevel::INFO_LEVEL);
   const std::unique_ptr<rocksdb::Env> env_{rocksdb::NewMemEnv(rocksdb::Env::Default())};
-  const std::vector<std::string> keys_ = testing::RandomKeys(kKeys, 71);
-  const std::vector<std::string> absent_ = testing::AbsentKeys(kKeys, 72);
+  const std::vector<std::string> keys_ = testing::RandomKeys(kBudgetTestKeys, 71);
+  const std::vector<std::string> absent_ = testing::AbsentKeys(kBudgetTestKeys, 72);
   std::shared_ptr<LevelCensusListener> listener_;
   std::unique_ptr<rocksdb::DB> db_;
 };
 
 TEST_F(RebuildBudgetDbTest, AFilterBudgetLoweredAcrossAReopenIsMetByRewritingTables) {
   Open(kLoadBudgetMib);
-  for (size_t i = 0; i < kKeys; ++i) {
+  for (size_t i = 0; i < kBudgetTestKeys; ++i) {
     ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueOf(keys_[i])).ok());
   }
   ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());

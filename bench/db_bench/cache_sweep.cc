@@ -7,7 +7,6 @@
 #include <memory>
 #include <numeric>
 #include <random>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -19,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "bench/db_bench/compare_list.h"
 #include "bench/db_bench/progress.h"
+#include "bench/db_bench/rebuild_settle.h"
 #include "bench/db_bench/run_dir.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/cache_model/traffic_popularity.h"
@@ -107,23 +107,6 @@ absl::StatusOr<uint64_t> Build(const CacheSweepConfig& config, const CacheRow& r
   }
   const WrittenBytes written = (*db)->engine().Written();
   return written.flushes + written.compactions;
-}
-
-// The learning phase's rewrites: waits until the census has rewritten no
-// table for kLearnQuiet (or kLearnLimit has passed), then for the DB's
-// compactions.
-absl::Status SettleRebuilds(BenchDb* db) {
-  const auto start = std::chrono::steady_clock::now();
-  auto changed = start;
-  uint64_t tables = db->engine().Written().rebuilt_tables;
-  for (auto now = start;
-       now - changed < CacheSweepConfig::kLearnQuiet && now - start < CacheSweepConfig::kLearnLimit;
-       now = std::chrono::steady_clock::now()) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    const uint64_t so_far = db->engine().Written().rebuilt_tables;
-    if (so_far != tables) tables = so_far, changed = std::chrono::steady_clock::now();
-  }
-  return db->engine().WaitForCompactions();
 }
 
 // How the sweep's Gets spread over the key space (key number over `keys`),
@@ -254,7 +237,11 @@ absl::StatusOr<CachePoint> Learn(const CacheSweepConfig& config, const CacheRow&
   absl::StatusOr<BenchmarkResult> gets =
       db->RunRead("readrandom", KeysFor(config, config.kinds[0], 1000), config.learn_gets);
   if (!gets.ok()) return InRow(row, "learning Gets", gets.status());
-  if (absl::Status s = SettleRebuilds(db); !s.ok()) return InRow(row, "the rewrites", s);
+  if (absl::Status s =
+          SettleRebuilds(db, CacheSweepConfig::kLearnQuiet, CacheSweepConfig::kLearnLimit);
+      !s.ok()) {
+    return InRow(row, "the rewrites", s);
+  }
   absl::StatusOr<PointModel> m = ModelOf(config, read, path);
   if (!m.ok()) return InRow(row, "reading its tables", m.status());
   absl::StatusOr<CachePoint> p = Measure(config, row, read, fraction, 0, *std::move(m), db);

@@ -163,6 +163,9 @@ class Engine {
   virtual ~Engine() = default;
   // Zero where the engine does not count them (LevelDB).
   virtual WrittenBytes Written() const { return {}; }
+  // Holds the census's rebuild loop from starting a rewrite, or lets it
+  // go on (RocksDB; LevelDB has none).
+  virtual void HoldRebuilds(bool /*hold*/) {}
   // Writes keys[i] -> value for every i, as one atomic batch.
   virtual absl::Status Write(const std::vector<std::string>& keys, std::string_view value) = 0;
   // Moves the memtable's contents into a table file.

@@ -163,6 +163,12 @@ ABSL_FLAG(int64_t, sweep_learn_gets, 0,
 ABSL_FLAG(int64_t, warm_reads, 100000,
           "--cache_sweep: Gets before each point's measured ones (other keys, same draw)");
 ABSL_FLAG(int64_t, present_reads, 20000, "--shapes: present-key Gets (readrandom) per point");
+ABSL_FLAG(int64_t, shape_learn_gets, 0,
+          "--shapes: a learning phase at each measure point: after its measure, this many "
+          "absent-key Gets with the census's rebuild loop let go (it is held otherwise: a point "
+          "is the tree as its history left it), its rewrites, then the point measured again "
+          "(<point>+learn), with the bytes the rewrites wrote against the DB's flushes and "
+          "compactions; 0: none");
 ABSL_FLAG(int64_t, round_reads, 1000000,
           "--shapes, the skewed-traffic shapes (--shapes=skewed): absent-key Gets drawn by the "
           "shape's traffic in each round, before its measure point (RocksDB samples one Get in "
@@ -485,9 +491,14 @@ int RunShapesMode() {
   config.absent_reads = workload->reads >= 0 ? workload->reads : workload->num;
   config.present_reads = absl::GetFlag(FLAGS_present_reads);
   config.round_reads = absl::GetFlag(FLAGS_round_reads);
+  config.learn_gets = absl::GetFlag(FLAGS_shape_learn_gets);
   config.db = absl::GetFlag(FLAGS_db);
   if (config.absent_reads < 1 || config.present_reads < 1 || config.round_reads < 1) {
     return Fail("--shapes: --reads, --present_reads and --round_reads must be at least 1");
+  }
+  if (config.learn_gets < 0) {
+    return Fail(absl::StrFormat("--shape_learn_gets=%d: expected 0 (none) or more Gets",
+                                config.learn_gets));
   }
   const std::string compare = absl::GetFlag(FLAGS_compare);
   const absl::StatusOr<std::vector<std::string>> policies =

@@ -309,6 +309,8 @@ class RocksDbEngine final : public Engine {
 
   std::string StatisticsDump() const override { return options_.statistics->ToString(); }
 
+  void HoldRebuilds(bool hold) override { census_->HoldRebuilds(hold); }
+
   WrittenBytes Written() const override {
     WrittenBytes written;
     written.flushes = options_.statistics->getTickerCount(rocksdb::FLUSH_WRITE_BYTES);

@@ -31,7 +31,7 @@ std::string Ratio(double value, double reference, const char* format) {
 ShapesTable::ShapesTable(std::vector<std::string> policies) : policies_(std::move(policies)) {
   size_t policy = 6;
   for (const std::string& p : policies_) policy = std::max(policy, p.size());
-  widths_ = {15, 8, policy, 24, 10, 7, 9, 6, 9, 9, 6, 9, 9, 11, 6};
+  widths_ = {15, 14, policy, 24, 10, 7, 9, 6, 9, 9, 6, 9, 9, 11, 6, 11};
 }
 
 std::string ShapesTable::Row(const std::vector<std::string>& cells) const {
@@ -44,8 +44,8 @@ std::string ShapesTable::Row(const std::vector<std::string>& cells) const {
 
 std::string ShapesTable::Header() const {
   std::string out = Row({"shape", "point", "policy", "tree (tables per level)", "bits/entry",
-                         "/ref", "FP/absent", "/ref", "model", "optimum", "/opt",
-                         "model/opt", "us/absent", "present blk", "us/Get"});
+                         "/ref", "FP/absent", "/ref", "model", "optimum", "/opt", "model/opt",
+                         "us/absent", "present blk", "us/Get", "rewrote/DB"});
   std::vector<std::string> rule;
   for (size_t width : widths_) rule.push_back(std::string(width, '-'));
   return out + Row(rule);
@@ -69,17 +69,20 @@ std::string ShapesTable::Rows(const std::vector<PointResult>& results) const {
         const double ref_bits = reference ? reference->bits_per_entry() : 0;
         const double ref_fp = reference ? reference->false_positives_per_get() : 0;
         const bool projected = r.optimum.ok();
-        out += Row({r.shape, r.point, r.policy, TreeText(r.absent.tables),
-                    absl::StrFormat("%.2f", bits), Ratio(bits, ref_bits, "%.3fx"),
-                    absl::StrFormat("%.4f", fp), Ratio(fp, ref_fp, "%.2fx"),
-                    projected ? absl::StrFormat("%.4f", r.optimum->reads_today) : "-",
-                    projected ? absl::StrFormat("%.4f", r.optimum->reads_same_bytes) : "-",
-                    projected ? Ratio(fp, r.optimum->reads_same_bytes, "%.2fx") : "-",
-                    projected ? Ratio(r.optimum->reads_today, r.optimum->reads_same_bytes, "%.2fx")
-                              : "-",
-                    absl::StrFormat("%.2f", r.absent.micros_per_op()),
-                    absl::StrFormat("%.3f", r.present.data_block_reads_per_op()),
-                    absl::StrFormat("%.1f", r.present.micros_per_op())});
+        out += Row(
+            {r.shape, r.point, r.policy, TreeText(r.absent.tables), absl::StrFormat("%.2f", bits),
+             Ratio(bits, ref_bits, "%.3fx"), absl::StrFormat("%.4f", fp),
+             Ratio(fp, ref_fp, "%.2fx"),
+             projected ? absl::StrFormat("%.4f", r.optimum->reads_today) : "-",
+             projected ? absl::StrFormat("%.4f", r.optimum->reads_same_bytes) : "-",
+             projected ? Ratio(fp, r.optimum->reads_same_bytes, "%.2fx") : "-",
+             projected ? Ratio(r.optimum->reads_today, r.optimum->reads_same_bytes, "%.2fx") : "-",
+             absl::StrFormat("%.2f", r.absent.micros_per_op()),
+             absl::StrFormat("%.3f", r.present.data_block_reads_per_op()),
+             absl::StrFormat("%.1f", r.present.micros_per_op()),
+             r.learned_gets > 0 ? Ratio(static_cast<double>(r.rebuilt_bytes),
+                                        static_cast<double>(r.db_bytes), "%.2fx")
+                                : "-"});
       }
     }
   }
@@ -98,7 +101,9 @@ std::string ShapesTable::Legend() const {
       "model and optimum weigh each table by its own share of the shape's Gets: the optimum is "
       "access-aware allocation's, table by table); us/absent: the absent-key Gets' time; "
       "present blk, us/Get: data blocks read from the device per present-key Get "
-      "(readrandom), and its time)\n",
+      "(readrandom), and its time; rewrote/DB, at a point +learn (--shape_learn_gets): the "
+      "bytes the census's rebuild loop wrote in the learning phase against those the DB's "
+      "flushes and compactions wrote before it)\n",
       policies_.front());
 }
 
@@ -112,6 +117,12 @@ std::string ShapesJson(const std::vector<PointResult>& results, const ShapeConfi
                             {"false_positives_per_absent_get", r.false_positives_per_get()},
                             {"absent", ResultJson(r.absent)},
                             {"present", ResultJson(r.present)}};
+    if (r.learned_gets > 0) {
+      point["learning"] = {{"gets", r.learned_gets},
+                           {"rebuilt_tables", r.rebuilt_tables},
+                           {"rebuilt_bytes", r.rebuilt_bytes},
+                           {"db_flush_and_compaction_bytes_before", r.db_bytes}};
+    }
     if (r.optimum.ok()) {
       point["advisor"] = {{"modelled_false_positives_per_absent_get", r.optimum->reads_today},
                           {"optimize_levels_at_these_filter_bytes", r.optimum->reads_same_bytes}};

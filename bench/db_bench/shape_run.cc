@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/db_bench/progress.h"
+#include "bench/db_bench/rebuild_settle.h"
 #include "bench/db_bench/run_dir.h"
 #include "tools/db_projection.h"
 
@@ -55,6 +56,7 @@ class ShapeRunner {
     absl::StatusOr<std::unique_ptr<BenchDb>> db = BenchDb::Open(policy_, path_, config_.workload);
     if (!db.ok()) return db.status();
     db_ = *std::move(db);
+    db_->engine().HoldRebuilds(true);  // Let go only in a learning phase.
     return absl::OkStatus();
   }
 
@@ -91,7 +93,8 @@ class ShapeRunner {
         ++traffic_.hot_seed;
         return absl::OkStatus();
       case Kind::kMeasure:
-        return Measure(step);
+        if (absl::Status s = Measure(step, std::string(step.label)); !s.ok()) return s;
+        return config_.learn_gets > 0 ? Learn(step) : absl::OkStatus();
     }
     return absl::InternalError("unknown step");
   }
@@ -174,14 +177,40 @@ class ShapeRunner {
     return read.status();
   }
 
-  absl::Status Measure(const ShapeStep& step) {
-    report_(absl::StrFormat("measure '%s': %d absent Gets, the advisor's projection, %d present "
-                            "Gets",
-                            step.label, config_.absent_reads, config_.present_reads));
+  // ShapeConfig::learn_gets after the point `step` measured: absent Gets
+  // with the rebuild loop let go, its rewrites settled, the point again.
+  absl::Status Learn(const ShapeStep& step) {
+    report_(absl::StrFormat("learn at '%s': %d absent Gets, then the rebuild loop's rewrites",
+                            step.label, config_.learn_gets));
+    Engine& engine = db_->engine();
+    const WrittenBytes before = engine.Written();
+    engine.HoldRebuilds(false);
+    absl::StatusOr<BenchmarkResult> gets =
+        db_->RunRead("readmissing", Written(step.every), config_.learn_gets);
+    absl::Status settled =
+        gets.ok() ? SettleRebuilds(db_.get(), ShapeConfig::kLearnQuiet, ShapeConfig::kLearnLimit)
+                  : gets.status();
+    engine.HoldRebuilds(true);
+    if (!settled.ok()) return settled;
+    const WrittenBytes after = engine.Written();
+    if (absl::Status s = Measure(step, std::string(step.label) + "+learn"); !s.ok()) return s;
+    PointResult& learned = points_.back();
+    learned.learned_gets = config_.learn_gets;
+    learned.rebuilt_tables = after.rebuilt_tables - before.rebuilt_tables;
+    learned.rebuilt_bytes = after.rebuilt - before.rebuilt;
+    learned.db_bytes = before.flushes + before.compactions;
+    return absl::OkStatus();
+  }
+
+  absl::Status Measure(const ShapeStep& step, const std::string& label) {
+    report_(
+        absl::StrFormat("measure '%s': %d absent Gets, the advisor's projection, %d present "
+                        "Gets",
+                        label, config_.absent_reads, config_.present_reads));
     const ReadKeys written = Written(step.every);
     PointResult point;
     point.shape = std::string(shape_.name);
-    point.point = std::string(step.label);
+    point.point = label;
     point.policy = policy_;
     absl::StatusOr<BenchmarkResult> absent =
         db_->RunRead("readmissing", written, config_.absent_reads);
@@ -189,7 +218,7 @@ class ShapeRunner {
     point.absent = *std::move(absent);
     point.optimum = ProjectDbTree(path_, PerTableShares() ? TableShareOf(written) : nullptr);
     if (!point.optimum.ok()) {
-      report_(absl::StrFormat("the advisor's projection at '%s' failed: %s", step.label,
+      report_(absl::StrFormat("the advisor's projection at '%s' failed: %s", label,
                               point.optimum.status().message()));
     }
     absl::StatusOr<BenchmarkResult> present =
@@ -197,9 +226,9 @@ class ShapeRunner {
     if (!present.ok()) return present.status();
     point.present = *std::move(present);
     if (point.present.found != point.present.ops) {
-      return absl::DataLossError(absl::StrFormat(
-          "at '%s' %d of %d written keys read were not found", step.label,
-          point.present.ops - point.present.found, point.present.ops));
+      return absl::DataLossError(
+          absl::StrFormat("at '%s' %d of %d written keys read were not found", label,
+                          point.present.ops - point.present.found, point.present.ops));
     }
     points_.push_back(std::move(point));
     return absl::OkStatus();

@@ -14,6 +14,7 @@
 #ifndef SSTFILTER_BENCH_DB_BENCH_SHAPE_RUN_H_
 #define SSTFILTER_BENCH_DB_BENCH_SHAPE_RUN_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -40,6 +41,14 @@ struct ShapeConfig {
   int64_t absent_reads = 200000;  // readmissing Gets per measure point.
   int64_t present_reads = 20000;  // readrandom Gets per measure point.
   int64_t round_reads = 1000000;   // Gets per kRead step (the skewed shapes' rounds).
+  // A learning phase at each measure point: after its measure, this many
+  // absent-key Gets with the census's rebuild loop let go (held otherwise:
+  // a point is the tree as its history left it), its rewrites until none
+  // for kLearnQuiet (at most kLearnLimit), then the point measured again
+  // ("<point>+learn"); 0: none.
+  int64_t learn_gets = 0;
+  static constexpr std::chrono::seconds kLearnQuiet{5};
+  static constexpr std::chrono::seconds kLearnLimit{600};
   std::string db;  // --db: each run's DB is <db>.<shape>.<policy index>, kept.
 };
 
@@ -50,6 +59,11 @@ struct PointResult {
   BenchmarkResult present;  // readrandom.
   // The advisor's projection of the tree right after the absent Gets.
   absl::StatusOr<TreeProjection> optimum = absl::UnknownError("not projected");
+  // A learning phase's point: its Gets, the tables and bytes its rewrites
+  // wrote, and what the DB's flushes and compactions wrote before it (in
+  // this DB instance).
+  int64_t learned_gets = 0;
+  uint64_t rebuilt_tables = 0, rebuilt_bytes = 0, db_bytes = 0;
 
   // Filter bits per entry of the live tables.
   double bits_per_entry() const { return 8 * absent.filter_bytes_per_key(); }

@@ -42,6 +42,7 @@
 #ifndef SSTFILTER_TABLE_CENSUS_CENSUS_LISTENER_H_
 #define SSTFILTER_TABLE_CENSUS_CENSUS_LISTENER_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -146,6 +147,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
     uint64_t reckonings = 0;  // Times the loop weighed the tables against the plan.
   };
   Rebuilt RebuiltSoFar(const std::string& db_path);
+  // Holds every DB's rebuild loop from starting a rewrite (true) or lets
+  // it go on (benchmarks: a measure point is the tree as it was, its
+  // learning phase the rewrites it sets off). One under way finishes.
+  void HoldRebuilds(bool hold) { rebuilds_held_ = hold; }
 
   // Waits until the census's file writes and reads posted so far are done
   // (tests; a process that reads the traffic file it just had written).
@@ -334,6 +339,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
   const double work_per_rebuild_;
   const uint64_t answered_window_gets_;
   const std::optional<double> rebuild_bytes_per_second_;
+  std::atomic<bool> rebuilds_held_{false};
   std::mutex mu_;
   std::map<std::string, DbTree> trees_;  // By DB path.
   std::map<std::string, std::map<int, CensusTree::Compaction>> running_;  // DB path -> jobs.

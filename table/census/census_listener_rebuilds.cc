@@ -95,7 +95,8 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
       sizing.has_value()
           ? rebuild_bytes_per_second_.value_or(RebuildBytesPerSecond(sizing->options))
           : 0;
-  if (pace <= 0) return std::nullopt;  // rebuild_mb_s:0, or not a policy that rebuilds.
+  // rebuild_mb_s:0, not a policy that rebuilds, or held (HoldRebuilds).
+  if (pace <= 0 || rebuilds_held_) return std::nullopt;
   std::vector<rocksdb::LiveFileMetaData> files;
   std::optional<TableRebuild> next;
   double rate = 0;
