@@ -99,9 +99,9 @@ check "the skewed shapes' optimum is per table" grep -q "access-aware allocation
 
 # A learning phase (--shape_learn_gets): each point measured again after
 # absent Gets with the census's rebuild loop let go; the settled tree's
-# per-level filters are rewritten to its plan (the young one's compactions
-# are off: pending, the loop waits), no more filter bits than the uniform
-# policy's, and the bytes rewritten against the DB's own.
+# per-level filters are rewritten to its plan, no more filter bits than
+# before or than the uniform policy's, and the bytes rewritten against the
+# DB's own.
 out="$("$bench" --shapes=leveled_dynamic --num=10000 --reads=4000 --present_reads=1000 \
        --shape_learn_gets=100000 --write_buffer_size=65536 --target_file_size_base=65536 \
        --max_bytes_for_level_base=262144 --use_direct_reads=false \
@@ -120,11 +120,14 @@ for point in young settled; do
   ref_bits="$(row_of "$point\+learn" "${policies[0]}" | awk -F'|' '{ print $6 }')"
   check "$point+learn: a row, the bytes rewritten a ratio (${rewrote-})" \
     grep -qE '^ *[0-9.]+x *$' <<<"${rewrote-}"
-  [ "$point" = young ] ||
-    check "$point+learn: bits/entry no more than the uniform policy's 1.03x (${bits_after-} vs ${ref_bits-})" \
-      awk -v b="${bits_after-}" -v r="${ref_bits-}" 'BEGIN { exit !(b > 0 && b <= 1.03 * r) }'
-  check "$point+learn: FP/absent no more than before (${fp_after-} vs ${fp_before-})" \
-    awk -v a="${fp_after-}" -v b="${fp_before-}" 'BEGIN { exit !(a > 0 && a <= b * 1.05) }'
+  # The loop frees bits where the tables below L0 hold more than the plan
+  # gives them (L0 aside), and adds bits where that saves reads.
+  check "$point+learn: bits/entry no more than before or the uniform policy's 1.03x (${bits_after-} vs ${bits_before-}, ${ref_bits-})" \
+    awk -v a="${bits_after-}" -v b="${bits_before-}" -v r="${ref_bits-}" \
+      'BEGIN { exit !(a > 0 && (a <= b + 0.005 || a <= 1.03 * r)) }'
+  check "$point+learn: FP/absent no more than before where no bits were freed (${fp_after-} vs ${fp_before-})" \
+    awk -v a="${fp_after-}" -v b="${fp_before-}" -v ba="${bits_after-}" -v bb="${bits_before-}" \
+      'BEGIN { exit !(a > 0 && (ba < bb - 0.005 || a <= b * 1.05)) }'
 done
 check "the settled tree was rewritten in the learning phase" \
   grep -qE '"rebuilt_tables": *[1-9]' "$work/learn.json"

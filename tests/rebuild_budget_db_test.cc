@@ -40,7 +40,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
  protected:
   // Opens the DB (closed) with a budget of `budget_mib` and a listener of
   // its own, the loop paced at 1 GB/s.
-  void Open(double budget_mib) {
+  void Open(double budget_mib, bool compactions_off = false) {
     EnsureRocksDbFilterPoliciesRegistered();
     rocksdb::Options options;
     options.create_if_missing = true;
@@ -48,6 +48,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
     options.statistics = rocksdb::CreateDBStatistics();  // The Get rate.
     options.info_log = log_;
     testing::UseSmallLeveledTree(&options);
+    options.disable_auto_compactions = compactions_off;
     rocksdb::BlockBasedTableOptions table;
     ASSERT_TRUE(
         CreateFilterPolicyStrictly("sstfilter.bloom:20:cache_local:optimize_levels:budget_mb:" +
@@ -60,6 +61,16 @@ class RebuildBudgetDbTest : public ::testing::Test {
                                                       /*rebuild_bytes_per_second=*/1e9);
     options.listeners = {listener_};
     ASSERT_TRUE(OpenDb(options, "/db", &db_).ok());
+  }
+
+  // The keys under kLoadBudgetMib, their flushes and compactions done.
+  void Load() {
+    Open(kLoadBudgetMib);
+    for (size_t i = 0; i < kBudgetTestKeys; ++i) {
+      ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueOf(keys_[i])).ok());
+    }
+    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    testing::WaitForBackgroundWork(db_.get());
   }
 
   // Absent Gets until the loop has rewritten nothing new for `quiet`, or
@@ -101,12 +112,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
 };
 
 TEST_F(RebuildBudgetDbTest, AFilterBudgetLoweredAcrossAReopenIsMetByRewritingTables) {
-  Open(kLoadBudgetMib);
-  for (size_t i = 0; i < kBudgetTestKeys; ++i) {
-    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueOf(keys_[i])).ok());
-  }
-  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
-  testing::WaitForBackgroundWork(db_.get());
+  Load();
   const uint64_t loaded = testing::LiveFilterBytes(db_.get());
   const double lowered = kLoweredBudgetMib * 1024 * 1024;
   ASSERT_GT(static_cast<double>(loaded), 1.5 * lowered) << "the load's filters fit the new budget";
@@ -131,6 +137,23 @@ TEST_F(RebuildBudgetDbTest, AFilterBudgetLoweredAcrossAReopenIsMetByRewritingTab
   const std::string before = Rewrites();
   EXPECT_EQ(GetUntilQuiet(std::chrono::seconds(6), std::chrono::seconds(6)), rewritten)
       << Rewrites().substr(before.size());
+}
+
+// With automatic compactions off (a DB read while they are), a compaction
+// RocksDB has pending never runs: the loop does not wait for it.
+TEST_F(RebuildBudgetDbTest, APendingCompactionThatNeverRunsDoesNotHoldTheLoop) {
+  Load();
+  db_.reset();
+  Open(kLoweredBudgetMib, /*compactions_off=*/true);
+  for (int table = 0; table < 5; ++table) {  // L0 past its trigger of 4: a compaction pending.
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "new-key-" + std::to_string(table), "v").ok());
+    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  }
+  uint64_t pending = 0;
+  ASSERT_TRUE(db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending));
+  ASSERT_EQ(pending, 1u);
+  EXPECT_GT(GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(90)), 0u) << Rewrites();
+  testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   TreeBits bits;
   std::vector<TableRebuild> gains = FpRebuildGains(options, *tree, tables, under_way, &bits);
   absl::PrintF(
-      "\n%s's plan: %.2f MiB of filters over the tree, which holds %.2f MiB (%.3fx)\n"
+      "\n%s's plan: %.3f MiB of filters for the tables below L0, which hold %.3f MiB (%.3fx)\n"
       "tables off that plan (bits/key more than %.2f from its, or a filter it drops or gives), "
       "their level moving enough: %d of the %d below L0\n",
       FormatPolicyId(options), bits.budget / 8 / kBytesPerMib, bits.built / 8 / kBytesPerMib,

@@ -39,12 +39,15 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
                                          const std::vector<TableAgainstPlan>& tables,
                                          const std::map<int, bool>& under_way, TreeBits* bits) {
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
-  *bits = TreeBits{MostBits(options, planned), 0};
+  *bits = TreeBits{};
+  for (const TableAgainstPlan& table : tables) {
+    bits->budget += table.entries * table.planned_bits;
+    bits->built += table.entries * table.built_bits;
+  }
   double reads_today = 0;
   std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
   for (size_t i = 0; i < planned.size(); ++i) {
     const RunFilters today = FiltersToday(planned[i]);
-    bits->built += today.bits;
     reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
     if (planned[i].level > 0) run_of_level[planned[i].level] = i;
   }

@@ -3,11 +3,12 @@
 // holding the filters): by the allocation's own measure, the false
 // positives an absent-key Get reads (each run's reach times its mean FP,
 // filter/allocation/run_allocation.h), and within the bits the plan spends
-// over the tree (the uniform setting's, or budget_mb). The plan moves bits
-// from one level to another as the tree grows: a rewrite that adds bits is
-// made only into room, a rewrite that frees bits while the tree holds
-// more than the plan spends (kBudgetSlack), or to make room for one that
-// saves more reads a bit than it adds. Pure arithmetic: the census runs
+// on the tables below L0 (of the uniform setting's over the tree, or
+// budget_mb). The plan moves bits from one level to another as the tree
+// grows: a rewrite that adds bits is made only into room, a rewrite that
+// frees bits while those tables hold more than the plan gives them
+// (kBudgetSlack), or to make room for one that saves more reads a bit
+// than it adds. Pure arithmetic: the census runs
 // the rewrites (table/census/rebuild_loop.h), as for the cache model's
 // gains (rebuild_gain.h).
 #ifndef SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_
@@ -22,10 +23,15 @@
 
 namespace sstfilter {
 
-// What a column family's filters may hold and hold, in bits.
+// What a column family's tables below L0 may hold and hold, in bits: the
+// plan's spend on them (its budget, the uniform setting's bits or
+// budget_mb over the tree, less L0's share) and theirs as built. L0 is
+// left out: its tables are not rewritten, and the plan does not have the
+// levels below repay what an L0 burst holds over its share (the tables
+// that hold it are soon compacted; run_allocation.h).
 struct TreeBits {
-  double budget = 0;  // What the plan spends over the tree (MostBits).
-  double built = 0;   // As built: the known tables' bits, the rest at the uniform setting.
+  double budget = 0;
+  double built = 0;
 };
 
 // How far over the plan's bits a tree may be before the loop frees bits
@@ -39,7 +45,8 @@ double AddedBits(const TableRebuild& rebuild);
 // For each of `tables` that is off the plan, what rebuilding it saves (the
 // absent-key reads per Get its run's reach times its keys' FP, as built
 // against at the plan) and costs (its bytes read and written), in the tree
-// `runs` as built (AsBuilt); `bits` gets the tree's bits. Tables whose
+// `runs` as built (AsBuilt); `bits` gets those of `tables` (every table
+// below L0 whose bits are known). Tables whose
 // level holds no run of `runs` are left out, and those of a level whose
 // off-plan tables add bits and together save no more than kRebuildMargin
 // of today's reads, unless the level is `under_way` that way (the loop

@@ -310,6 +310,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     size_t off_plan = 0, weighed = 0, rewritten_for_the_plan = 0, waiting = 0, paying = 0,
            worth = 0;
     double hot_width = kUnsharpened;  // The plan's spread fit (OffPlanView).
+    // Where the gains are the false positives' (OffPlanView::bits): the
+    // tree's bits over the plan's; 0 otherwise.
+    double bits_held = 0;
   };
   // Under mu_: says in the DB's LOG how a reckoning's tables fared, when
   // that changed since the last.

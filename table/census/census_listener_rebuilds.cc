@@ -212,6 +212,9 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
                         ? RebuildsWithinBudget(std::move(gains), rate, *view->bits)
                         : RebuildsWorthIt(std::move(gains), rate);
   counts.worth = reckoning.worth.size();
+  if (view->bits.has_value() && view->bits->budget > 0) {
+    counts.bits_held = view->bits->built / view->bits->budget;
+  }
   LogReckoning(db, &tree, counts, rate);
   reckoning.gets_per_second = rate;
   // The tables to rewrite are sized for the plan, not for each other's
@@ -226,18 +229,23 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
 void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const ReckoningCounts& c,
                                        double gets_per_second) {
   if (c.off_plan == 0) return;
+  const std::string no_room =
+      c.bits_held > 0
+          ? absl::StrFormat(" or finding no room in the plan's bits (the tree holds %.3fx them)",
+                            c.bits_held)
+          : "";
   const std::string text = absl::StrFormat(
       "%d tables off today's plan: %d held back as their level saves too little, %d rewritten "
       "by the loop for the plan, %d waiting out a move of their level the other way, %d not "
-      "paying back at about %.0f Gets/s, %d to rewrite; the plan's spread: %s",
+      "paying back at about %.0f Gets/s%s, %d to rewrite; the plan's spread: %s",
       c.off_plan, c.off_plan - c.weighed, c.rewritten_for_the_plan, c.waiting, c.paying - c.worth,
-      gets_per_second, c.worth,
+      gets_per_second, no_room, c.worth,
       c.hot_width < kUnsharpened ? SpreadFitText(c.hot_width)
                                  : "the tables' sampled reads, no fit sharpening them");
   // Each reckoning is a tick apart: the LOG says what changed.
   const std::string key =
-      absl::StrFormat("%d %d %d %d %d %.3f", c.off_plan, c.weighed, c.rewritten_for_the_plan,
-                      c.waiting, c.worth, c.hot_width);
+      absl::StrFormat("%d %d %d %d %d %.3f %.3f", c.off_plan, c.weighed, c.rewritten_for_the_plan,
+                      c.waiting, c.worth, c.hot_width, c.bits_held);
   if (key == tree->last_reckoning) return;
   tree->last_reckoning = key;
   rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),

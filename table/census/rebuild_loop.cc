@@ -1,7 +1,9 @@
 #include "table/census/rebuild_loop.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "rocksdb/options.h"
 
@@ -35,10 +37,14 @@ void RebuildLoop::Stop() {
 }
 
 bool RebuildLoop::Busy() const {
-  for (const std::string& property :
-       {rocksdb::DB::Properties::kNumRunningCompactions,
-        rocksdb::DB::Properties::kNumRunningFlushes, rocksdb::DB::Properties::kCompactionPending,
-        rocksdb::DB::Properties::kMemTableFlushPending}) {
+  std::vector<std::string> properties{rocksdb::DB::Properties::kNumRunningCompactions,
+                                      rocksdb::DB::Properties::kNumRunningFlushes,
+                                      rocksdb::DB::Properties::kMemTableFlushPending};
+  // A compaction pending while automatic compactions are off never runs.
+  if (!db_->GetOptions().disable_auto_compactions) {
+    properties.push_back(rocksdb::DB::Properties::kCompactionPending);
+  }
+  for (const std::string& property : properties) {
     uint64_t value = 0;
     if (!db_->GetIntProperty(property, &value) || value > 0) return true;
   }

@@ -18,7 +18,9 @@
 // or compacts starts one).
 //
 // The loop never blocks a write and yields to RocksDB: it rewrites only
-// while the DB runs no flush or compaction and has none pending, and paces
+// while the DB runs no flush or compaction and has none pending (but
+// those pending while automatic compactions are off, which never run),
+// and paces
 // itself to each rewrite's pace (the policy's rebuild_mb_s). It stops, cancelling a
 // rewrite under way where RocksDB can (CompactionOptions::canceled, in the
 // 11.x line; before it the rewrite ends at the DB's own shutdown flag),
