@@ -1,9 +1,9 @@
 #include "filter/plan/fp_rebuilds.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
-#include "filter/plan/cache_budget.h"
 #include "filter/plan/filters_today.h"
 #include "filter/plan/planned_runs.h"
 
