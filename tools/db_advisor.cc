@@ -224,8 +224,9 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     // The loop rewrites the default column family's tables only.
     const LevelMoveTimes family_moves =
         family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes();
-    if (family.policy.has_value() && family.policy->per_level.optimize_levels &&
-        !family.policy->per_level.cache_aware && !family.policy->per_level.access_aware) {
+    if (family.name == rocksdb::kDefaultColumnFamilyName && family.policy.has_value() &&
+        family.policy->per_level.optimize_levels && !family.policy->per_level.cache_aware &&
+        !family.policy->per_level.access_aware) {
       PrintFpRebuildAdvice(runs, *family.policy, family_moves);
     }
     if (cache.has_value()) {
