@@ -34,6 +34,11 @@ struct TableFpRule {
 // The FP of the table's filter holding `keys`: rule.fp, or by its range.
 double FilterFp(const TableFpRule& rule, const FilterKeys& keys);
 
+// The share of the Gets a filter holding `keys` is sized for by its range
+// (the reach FilterFp weighs it by); 0 where the rule is not by range or
+// the keys' range is not known.
+double RangeReach(const TableFpRule& rule, const FilterKeys& keys);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_FILTER_ALLOCATION_TABLE_FP_RULE_H_

@@ -57,9 +57,10 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     if (run == run_of_level.end() || !OffPlan(table)) continue;
     const PlannedRun& r = planned[run->second];
     const double fp_saved = FpOrNone(r, table.built_bits) - FpOrNone(r, table.planned_bits);
-    TableRebuild rebuild{table,
-                         r.census.reach * table.entries * fp_saved / std::max(r.model.keys, 1.0),
-                         2 * table.file_bytes};
+    const double reach = table.share > 0
+                             ? table.share
+                             : r.census.reach * table.entries / std::max(r.model.keys, 1.0);
+    TableRebuild rebuild{table, reach * fp_saved, 2 * table.file_bytes};
     LevelMove& move = moves[table.level];
     move.saving += rebuild.saving;
     move.added_bits += AddedBits(rebuild);

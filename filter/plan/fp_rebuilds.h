@@ -43,8 +43,9 @@ inline constexpr double kBudgetSlack = 0.03;
 double AddedBits(const TableRebuild& rebuild);
 
 // For each of `tables` that is off the plan, what rebuilding it saves (the
-// absent-key reads per Get its run's reach times its keys' FP, as built
-// against at the plan) and costs (its bytes read and written), in the tree
+// absent-key reads per Get: its share of the Gets, or its run's reach
+// times its part of the run's keys, times its FP as built against at the
+// plan) and costs (its bytes read and written), in the tree
 // `runs` as built (AsBuilt); `bits` gets those of `tables` (every table
 // below L0 whose bits are known). Tables whose
 // level holds no run of `runs` are left out, and those of a level whose

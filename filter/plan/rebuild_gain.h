@@ -33,6 +33,9 @@ struct TableAgainstPlan {
   // them (the bytes spent, not the encoding's setting); 0: no filter.
   double built_bits = 0;
   double planned_bits = 0;
+  // The share of the Gets its plan sized it for by its key range
+  // (access_aware); 0: planned by its level, reached as its run's keys.
+  double share = 0;
 };
 
 // Bits per key by which a table's filter may differ from the plan's and

@@ -7,6 +7,7 @@
 #include "filter/accuracy.h"
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
+#include "filter/allocation/table_fp_rule.h"
 #include "filter/plan/cache_budget.h"
 #include "filter/plan/partition_cut.h"
 #include "filter/plan/table_choice.h"
@@ -34,6 +35,23 @@ double PlannedSpend(const FilterOptions& options, const TableChoice& choice,
   const double filters = cut.full * bytes(cut.keys) + (cut.tail > 0 ? bytes(cut.tail) : 0);
   return 8 * (filters + PartitionIndexBytes(cache, keys, cut.filters())) /
          std::max(table.entries, 1.0);
+}
+
+// Where `choice` sizes filters by their key range and `table`'s is known:
+// its rule becomes the FP of one filter of the table's range (each of its
+// filters at it), and its share of the Gets is returned; else 0.
+double PlanByRange(const BuiltTable& table, TableChoice* choice) {
+  if (!choice->fp_rule.has_value() || !table.has_range) return 0;
+  FilterKeys keys;
+  keys.entries = static_cast<size_t>(std::max(table.entries, 1.0));
+  keys.has_range = true;
+  keys.smallest = table.smallest, keys.largest = table.largest;
+  const double share = RangeReach(*choice->fp_rule, keys);
+  if (share <= 0) return 0;
+  TableFpRule whole;
+  whole.fp = FilterFp(*choice->fp_rule, keys);
+  choice->fp_rule = whole;
+  return share;
 }
 
 }  // namespace
@@ -64,7 +82,8 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
     site.tree_has_levels = tree_has_levels;
     site.level = table.level;
     site.bottommost = table.level >= deepest;
-    const TableChoice choice = ChooseForSite(options, site, free, cache, plans);
+    TableChoice choice = ChooseForSite(options, site, free, cache, plans);
+    const double share = PlanByRange(table, &choice);
     double planned = 0;
     if (!choice.no_filter) {
       const FilterSetting setting = FilterSettingOf(choice);
@@ -72,7 +91,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       planned = PlannedSpend(options, choice, setting, table, cache);
     }
     against.push_back({table.number, table.level, table.entries, table.file_bytes,
-                       table.filter_bits / table.entries, planned});
+                       table.filter_bits / table.entries, planned, share});
   }
   return against;
 }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "filter/allocation/tree_runs.h"
@@ -38,6 +39,10 @@ struct BuiltTable {
   // does.
   double user_key_bytes = 0;
   double index_top_bytes = 0;
+  // Its least and greatest user key (has_range false: not known), by which
+  // access-aware allocation sizes its filters.
+  bool has_range = false;
+  std::string smallest = {}, largest = {};
 };
 
 // The tree today's plan is made on: `runs` with every run free, owing
@@ -53,7 +58,11 @@ std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const Tre
 // `cache` (null: the filters are not in a block cache) through `plans`
 // (the column family's memo; null: none); `tree_has_levels` as
 // TableSite's. Tables of no entries, and those whose choice is the
-// uniform setting (not sized by the tree), are left out.
+// uniform setting (not sized by the tree), are left out. Where the choice
+// sizes filters by their key range (access_aware), a table whose range is
+// known is planned as one filter of its range (its share, TableAgainstPlan::
+// share), each of its partitions at that FP: its partitions' ranges are
+// not known here, and the builder sizes each by its own.
 // REQUIRES: options resolved.
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,

@@ -130,9 +130,11 @@ std::optional<RebuildTarget> LevelCensusListener::PickRebuild(rocksdb::DB* db,
     std::lock_guard<std::mutex> lock(mu_);
     const auto it = trees_.find(db->GetName());
     if (it == trees_.end() || it->second.session != session || it->second.closed) break;
-    it->second.level_moves[next->table.level] = {next->table.planned_bits < next->table.built_bits,
-                                                 std::chrono::steady_clock::now()};
-    WriteTrafficFile(&it->second);  // Now if the level's move is new: the next instance's too.
+    if (next->table.share <= 0) {  // A level's move, not one range's (WaitsForTheOtherMove).
+      it->second.level_moves[next->table.level] = {
+          next->table.planned_bits < next->table.built_bits, std::chrono::steady_clock::now()};
+      WriteTrafficFile(&it->second);  // Now if the level's move is new: the next instance's too.
+    }
     return RebuildTarget{f.file_number,           f.name, f.level, next->table.planned_bits, pace,
                          RebuildText(*next, rate)};
   }
@@ -286,14 +288,18 @@ void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarg
     if (status.ok()) {
       DbTree& tree = trees_[db->GetName()];
       const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
+      std::map<uint64_t, double> heirs;  // By file number, its entries.
       for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
         tree.rebuilt_for[output.file_number] = target.planned_bits;
         const auto record = records.find(output.file_number);
+        heirs[output.file_number] =
+            record == records.end() ? 0 : static_cast<double>(record->second.entries);
         if (record == records.end() || record->second.entries == 0) continue;
         outcome += absl::StrFormat(", #%d with %.1f bits/key", output.file_number,
                                    static_cast<double>(record->second.filter_bits) /
                                        static_cast<double>(record->second.entries));
       }
+      tree.samples.Rewritten(target.number, heirs);
       Rebuilt& rebuilt = rebuilt_[db->GetName()];
       ++rebuilt.tables;
       rebuilt.bytes += info.stats.total_output_bytes;

@@ -37,6 +37,7 @@ LevelMoveTimes MovesCarried(const std::map<int, LevelMove>& moves,
 
 bool WaitsForTheOtherMove(const LevelMoveTimes& moves, const TableRebuild& gain,
                           std::chrono::steady_clock::time_point now) {
+  if (gain.table.share > 0) return false;
   const auto moved = moves.find(gain.table.level);
   const bool fewer = gain.table.planned_bits < gain.table.built_bits;
   return moved != moves.end() && moved->second.first != fewer &&

@@ -35,7 +35,10 @@ LevelMoveTimes MovesCarried(const std::map<int, LevelMove>& moves,
 // Whether `gain` would move its level the other way from the loop's last
 // move there (`moves`), under kPaybackHorizon before `now`: it waits, as a
 // plan that flips as the rewrites change the tree would rewrite a level
-// back and forth.
+// back and forth. A table planned by its key range's share of the Gets
+// (access_aware) never waits: its level's tables move both ways, hot ones
+// to more bits and cold ones to fewer, and each is rewritten again only
+// once its own plan moves (census_listener.h's rebuilt_for).
 bool WaitsForTheOtherMove(const LevelMoveTimes& moves, const TableRebuild& gain,
                           std::chrono::steady_clock::time_point now);
 

@@ -43,7 +43,7 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
          static_cast<double>(f.num_entries > 0 ? f.num_entries : record->second.entries),
          static_cast<double>(f.size), static_cast<double>(record->second.filter_bits),
          static_cast<double>(record->second.index_blocks), record->second.user_key_bytes,
-         static_cast<double>(record->second.index_top_bytes)});
+         static_cast<double>(record->second.index_top_bytes), true, f.smallestkey, f.largestkey});
   }
   OffPlanView view;
   view.tables =
@@ -57,7 +57,7 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
   if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
     view.gains =
         RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);
-  } else if (!sizing.options.per_level.access_aware) {
+  } else {
     TreeBits bits;
     view.gains =
         FpRebuildGains(sizing.options, AsBuilt(*runs, built), view.tables, under_way, &bits);

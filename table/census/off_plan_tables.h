@@ -46,9 +46,8 @@ struct OffPlanView {
 // left out. `under_way`: the levels whose rewrites have begun, and whether
 // to fewer bits per key (RebuildGains). The gains are the cache model's
 // (rebuild_gain.h) where the filters are sized for a block cache, else
-// the false positives' (fp_rebuilds.h), but none under access_aware
-// there: a table's plan is its filters' key ranges', which the listing
-// does not hold.
+// the false positives' (fp_rebuilds.h). Under access_aware a table is
+// planned by its key range (the listing's least and greatest user key).
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,

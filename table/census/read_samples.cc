@@ -48,6 +48,10 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     double lived = 0;  // Share of the interval it was live.
     if (const auto it = tables_.find(f.file_number); it != tables_.end()) {
       t = it->second, lived = 1;
+    } else if (const auto heir = heirs_.find(f.file_number); heir != heirs_.end()) {
+      t = heir->second;
+      const auto born = born_share.find(f.file_number);
+      lived = born == born_share.end() ? 1 : std::clamp(born->second, 0.0, 1.0);
     } else if (!read_) {
       lived = 1;
     } else if (const auto born = born_share.find(f.file_number); born != born_share.end()) {
@@ -60,7 +64,19 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
   }
   tables_ = std::move(tables);
   last_reads_ = std::move(reads);
+  heirs_.clear();
   read_ = true;
+}
+
+void ReadSamples::Rewritten(uint64_t from, const std::map<uint64_t, double>& to) {
+  const auto was = tables_.find(from);
+  if (was == tables_.end()) return;
+  double entries = 0;
+  for (const auto& [number, part] : to) entries += part;
+  for (const auto& [number, part] : to) {
+    const double weight = entries > 0 ? part / entries : 1.0 / static_cast<double>(to.size());
+    heirs_[number] = {was->second.samples * weight, was->second.exposure};
+  }
 }
 
 void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,

@@ -61,6 +61,14 @@ class ReadSamples {
              const std::map<uint64_t, double>& shares,
              const std::map<uint64_t, double>& exposures);
 
+  // Table `from` was rewritten as `to` (by file number, each with its
+  // part of `from`'s entries) at its level, its keys unchanged (the rebuild
+  // loop's rewrite): the Gets its range draws are the same, so at the next
+  // reading each of `to` starts from its part of `from`'s samples and all
+  // of its exposure, not from none (a share shrunk toward its uniform one
+  // would size the next plan of a hot range as if it were cold).
+  void Rewritten(uint64_t from, const std::map<uint64_t, double>& to);
+
   // The counts of the live tables at the last reading, by file number.
   const std::map<uint64_t, TableSamples>& tables() const { return tables_; }
   // The column family's decayed sampled Gets (0 if none seen).
@@ -71,6 +79,7 @@ class ReadSamples {
   std::map<uint64_t, TableSamples> tables_;
   std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
   std::map<std::string, double> gets_;       // By column family, decayed.
+  std::map<uint64_t, TableSamples> heirs_;   // Rewritten's, until the next reading.
 };
 
 }  // namespace sstfilter
