@@ -116,6 +116,32 @@ TEST(ReadSamplesTest, ACarriedCountGoesOnAsItsOwnWould) {
   EXPECT_DOUBLE_EQ(samples.tables().at(3).exposure, 20);
 }
 
+// The rebuild loop rewrote table 1 (30 of 50 sampled Gets) as tables 7
+// and 8 (3 and 1 parts of its entries), born a quarter of the way through
+// the next interval: they start from its counts, not from none, and add
+// their own.
+TEST(ReadSamplesTest, ARewrittenTablesCountsPassToWhatRewroteIt) {
+  ReadSamples samples;
+  samples.Update({File(1, 6, 0), File(2, 6, 0)}, {});
+  samples.Update({File(1, 6, 30), File(2, 6, 20)}, {});
+  samples.Rewritten(1, {{7, 3000}, {8, 1000}});
+  samples.Rewritten(99, {{9, 1}});  // Not in the last reading: nothing to pass on.
+  samples.Update({File(7, 6, 6), File(8, 6, 2), File(2, 6, 30), File(9, 6, 4)},
+                 {{7, 0.75}, {8, 0.75}, {9, 0.75}});
+  const double d = std::exp(-22 / kDecayGets);  // L6 gained 6 + 2 + 10 + 4.
+  ASSERT_DOUBLE_EQ(samples.Gets("default"), 50 * d + 22);
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).samples, 0.75 * 30 * d + 6);
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).exposure, 50 * d + 0.75 * 22);
+  EXPECT_DOUBLE_EQ(samples.tables().at(8).samples, 0.25 * 30 * d + 2);
+  EXPECT_DOUBLE_EQ(samples.tables().at(8).exposure, 50 * d + 0.75 * 22);
+  EXPECT_DOUBLE_EQ(samples.tables().at(9).samples, 4) << "born of no table read";
+  EXPECT_DOUBLE_EQ(samples.tables().at(9).exposure, 0.75 * 22);
+  // Once read, the heirs are gone: a later table of such a number starts anew.
+  samples.Update({File(7, 6, 6)}, {});
+  samples.Update({File(7, 6, 6), File(8, 6, 0)}, {{8, 1}});
+  EXPECT_DOUBLE_EQ(samples.tables().at(8).samples, 0);
+}
+
 // Two L6 tables, "a".."m" and "n".."z", 1000 keys each; the first saw
 // 900 of 1000 sampled Gets. An L5 table over "a".."m", born just before
 // the reading: 20 sampled Gets in its sliver of the interval (share 1).

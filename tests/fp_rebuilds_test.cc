@@ -10,6 +10,7 @@
 
 #include "filter/allocation/run_allocation.h"
 #include "filter/filter_options.h"
+#include "filter/plan/tables_against_plan.h"
 #include "gtest/gtest.h"
 #include "tests/plan_test_util.h"
 
@@ -64,6 +65,56 @@ TEST(FpRebuildGainsTest, ALevelThatSavesTooLittleIsLeftUnlessItsMoveBegan) {
   EXPECT_EQ(FpRebuildGains(PerLevel(), runs, tables, {{3, /*fewer=*/false}}, &bits).size(), 2u);
   EXPECT_TRUE(FpRebuildGains(PerLevel(), runs, tables, {{3, /*fewer=*/true}}, &bits).empty())
       << "a move the other way carries nothing";
+}
+
+// Access-aware: L3's first table draws 30 times its uniform share of the
+// Gets, each other 0.7 times. Its plan and its saving follow its own key
+// range's share, not its level's: the allocation's rule (p = mu * keys /
+// (c * share)) gives two tables of as many keys at one level FPs in
+// inverse proportion to their shares.
+TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) {
+  FilterOptions given = PerLevel();
+  given.per_level.access_aware = true;
+  const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
+  ASSERT_TRUE(options.ok()) << options.status();
+  TreeRuns runs = ThreeLevelTree(10);
+  const double hot = 0.3, cold = 0.7 / 99;
+  runs.traffic = BottomTraffic([&](int i) { return i == 0 ? hot : cold; });
+  std::vector<BuiltTable> tables;
+  for (int i : {0, 1}) {
+    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, 10 * 1e5};
+    t.has_range = true;
+    t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
+    tables.push_back(t);
+  }
+  const auto tree = std::make_shared<const TreeRuns>(runs);
+  const std::vector<TableAgainstPlan> against =
+      TablesAgainstPlan(*options, tree, nullptr, nullptr, true, tables);
+  ASSERT_EQ(against.size(), 2u);
+  EXPECT_NEAR(against[0].share, hot, 1e-9);
+  EXPECT_NEAR(against[1].share, cold, 1e-9);
+  const auto fp = [](double bits) { return CacheLocalFpAt(bits, 1e7, 1e5); };
+  // Within the setting's search precision and a filter's metadata.
+  EXPECT_NEAR(fp(against[1].planned_bits) / fp(against[0].planned_bits), hot / cold,
+              0.05 * hot / cold);
+  // Its range not known, a table is planned by its level, between the two.
+  tables[0].has_range = false;
+  const std::vector<TableAgainstPlan> by_level =
+      TablesAgainstPlan(*options, tree, nullptr, nullptr, true, tables);
+  EXPECT_EQ(by_level[0].share, 0);
+  EXPECT_LT(by_level[0].planned_bits, against[0].planned_bits);
+  EXPECT_GT(by_level[0].planned_bits, against[1].planned_bits);
+
+  TreeBits bits;
+  const std::vector<TableRebuild> gains =
+      FpRebuildGains(*options, AsBuilt(runs, tables), against, {}, &bits);
+  ASSERT_EQ(gains.size(), 2u);
+  EXPECT_NEAR(gains[0].saving, hot * (fp(10) - fp(against[0].planned_bits)),
+              0.02 * gains[0].saving);
+  EXPECT_NEAR(gains[1].saving, cold * (fp(10) - fp(against[1].planned_bits)),
+              0.02 * std::abs(gains[1].saving));
+  EXPECT_GT(AddedBits(gains[0]), 0);
+  EXPECT_LT(AddedBits(gains[1]), 0);
 }
 
 // A hand-made rebuild of `entries` keys from `built` to `planned` bits per

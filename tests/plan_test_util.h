@@ -8,7 +8,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
 
+#include "absl/strings/str_format.h"
 #include "filter/allocation/run_allocation.h"
 #include "filter/allocation/tree_runs.h"
 #include "filter/allocation/tree_traffic.h"
@@ -79,8 +81,15 @@ inline CacheSite Cache(double mib) {
   return cache;
 }
 
+// The least (`last` false) or greatest user key of BottomTraffic's i-th
+// table.
+inline std::string BottomTableKey(int i, bool last) {
+  return absl::StrFormat("key%03d%s", i, last ? "z" : "a");
+}
+
 // The traffic of a tree whose L3 holds 100 tables of 100,000 keys: the
-// i-th with share(i) of the Gets (its uniform share: 0.01).
+// i-th with share(i) of the Gets (its uniform share: 0.01), its keys
+// BottomTableKey(i, ...).
 inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
   auto traffic = std::make_shared<TreeTraffic>();
   traffic->gets = 1000;
@@ -88,6 +97,7 @@ inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<doub
   for (int i = 0; i < 100; ++i) {
     TableTraffic t;
     t.range.keys = 100000;
+    t.range.smallest = BottomTableKey(i, false), t.range.largest = BottomTableKey(i, true);
     t.uniform = 0.01;
     t.share = share(i);
     traffic->levels[3].push_back(t);
