@@ -3,6 +3,7 @@
 // than its policy's budget allows (the budget lowered across a reopen) is
 // brought within it by rewriting its tables in place, every key still
 // found, and a tree brought to the plan is left alone.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "table/census/census_listener.h"
 #include "table/census/filter_answers.h"
 #include "table/census/open_db.h"
@@ -41,6 +43,13 @@ class RebuildBudgetDbTest : public ::testing::Test {
   // Opens the DB (closed) with a budget of `budget_mib` and a listener of
   // its own, the loop paced at 1 GB/s.
   void Open(double budget_mib, bool compactions_off = false) {
+    OpenWith(
+        "sstfilter.bloom:20:cache_local:optimize_levels:budget_mb:" + std::to_string(budget_mib),
+        compactions_off);
+  }
+
+  // The same, under `policy`.
+  void OpenWith(const std::string& policy, bool compactions_off = false) {
     EnsureRocksDbFilterPoliciesRegistered();
     rocksdb::Options options;
     options.create_if_missing = true;
@@ -50,22 +59,23 @@ class RebuildBudgetDbTest : public ::testing::Test {
     testing::UseSmallLeveledTree(&options);
     options.disable_auto_compactions = compactions_off;
     rocksdb::BlockBasedTableOptions table;
-    ASSERT_TRUE(
-        CreateFilterPolicyStrictly("sstfilter.bloom:20:cache_local:optimize_levels:budget_mb:" +
-                                       std::to_string(budget_mib),
-                                   &table.filter_policy)
-            .ok());
+    ASSERT_TRUE(CreateFilterPolicyStrictly(policy, &table.filter_policy).ok());
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     listener_ = std::make_shared<LevelCensusListener>(LevelCensusListener::kWorkPerRebuild,
                                                       FilterAnswers::kAnsweredWindowGets,
                                                       /*rebuild_bytes_per_second=*/1e9);
     options.listeners = {listener_};
-    ASSERT_TRUE(OpenDb(options, "/db", &db_).ok());
+    ASSERT_TRUE(OpenDb(options, path_, &db_).ok());
   }
 
-  // The keys under kLoadBudgetMib, their flushes and compactions done.
-  void Load() {
-    Open(kLoadBudgetMib);
+  // The keys under kLoadBudgetMib (or `policy`), their flushes and
+  // compactions done.
+  void Load(const std::string& policy = "") {
+    if (policy.empty()) {
+      Open(kLoadBudgetMib);
+    } else {
+      OpenWith(policy);
+    }
     for (size_t i = 0; i < kBudgetTestKeys; ++i) {
       ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueOf(keys_[i])).ok());
     }
@@ -73,23 +83,30 @@ class RebuildBudgetDbTest : public ::testing::Test {
     testing::WaitForBackgroundWork(db_.get());
   }
 
-  // Absent Gets until the loop has rewritten nothing new for `quiet`, or
-  // `limit` passes; the tables rewritten by then.
-  uint64_t GetUntilQuiet(std::chrono::seconds quiet, std::chrono::seconds limit) {
+  // Absent Gets (of `absent`, absent_ if empty) until the loop has
+  // rewritten nothing new for `quiet` (went_quiet_), or `limit` passes;
+  // the tables rewritten by then.
+  uint64_t GetUntilQuiet(std::chrono::seconds quiet, std::chrono::seconds limit,
+                         std::vector<std::string> absent = {}) {
+    if (absent.empty()) absent = absent_;
     const auto start = std::chrono::steady_clock::now();
     auto changed = start;
-    uint64_t last = listener_->RebuiltSoFar("/db").tables;
+    uint64_t last = listener_->RebuiltSoFar(path_).tables;
     std::string value;
     for (size_t round = 0; std::chrono::steady_clock::now() - start < limit; ++round) {
       for (size_t i = 0; i < 2000; ++i) {
         EXPECT_TRUE(
-            db_->Get(rocksdb::ReadOptions(), absent_[(round * 2000 + i) % kBudgetTestKeys], &value)
+            db_->Get(rocksdb::ReadOptions(), absent[(round * 2000 + i) % absent.size()], &value)
                 .IsNotFound());
       }
-      const uint64_t now = listener_->RebuiltSoFar("/db").tables;
+      const uint64_t now = listener_->RebuiltSoFar(path_).tables;
       if (now != last) changed = std::chrono::steady_clock::now(), last = now;
-      if (std::chrono::steady_clock::now() - changed > quiet) break;
+      if (std::chrono::steady_clock::now() - changed > quiet) {
+        went_quiet_ = true;
+        return last;
+      }
     }
+    went_quiet_ = false;
     return last;
   }
 
@@ -109,6 +126,8 @@ class RebuildBudgetDbTest : public ::testing::Test {
   const std::vector<std::string> absent_ = testing::AbsentKeys(kBudgetTestKeys, 72);
   std::shared_ptr<LevelCensusListener> listener_;
   std::unique_ptr<rocksdb::DB> db_;
+  const std::string path_ = "/db";
+  bool went_quiet_ = false;  // Whether the last GetUntilQuiet saw its quiet.
 };
 
 TEST_F(RebuildBudgetDbTest, AFilterBudgetLoweredAcrossAReopenIsMetByRewritingTables) {
@@ -153,6 +172,95 @@ TEST_F(RebuildBudgetDbTest, APendingCompactionThatNeverRunsDoesNotHoldTheLoop) {
   ASSERT_TRUE(db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending));
   ASSERT_EQ(pending, 1u);
   EXPECT_GT(GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(90)), 0u) << Rewrites();
+  testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
+}
+
+// A live table's level, keys and filter bits per entry.
+struct LiveTable {
+  int level = 0;
+  std::string smallest, largest;
+  double bits_per_key = 0;
+};
+
+std::vector<LiveTable> LiveTables(rocksdb::DB* db) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  rocksdb::TablePropertiesCollection properties;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&properties).ok());
+  std::vector<LiveTable> tables;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    for (const auto& [path, table] : properties) {
+      if (path.size() < f.name.size() ||
+          path.compare(path.size() - f.name.size(), f.name.size(), f.name) != 0) {
+        continue;
+      }
+      tables.push_back({f.level, f.smallestkey, f.largestkey,
+                        8.0 * static_cast<double>(table->filter_size) /
+                            static_cast<double>(std::max<uint64_t>(table->num_entries, 1))});
+    }
+  }
+  return tables;
+}
+
+// The median bits per key of the deepest level's tables outside [lo, hi].
+double MedianBitsOutside(const std::vector<LiveTable>& tables, int level, const std::string& lo,
+                         const std::string& hi) {
+  std::vector<double> bits;
+  for (const LiveTable& t : tables) {
+    if (t.level == level && (t.largest < lo || hi < t.smallest)) bits.push_back(t.bits_per_key);
+  }
+  std::sort(bits.begin(), bits.end());
+  return bits.empty() ? 0 : bits[bits.size() / 2];
+}
+
+// Access-aware allocation without a cache: a loaded DB's tables were
+// built before any Get (each level at one setting). Nine Gets in ten then
+// go to one bottom table's key range: the loop rewrites that table with
+// more bits a key than the level's others, within the policy's byte
+// budget, every key still found.
+TEST_F(RebuildBudgetDbTest, AHotRangesTableBuiltColdIsRewrittenWithMoreBits) {
+  Load("sstfilter.bloom:20:cache_local:optimize_levels:access_aware:budget_mb:" +
+       std::to_string(kLoweredBudgetMib));
+  const std::vector<LiveTable> before = LiveTables(db_.get());
+  int deepest = 0;
+  for (const LiveTable& t : before) deepest = std::max(deepest, t.level);
+  std::vector<LiveTable> bottom;
+  for (const LiveTable& t : before) {
+    if (t.level == deepest) bottom.push_back(t);
+  }
+  ASSERT_GE(bottom.size(), 8u);
+  std::sort(bottom.begin(), bottom.end(),
+            [](const LiveTable& a, const LiveTable& b) { return a.smallest < b.smallest; });
+  const LiveTable hot = bottom[bottom.size() / 2];
+  ASSERT_NEAR(hot.bits_per_key, MedianBitsOutside(before, deepest, hot.smallest, hot.largest), 1.0)
+      << "built before any Get, the level's tables are alike";
+
+  std::vector<std::string> in_range;  // Absent keys inside it: each a present key's successor.
+  for (const std::string& key : keys_) {
+    if (hot.smallest <= key && key < hot.largest) in_range.push_back(key + "h");
+  }
+  ASSERT_GE(in_range.size(), 100u);
+  std::vector<std::string> gets;
+  for (size_t i = 0; i < kBudgetTestKeys; ++i) {
+    gets.push_back(i % 10 == 9 ? absent_[i] : in_range[i % in_range.size()]);
+  }
+  // Quiet for longer than the census's refresh of the tables' sampled reads
+  // (kTrafficRefresh, 5 s) where only Gets move them.
+  EXPECT_GT(GetUntilQuiet(std::chrono::seconds(7), std::chrono::seconds(90), gets), 0u);
+  EXPECT_TRUE(went_quiet_) << "the loop still rewrote after 90 s\n" << Rewrites();
+
+  const std::vector<LiveTable> after = LiveTables(db_.get());
+  const double others = MedianBitsOutside(after, deepest, hot.smallest, hot.largest);
+  size_t covering = 0;
+  for (const LiveTable& t : after) {
+    if (t.level != deepest || t.largest < hot.smallest || hot.largest < t.smallest) continue;
+    ++covering;
+    EXPECT_GE(t.bits_per_key, others + 2) << "the hot range's table\n" << Rewrites();
+  }
+  EXPECT_GE(covering, 1u);
+  EXPECT_LE(static_cast<double>(testing::LiveFilterBytes(db_.get())),
+            (1 + kBudgetSlack) * kLoweredBudgetMib * 1024 * 1024)
+      << Rewrites();
   testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
 }
 

@@ -52,7 +52,9 @@ double AddedBits(const TableRebuild& rebuild);
 // off-plan tables add bits and together save no more than kRebuildMargin
 // of today's reads, unless the level is `under_way` that way (the loop
 // began its move: each table's saving stands alone in this measure, so
-// the move is carried through). REQUIRES: options resolved.
+// the move is carried through). A table planned by its key range's share
+// (access_aware) is a level of its own in this test. REQUIRES: options
+// resolved.
 std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                          const std::vector<TableAgainstPlan>& tables,
                                          const std::map<int, bool>& under_way, TreeBits* bits);
