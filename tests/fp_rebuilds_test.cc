@@ -67,8 +67,8 @@ TEST(FpRebuildGainsTest, ALevelThatSavesTooLittleIsLeftUnlessItsMoveBegan) {
       << "a move the other way carries nothing";
 }
 
-// Access-aware: L3's first table draws 30 times its uniform share of the
-// Gets, each other 0.7 times. Its plan and its saving follow its own key
+// Access-aware: L3's first table draws 75 times its uniform share of the
+// Gets, each other a quarter of it. Its plan and its saving follow its own key
 // range's share, not its level's: the allocation's rule (p = mu * keys /
 // (c * share)) gives two tables of as many keys at one level FPs in
 // inverse proportion to their shares.
@@ -78,11 +78,12 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
   ASSERT_TRUE(options.ok()) << options.status();
   TreeRuns runs = ThreeLevelTree(10);
-  const double hot = 0.3, cold = 0.7 / 99;
+  const double cold = 0.0025, hot = 1 - 99 * cold;
+  constexpr double kBuilt = 11;  // Both: more than a bit and a half off the plan.
   runs.traffic = BottomTraffic([&](int i) { return i == 0 ? hot : cold; });
   std::vector<BuiltTable> tables;
   for (int i : {0, 1}) {
-    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, 10 * 1e5};
+    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, kBuilt * 1e5};
     t.has_range = true;
     t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
     tables.push_back(t);
@@ -109,12 +110,19 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   const std::vector<TableRebuild> gains =
       FpRebuildGains(*options, AsBuilt(runs, tables), against, {}, &bits);
   ASSERT_EQ(gains.size(), 2u);
-  EXPECT_NEAR(gains[0].saving, hot * (fp(10) - fp(against[0].planned_bits)),
+  EXPECT_NEAR(gains[0].saving, hot * (fp(kBuilt) - fp(against[0].planned_bits)),
               0.02 * gains[0].saving);
-  EXPECT_NEAR(gains[1].saving, cold * (fp(10) - fp(against[1].planned_bits)),
+  EXPECT_NEAR(gains[1].saving, cold * (fp(kBuilt) - fp(against[1].planned_bits)),
               0.02 * std::abs(gains[1].saving));
   EXPECT_GT(AddedBits(gains[0]), 0);
   EXPECT_LT(AddedBits(gains[1]), 0);
+  // A bit off its plan is off a level's plan, not off its range's (whose
+  // share moves with its samples).
+  TableAgainstPlan near = against[1];
+  near.built_bits = near.planned_bits + 1;
+  EXPECT_FALSE(OffPlan(near));
+  near.share = 0;
+  EXPECT_TRUE(OffPlan(near));
 }
 
 // A hand-made rebuild of `entries` keys from `built` to `planned` bits per

@@ -13,7 +13,9 @@ std::optional<double> ReachOfRange(const TableFpRule& rule, const FilterKeys& ke
   if (!rule.by_range.has_value() || !keys.has_range) return std::nullopt;
   const TableFpRule::ByRange& range = *rule.by_range;
   const double n = static_cast<double>(std::max<size_t>(keys.entries, 1));
-  const double share = range.traffic->ShareOf(keys.smallest, keys.largest);
+  const double share = range.own_level > 0
+                           ? range.traffic->ShareAt(range.own_level, keys.smallest, keys.largest)
+                           : range.traffic->ShareOf(keys.smallest, keys.largest);
   return share > 0 ? share : UniformShare(range.level_reach, n, std::max(range.level_keys, n));
 }
 

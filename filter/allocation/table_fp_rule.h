@@ -27,6 +27,10 @@ struct TableFpRule {
     std::shared_ptr<const TreeTraffic> traffic;
     double mu = 0, slope = 1, factor = 1;
     double level_keys = 0, level_reach = 1;
+    // > 0: the level whose tables' share of a range it takes
+    // (TreeTraffic::ShareAt: a live table of it rewritten in place, or
+    // planned so); 0: the level that saw the most of the range (ShareOf).
+    int own_level = 0;
   };
   std::optional<ByRange> by_range;
 };

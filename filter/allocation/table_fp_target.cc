@@ -117,6 +117,7 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
   const RunAllocation split = AllocateFreeRuns(models, budget);
   rule.by_range = TableFpRule::ByRange{runs.traffic,       split.mu,      split.slope[part],
                                        split.factor[part], by_range->keys, by_range->reach};
+  if (runs.rewrite_level == place.level) rule.by_range->own_level = place.level;
   return rule;
 }
 

@@ -94,6 +94,10 @@ struct TreeRuns {
   // tables_against_plan.h plans it) takes the fit of the tree as built.
   // nullopt: fit here, where the misses are known.
   std::optional<double> given_hot_width;
+  // > 0: the tree a table of this level is rewritten on in place (the
+  // census's rebuild loop): its filters' ranges take the share its own
+  // level's tables saw (TableFpRule::ByRange::own_level).
+  int rewrite_level = 0;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

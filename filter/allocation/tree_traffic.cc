@@ -43,6 +43,12 @@ double TreeTraffic::ShareOf(const std::string& lo, const std::string& hi) const 
   return best.share;
 }
 
+double TreeTraffic::ShareAt(int level, const std::string& lo, const std::string& hi) const {
+  if (level == 0) return LevelShareOf(l0, lo, hi, /*sorted=*/false).share;
+  if (level < 0 || level >= static_cast<int>(levels.size())) return 0;
+  return LevelShareOf(levels[static_cast<size_t>(level)], lo, hi, /*sorted=*/true).share;
+}
+
 double UniformShare(double run_reach, double table_keys, double run_keys) {
   return run_keys > 0 ? run_reach * table_keys / run_keys : 0;
 }

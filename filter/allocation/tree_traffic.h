@@ -49,6 +49,11 @@ struct TreeTraffic {
   // level with the most evidence there saw of that range; 0 if no table
   // holds any of it.
   double ShareOf(const std::string& lo, const std::string& hi) const;
+  // The share of Gets the tables of `level` (0: L0) saw of the keys [lo,
+  // hi]: a live table rewritten in place at that level takes its own (a
+  // wider table of another level would spread a hot range's Gets over its
+  // whole span).
+  double ShareAt(int level, const std::string& lo, const std::string& hi) const;
 };
 
 // A table's share of the Gets were they spread like the keys: its run's

@@ -44,6 +44,16 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     bits->budget += table.entries * table.planned_bits;
     bits->built += table.entries * table.built_bits;
   }
+  if (options.per_level.budget_mb.has_value()) {
+    // The plan's tables, each sized for its own key range's share
+    // (access_aware), can together spend more than the budget the
+    // allocation was solved for: the budget is the contract.
+    double l0_bits = 0;
+    for (const PlannedRun& run : planned) {
+      if (run.level == 0) l0_bits += static_cast<double>(run.census.fixed_filter_bits);
+    }
+    bits->budget = std::min(bits->budget, std::max(MostBits(options, planned) - l0_bits, 0.0));
+  }
   double reads_today = 0;
   std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
   for (size_t i = 0; i < planned.size(); ++i) {
@@ -51,12 +61,7 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
     if (planned[i].level > 0) run_of_level[planned[i].level] = i;
   }
-  // By level, and by table where its plan is its key range's (access_aware):
-  // such a table moves on its own (its level's tables move both ways), and
-  // a move that adds bits must save kRebuildMargin of today's reads alone,
-  // so that the plan's drift as a rarely read table's sampled share moves
-  // does not rewrite it back and forth.
-  std::map<std::pair<int, uint64_t>, LevelMove> moves;
+  std::map<int, LevelMove> moves;
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);
     if (run == run_of_level.end() || !OffPlan(table)) continue;
@@ -66,14 +71,14 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
                              ? table.share
                              : r.census.reach * table.entries / std::max(r.model.keys, 1.0);
     TableRebuild rebuild{table, reach * fp_saved, 2 * table.file_bytes};
-    LevelMove& move = moves[{table.level, table.share > 0 ? table.number : 0}];
+    LevelMove& move = moves[table.level];
     move.saving += rebuild.saving;
     move.added_bits += AddedBits(rebuild);
     move.tables.push_back(std::move(rebuild));
   }
   std::vector<TableRebuild> gains;
-  for (auto& [level_table, move] : moves) {
-    const auto begun = under_way.find(level_table.first);
+  for (auto& [level, move] : moves) {
+    const auto begun = under_way.find(level);
     const bool carried = begun != under_way.end() && begun->second == (move.added_bits < 0);
     if (move.added_bits > 0 && !carried && !(move.saving > kRebuildMargin * reads_today)) continue;
     for (TableRebuild& t : move.tables) gains.push_back(std::move(t));

@@ -25,7 +25,8 @@ namespace sstfilter {
 
 // What a column family's tables below L0 may hold and hold, in bits: the
 // plan's spend on them (its budget, the uniform setting's bits or
-// budget_mb over the tree, less L0's share) and theirs as built. L0 is
+// budget_mb over the tree, less L0's share; with budget_mb, at most
+// budget_mb less what L0's tables hold) and theirs as built. L0 is
 // left out: its tables are not rewritten, and the plan does not have the
 // levels below repay what an L0 burst holds over its share (the tables
 // that hold it are soon compacted; run_allocation.h).
@@ -52,9 +53,7 @@ double AddedBits(const TableRebuild& rebuild);
 // off-plan tables add bits and together save no more than kRebuildMargin
 // of today's reads, unless the level is `under_way` that way (the loop
 // began its move: each table's saving stands alone in this measure, so
-// the move is carried through). A table planned by its key range's share
-// (access_aware) is a level of its own in this test. REQUIRES: options
-// resolved.
+// the move is carried through). REQUIRES: options resolved.
 std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                          const std::vector<TableAgainstPlan>& tables,
                                          const std::map<int, bool>& under_way, TreeBits* bits);

@@ -17,7 +17,8 @@ namespace sstfilter {
 bool OffPlan(const TableAgainstPlan& table) {
   if ((table.built_bits > 0) != (table.planned_bits > 0)) return true;
   const double overhead = kFilterOverheadBits / std::max(table.entries, 1.0);
-  return std::abs(table.built_bits - table.planned_bits) > kOffPlanBits + overhead;
+  const double band = table.share > 0 ? kRangeOffPlanBits : kOffPlanBits;
+  return std::abs(table.built_bits - table.planned_bits) > band + overhead;
 }
 
 namespace {

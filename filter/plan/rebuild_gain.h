@@ -55,9 +55,18 @@ inline constexpr double kOffPlanBits = 0.25;
 // widens the bits a table may be off by.
 inline constexpr double kFilterOverheadBits = 256;
 
+// Bits per key by which a table planned by its key range's share of the
+// Gets (TableAgainstPlan::share) may differ from the plan and still be on
+// it: about a factor 2 in that share (a Bloom filter's FP halves every 1.44
+// bits a key). A rarely read table's sampled share moves that much from
+// one reading of the tree to the next; with kOffPlanBits, the loop
+// rewrote such tables back and forth for no saving.
+inline constexpr double kRangeOffPlanBits = 1.5;
+
 // Whether the table's filter is off the plan: it has one the plan drops,
 // lacks one the plan gives, or differs by more than kOffPlanBits per key
-// beyond kFilterOverheadBits over its entries.
+// (kRangeOffPlanBits where planned by its range) beyond
+// kFilterOverheadBits over its entries.
 bool OffPlan(const TableAgainstPlan& table);
 
 // The least share of today's reads per Get a level's first rewrites must

@@ -38,10 +38,16 @@ double PlannedSpend(const FilterOptions& options, const TableChoice& choice,
 }
 
 // Where `choice` sizes filters by their key range and `table`'s is known:
-// its rule becomes the FP of one filter of the table's range (each of its
-// filters at it), and its share of the Gets is returned; else 0.
+// its rule becomes the FP of one filter of the table's range at the share
+// its own level's tables saw of it (as the loop's rewrite builds it,
+// TreeRuns::rewrite_level), each of its filters at it, and that share is
+// returned; else 0.
 double PlanByRange(const BuiltTable& table, TableChoice* choice) {
-  if (!choice->fp_rule.has_value() || !table.has_range) return 0;
+  if (!choice->fp_rule.has_value() || !choice->fp_rule->by_range.has_value() || !table.has_range) {
+    return 0;
+  }
+  // Rewritten in place, the table keeps its keys: its own level's share.
+  choice->fp_rule->by_range->own_level = table.level;
   FilterKeys keys;
   keys.entries = static_cast<size_t>(std::max(table.entries, 1.0));
   keys.has_range = true;

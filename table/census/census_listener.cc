@@ -351,6 +351,13 @@ void LevelCensusListener::BeginJob(rocksdb::DB* db, const rocksdb::CompactionJob
   running_[db->GetName()][info.job_id] = compaction;
   const bool in_step = tree.tree.StartCompaction(info.job_id, std::move(compaction));
   StartJob(db, info.cf_name, info.job_id, Update(db, in_step, 0));
+  // RocksDB's job for the loop's rewrite (CompactFiles): its table is built
+  // on the tree the loop weighed it on.
+  const auto rewrite = loop_rewrites_.find(db->GetName());
+  if (info.job_id >= 0 && rewrite != loop_rewrites_.end() && info.input_file_infos.size() == 1 &&
+      info.input_file_infos[0].file_number == rewrite->second.first) {
+    jobs_[{db->GetName(), info.cf_name, info.job_id}].runs = rewrite->second.second;
+  }
 }
 
 void LevelCensusListener::OnCompactionCompleted(rocksdb::DB* db,

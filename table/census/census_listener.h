@@ -352,6 +352,10 @@ class LevelCensusListener final : public rocksdb::EventListener {
   std::map<std::string, Loop> loops_;   // By DB path.
   std::map<std::string, Rebuilt> rebuilt_;  // By DB path, over its instances.
   int next_rebuild_job_ = -1;               // The rebuilds' job ids: below 0.
+  // By DB path, the table the loop is rewriting and the tree its plan was
+  // weighed on: RocksDB runs the rewrite as a compaction job of its own
+  // (CompactFiles), whose tables are built on that tree (BeginJob).
+  std::map<std::string, std::pair<uint64_t, std::shared_ptr<const TreeRuns>>> loop_rewrites_;
   // Last: destroyed first, running what waits while the rest still lives.
   FileWorker files_;
 };

@@ -269,8 +269,11 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   // the census's, whose other tables' debts would size it off that plan.
   const auto it = jobs_.find({db->GetName(), info.cf_name, job});
   if (!sizing.has_value() || it == jobs_.end() || it->second.runs == nullptr) return;
-  it->second.runs = FreeTree(sizing->options, *it->second.runs,
-                             sizing->cache.has_value() ? &*sizing->cache : nullptr);
+  auto free = std::make_shared<TreeRuns>(*FreeTree(
+      sizing->options, *it->second.runs, sizing->cache.has_value() ? &*sizing->cache : nullptr));
+  free->rewrite_level = target.level;  // Its keys stay: their share is its own level's.
+  it->second.runs = free;
+  loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
 }
 
 void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
@@ -284,6 +287,7 @@ void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarg
                             : ": " + status.ToString();
   {
     std::lock_guard<std::mutex> lock(mu_);
+    loop_rewrites_.erase(db->GetName());
     EndJob(db, info);
     if (status.ok()) {
       DbTree& tree = trees_[db->GetName()];

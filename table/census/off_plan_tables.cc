@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "filter/allocation/tree_traffic.h"
 #include "filter/plan/tables_against_plan.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
@@ -23,6 +24,17 @@ std::optional<PolicySizing> SizingOfDb(rocksdb::DB* db) {
   if (!registered.has_value() || registered->sizing == nullptr) return std::nullopt;
   return registered->sizing(*table);
 }
+
+namespace {
+
+// Access-aware, and the tree's traffic read but too little yet: the tables
+// would be planned as by optimize_levels alone, then again once it is
+// known (nothing learned yet is worth a rewrite).
+bool TrafficUnknown(const FilterOptions& options, const TreeRuns& runs) {
+  return options.per_level.access_aware && runs.traffic != nullptr && !runs.traffic->known();
+}
+
+}  // namespace
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
@@ -57,11 +69,20 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
   if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
     view.gains =
         RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);
-  } else {
+  } else if (!TrafficUnknown(sizing.options, *runs)) {
     TreeBits bits;
     view.gains =
         FpRebuildGains(sizing.options, AsBuilt(*runs, built), view.tables, under_way, &bits);
     view.bits = bits;
+    for (const auto& t : view.tables)
+      if (t.share > 0.03)
+        fprintf(stderr, "DBG #%lu L%d built=%.2f plan=%.2f share=%.4f off=%d\n",
+                (unsigned long)t.number, t.level, t.built_bits, t.planned_bits, t.share,
+                (int)OffPlan(t));
+    for (const auto& g : view.gains)
+      if (g.table.share > 0.03)
+        fprintf(stderr, "DBG gain #%lu saving=%.5f\n", (unsigned long)g.table.number, g.saving);
+    fprintf(stderr, "DBG ---- budget=%.0f built=%.0f\n", bits.budget, bits.built);
   }
   return view;
 }

@@ -47,7 +47,8 @@ struct OffPlanView {
 // to fewer bits per key (RebuildGains). The gains are the cache model's
 // (rebuild_gain.h) where the filters are sized for a block cache, else
 // the false positives' (fp_rebuilds.h). Under access_aware a table is
-// planned by its key range (the listing's least and greatest user key).
+// planned by its key range (the listing's least and greatest user key),
+// and none is weighed until the tree's traffic is known.
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
