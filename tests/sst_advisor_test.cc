@@ -15,11 +15,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -267,6 +269,48 @@ TEST_P(SstAdvisorPerLevelTest, ABudgetLoweredSinceTheBuildListsTheFreesFirst) {
 
 INSTANTIATE_TEST_SUITE_P(PerLevel, SstAdvisorPerLevelTest,
                          ::testing::Values("sstfilter.bloom:20:cache_local:optimize_levels"));
+
+// An access-aware per-level tree (L5 and L6 a table each, built before any
+// Get: at the static plan): with no table shares in the traffic file the
+// loop weighs nothing; with L6's table (ten times L5's keys) drawing nine
+// Gets in ten and L5's one in a hundred, L5's is listed to free its bits
+// (planned by its level alone, it is on the plan).
+class SstAdvisorAccessAwareTest : public SstAdvisorCacheAwareTest {};
+
+TEST_P(SstAdvisorAccessAwareTest, TablesArePlannedByTheirSharesOnceKnown) {
+  BuildTree();
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  Result r = RunTool({"--db", dir_.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "weighs no table until the Gets' traffic is known")) << r.output;
+
+  TrafficSummary traffic;
+  std::map<int, uint64_t> table_at;
+  for (const auto& f : files) {
+    if (f.level > 0) table_at[f.level] = f.file_number;
+  }
+  ASSERT_EQ(table_at.size(), 2u);
+  traffic.tables[table_at[5]] = 0.01;
+  traffic.tables[table_at[6]] = 0.9;
+  std::ofstream(dir_.path() + "/" + kTrafficFileName) << FormatTrafficFile(traffic);
+  r = RunTool({"--db", dir_.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const size_t listed = r.output.find("the census's rebuild loop rewrites");
+  ASSERT_NE(listed, std::string::npos) << r.output;
+  const auto row = [&](int level) {
+    const size_t at = r.output.find(absl::StrFormat("#%d L%d, ", table_at[level], level), listed);
+    return at == std::string::npos ? std::string()
+                                   : r.output.substr(at, r.output.find('\n', at) - at);
+  };
+  EXPECT_TRUE(Contains(row(5), " bits/key: frees ")) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AccessAware, SstAdvisorAccessAwareTest,
+    ::testing::Values("sstfilter.bloom:10:cache_local:optimize_levels:access_aware"));
 
 TEST(SstAdvisorErrorsTest, MissingNotADirectoryNotADbAndFlagsItRefuses) {
   TempDir dir;

@@ -225,9 +225,8 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     const LevelMoveTimes family_moves =
         family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes();
     if (family.name == rocksdb::kDefaultColumnFamilyName && family.policy.has_value() &&
-        family.policy->per_level.optimize_levels && !family.policy->per_level.cache_aware &&
-        !family.policy->per_level.access_aware) {
-      PrintFpRebuildAdvice(runs, *family.policy, family_moves);
+        family.policy->per_level.optimize_levels && !family.policy->per_level.cache_aware) {
+      PrintFpRebuildAdvice(runs, *family.policy, family_moves, family.bytewise ? known : nullptr);
     }
     if (cache.has_value()) {
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr, family_moves,

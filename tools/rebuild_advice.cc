@@ -13,6 +13,7 @@
 #include "filter/plan/fp_rebuilds.h"
 #include "filter/plan/rebuild_gain.h"
 #include "filter/plan/tables_against_plan.h"
+#include "tools/cache_advice.h"
 
 namespace sstfilter {
 
@@ -33,7 +34,7 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
                        static_cast<double>(t.data_bytes + t.index_bytes + t.filter_bytes),
                        8.0 * static_cast<double>(t.filter_bytes + t.partition_index_bytes),
                        static_cast<double>(t.index_blocks), t.user_key_bytes,
-                       static_cast<double>(t.index_top_bytes)});
+                       static_cast<double>(t.index_top_bytes), true, t.smallest, t.largest});
     }
   }
   return built;
@@ -120,9 +121,18 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 }
 
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
-                          const LevelMoveTimes& moves) {
+                          const LevelMoveTimes& moves, const TableShares* shares) {
+  if (options.per_level.access_aware && shares == nullptr) {
+    absl::PrintF(
+        "\n%s: the census's rebuild loop weighs no table until the Gets' traffic is known (no "
+        "%s with table shares)\n",
+        FormatPolicyId(options), kTrafficFileName);
+    return;
+  }
   const std::vector<BuiltTable> built = BuiltTables(runs);
-  const auto tree = std::make_shared<const TreeRuns>(AsBuilt(CensusOf(runs), built));
+  TreeRuns census = CensusOf(runs);
+  if (options.per_level.access_aware) census.traffic = SummaryTraffic(runs, shares);
+  const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   const std::vector<TableAgainstPlan> tables =
       TablesAgainstPlan(options, tree, nullptr, nullptr, /*tree_has_levels=*/true, built);
   std::map<int, bool> under_way;
@@ -134,7 +144,9 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
       "tables off that plan (bits/key more than %.2f from its, or a filter it drops or gives), "
       "their level moving enough: %d of the %d below L0\n",
       FormatPolicyId(options), bits.budget / 8 / kBytesPerMib, bits.built / 8 / kBytesPerMib,
-      bits.budget > 0 ? bits.built / bits.budget : 0.0, kOffPlanBits, gains.size(), tables.size());
+      bits.budget > 0 ? bits.built / bits.budget : 0.0,
+      options.per_level.access_aware ? kRangeOffPlanBits : kOffPlanBits, gains.size(),
+      tables.size());
   if (gains.empty()) return;
   if (RebuildBytesPerSecond(options) <= 0) {
     absl::PrintF("  the census's rebuild loop rewrites none (rebuild_mb_s:0)\n");

@@ -14,6 +14,7 @@
 #include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
 #include "table/census/level_moves.h"
+#include "table/census/traffic_file.h"
 
 namespace sstfilter {
 
@@ -32,9 +33,12 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 // but not for a block cache (optimize_levels without cache_aware): the
 // tables off the per-level plan, what each saves by its false positives
 // and the bits it adds or frees (filter/plan/fp_rebuilds.h), and what the
-// loop rewrites within the plan's bits.
+// loop rewrites within the plan's bits. Under access_aware each table is
+// planned by its key range's share of the Gets, as the traffic summary's
+// `shares` say (nullptr: none known, so none is weighed, as the loop does
+// until the tree's traffic is known).
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
-                          const LevelMoveTimes& moves);
+                          const LevelMoveTimes& moves, const TableShares* shares);
 
 }  // namespace sstfilter
 
