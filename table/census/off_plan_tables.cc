@@ -74,15 +74,6 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
     view.gains =
         FpRebuildGains(sizing.options, AsBuilt(*runs, built), view.tables, under_way, &bits);
     view.bits = bits;
-    for (const auto& t : view.tables)
-      if (t.share > 0.03)
-        fprintf(stderr, "DBG #%lu L%d built=%.2f plan=%.2f share=%.4f off=%d\n",
-                (unsigned long)t.number, t.level, t.built_bits, t.planned_bits, t.share,
-                (int)OffPlan(t));
-    for (const auto& g : view.gains)
-      if (g.table.share > 0.03)
-        fprintf(stderr, "DBG gain #%lu saving=%.5f\n", (unsigned long)g.table.number, g.saving);
-    fprintf(stderr, "DBG ---- budget=%.0f built=%.0f\n", bits.budget, bits.built);
   }
   return view;
 }
