@@ -89,7 +89,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
     site.level = table.level;
     site.bottommost = table.level >= deepest;
     TableChoice choice = ChooseForSite(options, site, free, cache, plans);
-    const double share = PlanByRange(table, &choice);
+    const double share = cache == nullptr ? PlanByRange(table, &choice) : 0;
     double planned = 0;
     if (!choice.no_filter) {
       const FilterSetting setting = FilterSettingOf(choice);

@@ -59,10 +59,11 @@ std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const Tre
 // (the column family's memo; null: none); `tree_has_levels` as
 // TableSite's. Tables of no entries, and those whose choice is the
 // uniform setting (not sized by the tree), are left out. Where the choice
-// sizes filters by their key range (access_aware), a table whose range is
-// known is planned as one filter of its range (its share, TableAgainstPlan::
-// share), each of its partitions at that FP: its partitions' ranges are
-// not known here, and the builder sizes each by its own.
+// sizes filters by their key range (access_aware) and no cache is
+// modelled, a table whose range is known is planned as one filter of its
+// range (its share, TableAgainstPlan::share), each of its partitions at
+// that FP: its partitions' ranges are not known here, and the builder
+// sizes each by its own. With a cache, a table is planned by its level.
 // REQUIRES: options resolved.
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,

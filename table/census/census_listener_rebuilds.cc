@@ -273,7 +273,12 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
       sizing->options, *it->second.runs, sizing->cache.has_value() ? &*sizing->cache : nullptr));
   free->rewrite_level = target.level;  // Its keys stay: their share is its own level's.
   it->second.runs = free;
-  loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
+  // RocksDB's own job for the rewrite takes this tree only where the plan
+  // is each table's range's (PlannedByRange): elsewhere it keeps the
+  // census's, with the tables to rewrite counted free (SetPendingRewrites),
+  // as the loop's level plans were measured on (on that tree a young tree's
+  // rewrites leave L0's excess to be repaid; on this one they did not).
+  if (PlannedByRange(*sizing)) loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
 }
 
 void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,

@@ -34,7 +34,16 @@ bool TrafficUnknown(const FilterOptions& options, const TreeRuns& runs) {
   return options.per_level.access_aware && runs.traffic != nullptr && !runs.traffic->known();
 }
 
+// The cache model's gains, not the false positives'.
+bool CacheModelled(const PolicySizing& sizing) {
+  return sizing.cache.has_value() && sizing.options.per_level.cache_aware;
+}
+
 }  // namespace
+
+bool PlannedByRange(const PolicySizing& sizing) {
+  return sizing.options.per_level.access_aware && !CacheModelled(sizing);
+}
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
@@ -66,7 +75,7 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
   if (plans != nullptr) {
     if (const std::optional<CachePlan> last = plans->Last()) view.hot_width = last->hot_width;
   }
-  if (sizing.cache.has_value() && sizing.options.per_level.cache_aware) {
+  if (CacheModelled(sizing)) {
     view.gains =
         RebuildGains(sizing.options, AsBuilt(*runs, built), *sizing.cache, view.tables, under_way);
   } else if (!TrafficUnknown(sizing.options, *runs)) {

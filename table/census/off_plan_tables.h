@@ -49,6 +49,11 @@ struct OffPlanView {
 // the false positives' (fp_rebuilds.h). Under access_aware a table is
 // planned by its key range (the listing's least and greatest user key),
 // and none is weighed until the tree's traffic is known.
+// Whether the loop plans `sizing`'s tables each by its key range's share of
+// the Gets: access_aware, its gains the false positives' (no block cache
+// modelled).
+bool PlannedByRange(const PolicySizing& sizing);
+
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
                                          const std::map<uint64_t, TableRecord>& records,
