@@ -26,6 +26,12 @@ std::string Bits(double bits) {
   return bits > 0 ? absl::StrFormat("%.1f", bits) : std::string("none");
 }
 
+// A listed rewrite's table and its bits: "#N LX, built -> planned bits/key".
+std::string RewriteHead(const TableRebuild& g) {
+  return absl::StrFormat("#%d L%d, %s -> %s bits/key", g.table.number, g.table.level,
+                         Bits(g.table.built_bits), Bits(g.table.planned_bits));
+}
+
 std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
   std::vector<BuiltTable> built;
   for (const TreeRun& run : runs) {
@@ -107,11 +113,9 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
       static_cast<int>(kPaybackHorizon.count()));
   for (size_t i = 0; i < std::min(gains.size(), kListed); ++i) {
     const TableRebuild& g = gains[i];
-    absl::PrintF(
-        "  #%d L%d, %s -> %s bits/key: saves %.4f reads per Get, rewrites %.1f MiB, "
-        "from %.0f Gets/s\n",
-        g.table.number, g.table.level, Bits(g.table.built_bits), Bits(g.table.planned_bits),
-        g.saving, g.cost_bytes / kBytesPerMib, BreakEvenGetsPerSecond(g.saving, g.cost_bytes));
+    absl::PrintF("  %s: saves %.4f reads per Get, rewrites %.1f MiB, from %.0f Gets/s\n",
+                 RewriteHead(g), g.saving, g.cost_bytes / kBytesPerMib,
+                 BreakEvenGetsPerSecond(g.saving, g.cost_bytes));
   }
   if (gains.size() > kListed) {
     const TableRebuild& last = gains.back();
@@ -159,12 +163,10 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
       gains.size(), static_cast<int>(kPaybackHorizon.count()));
   for (size_t i = 0; i < std::min(gains.size(), kListed); ++i) {
     const TableRebuild& g = gains[i];
-    absl::PrintF(
-        "  #%d L%d, %s -> %s bits/key: %s %.1f KiB of filters, %s %.5f reads per Get, "
-        "rewrites %.1f MiB\n",
-        g.table.number, g.table.level, Bits(g.table.built_bits), Bits(g.table.planned_bits),
-        AddedBits(g) > 0 ? "adds" : "frees", std::abs(AddedBits(g)) / 8 / 1024,
-        g.saving >= 0 ? "saves" : "adds", std::abs(g.saving), g.cost_bytes / kBytesPerMib);
+    absl::PrintF("  %s: %s %.1f KiB of filters, %s %.5f reads per Get, rewrites %.1f MiB\n",
+                 RewriteHead(g), AddedBits(g) > 0 ? "adds" : "frees",
+                 std::abs(AddedBits(g)) / 8 / 1024, g.saving >= 0 ? "saves" : "adds",
+                 std::abs(g.saving), g.cost_bytes / kBytesPerMib);
   }
   if (gains.size() > kListed) absl::PrintF("  ... and %d more\n", gains.size() - kListed);
 }

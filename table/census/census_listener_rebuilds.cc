@@ -264,21 +264,23 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   input.level = target.level;
   input.file_number = target.number;
   info.input_file_infos.push_back(input);
-  BeginJob(db, info);
-  // The table is built on the tree its plan was weighed on (FreeTree), not
-  // the census's, whose other tables' debts would size it off that plan.
+  BeginJob(db, info);  // The census's count of the tree; no table is built under this job id.
+  // RocksDB runs the rewrite as a job of its own (CompactFiles), whose
+  // table is built on the census's tree, the tables to rewrite counted free
+  // (SetPendingRewrites), as the loop's level plans were measured on (on
+  // the plan's own tree a young tree's rewrites left L0's excess unrepaid).
+  // Where the plan is each table's range's (PlannedByRange), that job takes
+  // the plan's tree (FreeTree), the table's own level's share of its range
+  // (BeginJob): built on another, it landed bits off its plan.
   const auto it = jobs_.find({db->GetName(), info.cf_name, job});
-  if (!sizing.has_value() || it == jobs_.end() || it->second.runs == nullptr) return;
+  if (!sizing.has_value() || !PlannedByRange(*sizing) || it == jobs_.end() ||
+      it->second.runs == nullptr) {
+    return;
+  }
   auto free = std::make_shared<TreeRuns>(*FreeTree(
       sizing->options, *it->second.runs, sizing->cache.has_value() ? &*sizing->cache : nullptr));
   free->rewrite_level = target.level;  // Its keys stay: their share is its own level's.
-  it->second.runs = free;
-  // RocksDB's own job for the rewrite takes this tree only where the plan
-  // is each table's range's (PlannedByRange): elsewhere it keeps the
-  // census's, with the tables to rewrite counted free (SetPendingRewrites),
-  // as the loop's level plans were measured on (on that tree a young tree's
-  // rewrites leave L0's excess to be repaid; on this one they did not).
-  if (PlannedByRange(*sizing)) loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
+  loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
 }
 
 void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarget& target,
