@@ -420,7 +420,14 @@ void LevelCensusListener::OnTableFileCreationStarted(
   }
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = jobs_.find({info.db_name, info.cf_name, info.job_id});
-  if (it == jobs_.end()) {
+  const auto rewrite = loop_rewrites_.find(info.db_name);
+  const auto tree = trees_.find(info.db_name);
+  if (it == jobs_.end() && info.reason == rocksdb::TableFileCreationReason::kCompaction &&
+      rewrite != loop_rewrites_.end() && tree != trees_.end()) {
+    // A compaction no OnCompactionBegin named: the loop's CompactFiles,
+    // which RocksDB before 11 announces to no listener (one at a time a DB).
+    HandOffTree(tree->second.census_key, info.cf_name, rewrite->second.second);
+  } else if (it == jobs_.end()) {
     HandOffTree(nullptr, "", nullptr);  // Nothing for this table: the census then.
   } else {
     HandOffTree(it->second.census_key, info.cf_name, it->second.runs);
