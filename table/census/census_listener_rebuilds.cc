@@ -271,7 +271,8 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   // the plan's own tree a young tree's rewrites left L0's excess unrepaid).
   // Where the plan is each table's range's (PlannedByRange), that job takes
   // the plan's tree (FreeTree), the table's own level's share of its range
-  // (BeginJob): built on another, it landed bits off its plan.
+  // (BeginJob where RocksDB announces the job, OnTableFileCreationStarted
+  // where it does not): built on another, it landed bits off its plan.
   const auto it = jobs_.find({db->GetName(), info.cf_name, job});
   if (!sizing.has_value() || !PlannedByRange(*sizing) || it == jobs_.end() ||
       it->second.runs == nullptr) {
