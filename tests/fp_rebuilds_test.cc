@@ -90,7 +90,7 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   }
   const auto tree = std::make_shared<const TreeRuns>(runs);
   const std::vector<TableAgainstPlan> against =
-      TablesAgainstPlan(*options, tree, nullptr, nullptr, true, tables);
+      TablesAgainstPlan(*options, tree, nullptr, nullptr, TableHost{}, tables);
   ASSERT_EQ(against.size(), 2u);
   EXPECT_NEAR(against[0].share, hot, 1e-9);
   EXPECT_NEAR(against[1].share, cold, 1e-9);
@@ -101,7 +101,7 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   // Its range not known, a table is planned by its level, between the two.
   tables[0].has_range = false;
   const std::vector<TableAgainstPlan> by_level =
-      TablesAgainstPlan(*options, tree, nullptr, nullptr, true, tables);
+      TablesAgainstPlan(*options, tree, nullptr, nullptr, TableHost{}, tables);
   EXPECT_EQ(by_level[0].share, 0);
   EXPECT_LT(by_level[0].planned_bits, against[0].planned_bits);
   EXPECT_GT(by_level[0].planned_bits, against[1].planned_bits);

@@ -5,7 +5,10 @@
 // found, and a tree brought to the plan is left alone.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
@@ -58,6 +62,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
     options.info_log = log_;
     testing::UseSmallLeveledTree(&options);
     options.disable_auto_compactions = compactions_off;
+    if (adjust_) adjust_(&options);
     rocksdb::BlockBasedTableOptions table;
     ASSERT_TRUE(CreateFilterPolicyStrictly(policy, &table.filter_policy).ok());
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
@@ -128,6 +133,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
   std::unique_ptr<rocksdb::DB> db_;
   const std::string path_ = "/db";
   bool went_quiet_ = false;  // Whether the last GetUntilQuiet saw its quiet.
+  std::function<void(rocksdb::Options*)> adjust_;  // Options of a test's own, at each open.
 };
 
 TEST_F(RebuildBudgetDbTest, AFilterBudgetLoweredAcrossAReopenIsMetByRewritingTables) {
@@ -173,6 +179,72 @@ TEST_F(RebuildBudgetDbTest, APendingCompactionThatNeverRunsDoesNotHoldTheLoop) {
   ASSERT_EQ(pending, 1u);
   EXPECT_GT(GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(90)), 0u) << Rewrites();
   testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
+}
+
+// RocksDB writes a bottommost table without a filter under
+// optimize_filters_for_hits whatever the policy gives it: the loop leaves
+// the deepest level's tables alone (a rewrite would write the same table
+// again, as it did at every open), and brings the rest to the budget.
+TEST_F(RebuildBudgetDbTest, TablesRocksDbWritesWithoutAFilterAreNotRewritten) {
+  adjust_ = [](rocksdb::Options* options) { options->optimize_filters_for_hits = true; };
+  Load();
+  int deepest = 0;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  for (const rocksdb::LiveFileMetaData& f : files) deepest = std::max(deepest, f.level);
+  ASSERT_GT(deepest, 1);
+
+  db_.reset();
+  Open(kLoweredBudgetMib);
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  const uint64_t rewritten = GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(60));
+  EXPECT_TRUE(went_quiet_) << Rewrites();
+  EXPECT_GT(rewritten, 0u) << "the upper levels are brought to the lowered budget";
+  EXPECT_EQ(Rewrites().find(" at L" + std::to_string(deepest) + ","), std::string::npos)
+      << "a table of L" << deepest << " rewritten:\n"
+      << Rewrites();
+  testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
+}
+
+// With a prefix extractor the filters hold each key's prefix beside it
+// (RocksDB's whole_key_filtering), each sized for both: the loop counts a
+// table's bits per filter entry as its plan does, so a table it rewrote is
+// on the plan at the next open too (counted per key, every such table
+// looked 2x its plan's bits, and each open rewrote it to the same bits).
+TEST_F(RebuildBudgetDbTest, TablesRewrittenWithPrefixesInTheirFiltersStayOnThePlan) {
+  adjust_ = [](rocksdb::Options* options) {
+    options->prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(8));  // Of 16-byte keys.
+  };
+  const std::string policy = "sstfilter.bloom:20:cache_local:optimize_levels:budget_mb:";
+  Load(policy + std::to_string(kLoadBudgetMib));
+  db_.reset();
+  OpenWith(policy + std::to_string(kLoweredBudgetMib));
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(60));
+  ASSERT_TRUE(went_quiet_) << Rewrites();
+  const std::regex written(R"(, #([0-9]+) with [0-9.]+ bits/key)");
+  std::set<std::string> rewritten;
+  for (const std::string& line : log_->Lines()) {
+    std::smatch m;
+    if (std::regex_search(line, m, written)) rewritten.insert(m[1].str());
+  }
+  ASSERT_GE(rewritten.size(), 10u) << "the lowered budget rewrites tables\n" << Rewrites();
+
+  db_.reset();
+  const size_t before = Rewrites().size();
+  OpenWith(policy + std::to_string(kLoweredBudgetMib));
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "another-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  GetUntilQuiet(std::chrono::seconds(6), std::chrono::seconds(60));
+  const std::string again = Rewrites().substr(before);
+  for (const std::string& number : rewritten) {
+    EXPECT_EQ(again.find("rebuilt table #" + number + " "), std::string::npos)
+        << "#" << number << " rewritten at the last open, again at this one:\n"
+        << again;
+  }
+  testing::ExpectAllFound(db_.get(), keys_, "after the reopen", &ValueOf);
 }
 
 // A live table's level, keys and filter bits per entry.

@@ -324,8 +324,9 @@ TEST(TablesAgainstPlanTest, ATableBuiltAsPlannedIsOnThePlan) {
                              ? PlanFilter<BandedEncoding>(keys.entries, bits).filter_bytes
                              : PlanFilter<CacheLocalEncoding>(keys.entries, bits).filter_bytes;
     const BuiltTable table{7, 3, 100000, 8e6, 8.0 * static_cast<double>(bytes)};
-    const std::vector<TableAgainstPlan> against = TablesAgainstPlan(
-        *resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans, true, {table});
+    const std::vector<TableAgainstPlan> against =
+        TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
+                          TableHost{}, {table});
     ASSERT_EQ(against.size(), 1u);
     EXPECT_NEAR(against[0].planned_bits, against[0].built_bits, 0.05)
         << EncodingName(encoding) << " at a setting of " << bits;
@@ -357,8 +358,9 @@ TEST(TablesAgainstPlanTest, APartitionedTableBuiltAsPlannedIsOnThePlan) {
     const double bytes =
         static_cast<double>(parts * PlanFilter<BandedEncoding>(100000 / parts, bits).filter_bytes);
     const BuiltTable table{7, 3, 100000, 8e6, 8 * bytes, index_partitions};
-    const std::vector<TableAgainstPlan> against = TablesAgainstPlan(
-        *resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans, true, {table});
+    const std::vector<TableAgainstPlan> against =
+        TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
+                          TableHost{}, {table});
     ASSERT_EQ(against.size(), 1u);
     EXPECT_NEAR(against[0].planned_bits, against[0].built_bits, 0.05)
         << parts << " partitions at a setting of " << bits;
@@ -399,8 +401,9 @@ TEST(TablesAgainstPlanTest, ATableCutApartFromItsIndexIsOnThePlan) {
     }
     BuiltTable table{7, 3, static_cast<double>(entries), 8e6, 8 * bytes, 0};
     table.user_key_bytes = kUserKeyBytes;
-    const std::vector<TableAgainstPlan> against = TablesAgainstPlan(
-        *resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans, true, {table});
+    const std::vector<TableAgainstPlan> against =
+        TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
+                          TableHost{}, {table});
     ASSERT_EQ(against.size(), 1u);
     EXPECT_NEAR(against[0].planned_bits, against[0].built_bits, 0.02) << entries << " keys";
     EXPECT_FALSE(OffPlan(against[0])) << entries << " keys";
@@ -439,7 +442,7 @@ TEST(TablesAgainstPlanTest, TheSpreadIsFitToTheTreeAsBuilt) {
   }
   CachePlanMemo plans;
   const std::vector<TableAgainstPlan> against = TablesAgainstPlan(
-      *options, std::make_shared<const TreeRuns>(runs), &cache, &plans, true, tables);
+      *options, std::make_shared<const TreeRuns>(runs), &cache, &plans, TableHost{}, tables);
   ASSERT_TRUE(plans.Last().has_value());
   EXPECT_EQ(plans.Last()->hot_width, kUnsharpened);
   TreeRuns unmeasured = runs;
@@ -447,7 +450,7 @@ TEST(TablesAgainstPlanTest, TheSpreadIsFitToTheTreeAsBuilt) {
   CachePlanMemo unmeasured_plans;
   const std::vector<TableAgainstPlan> as_sampled =
       TablesAgainstPlan(*options, std::make_shared<const TreeRuns>(unmeasured), &cache,
-                        &unmeasured_plans, true, tables);
+                        &unmeasured_plans, TableHost{}, tables);
   ASSERT_EQ(against.size(), as_sampled.size());
   for (size_t i = 0; i < against.size(); ++i) {
     EXPECT_EQ(against[i].planned_bits, as_sampled[i].planned_bits) << i;

@@ -172,7 +172,8 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& advised, const TableShares* shares,
-                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy) {
+                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy,
+                      const TableHost& host) {
   const double hit_share = advised.share;
   const std::string hit_note = HitShareNote(advised.from);
   std::vector<RunBlocks> blocks;
@@ -209,7 +210,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                    : absl::StrFormat(", none at L%d and below", plan.unfiltered_from));
   PrintReads(plan.blocks, cache, popularity, hit_share, hit_note);
   PrintRebuildAdvice(runs, std::move(census), options, AdvisedSite(blocks, cache), moves,
-                     advised.from);
+                     advised.from, host);
 }
 
 }  // namespace sstfilter

@@ -15,6 +15,7 @@
 #include "filter/allocation/tree_traffic.h"
 #include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
+#include "filter/plan/tables_against_plan.h"
 #include "table/census/level_moves.h"
 #include "table/census/traffic_file.h"
 
@@ -67,10 +68,11 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
 // (PrintRebuildAdvice). The plan it shows is `policy`'s (the column
 // family's, as its OPTIONS file makes it) where that is a cache-aware
 // sstfilter policy, else that of one with today's encoding and filter
-// bytes; either at `hit_share`.
+// bytes; either at `hit_share`. `host`: as PrintRebuildAdvice's.
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,
                       const AdvisedHitShare& hit_share, const TableShares* shares,
-                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy);
+                      const LevelMoveTimes& moves, const std::optional<FilterOptions>& policy,
+                      const TableHost& host);
 
 }  // namespace sstfilter
 

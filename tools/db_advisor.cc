@@ -226,11 +226,12 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
         family.name == rocksdb::kDefaultColumnFamilyName ? moves : LevelMoveTimes();
     if (family.name == rocksdb::kDefaultColumnFamilyName && family.policy.has_value() &&
         family.policy->per_level.optimize_levels && !family.policy->per_level.cache_aware) {
-      PrintFpRebuildAdvice(runs, *family.policy, family_moves, family.bytewise ? known : nullptr);
+      PrintFpRebuildAdvice(runs, *family.policy, family_moves, family.bytewise ? known : nullptr,
+                           family.host);
     }
     if (cache.has_value()) {
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr, family_moves,
-                       family.policy);
+                       family.policy, family.host);
     } else {
       absl::PrintF(
           "\nblock cache: not known (%s); --cache_mb=N shows "

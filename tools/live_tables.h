@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "filter/allocation/filters_by_run.h"
 #include "filter/filter_options.h"
+#include "filter/plan/tables_against_plan.h"
 
 namespace sstfilter {
 
@@ -30,6 +31,9 @@ struct FamilyTables {
   // Its filter policy's options (resolved), as its OPTIONS file makes it,
   // where that is sstfilter's policy; nullopt otherwise.
   std::optional<FilterOptions> policy;
+  // How RocksDB builds its filters beyond the policy's choice (its options'
+  // optimize_filters_for_hits).
+  TableHost host;
 };
 
 // Every column family's tables, in the OPTIONS file's order. An error says

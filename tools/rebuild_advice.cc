@@ -50,12 +50,13 @@ std::vector<BuiltTable> BuiltTables(const std::vector<TreeRun>& runs) {
 
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const LevelMoveTimes& moves, HitShareFrom share_from) {
+                        const LevelMoveTimes& moves, HitShareFrom share_from,
+                        const TableHost& host) {
   const std::vector<BuiltTable> built = BuiltTables(runs);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   CachePlanMemo plans;
   const std::vector<TableAgainstPlan> tables =
-      TablesAgainstPlan(options, tree, &cache, &plans, /*tree_has_levels=*/true, built);
+      TablesAgainstPlan(options, tree, &cache, &plans, host, built);
   std::map<int, bool> under_way;
   for (const auto& [level, move] : moves) {
     under_way[level] = move.first;
@@ -125,7 +126,8 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 }
 
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
-                          const LevelMoveTimes& moves, const TableShares* shares) {
+                          const LevelMoveTimes& moves, const TableShares* shares,
+                          const TableHost& host) {
   if (options.per_level.access_aware && shares == nullptr) {
     absl::PrintF(
         "\n%s: the census's rebuild loop weighs no table until the Gets' traffic is known (no "
@@ -138,7 +140,7 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   if (options.per_level.access_aware) census.traffic = SummaryTraffic(runs, shares);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   const std::vector<TableAgainstPlan> tables =
-      TablesAgainstPlan(options, tree, nullptr, nullptr, /*tree_has_levels=*/true, built);
+      TablesAgainstPlan(options, tree, nullptr, nullptr, host, built);
   std::map<int, bool> under_way;
   for (const auto& [level, move] : moves) under_way[level] = move.first;
   TreeBits bits;

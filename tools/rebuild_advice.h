@@ -13,6 +13,7 @@
 #include "filter/allocation/tree_runs.h"
 #include "filter/filter_options.h"
 #include "filter/plan/cache_budget.h"
+#include "filter/plan/tables_against_plan.h"
 #include "table/census/level_moves.h"
 #include "table/census/traffic_file.h"
 
@@ -24,10 +25,12 @@ namespace sstfilter {
 // the traffic file says), which it carries through, and whose tables to be
 // moved the other way wait (table/census/level_moves.h).
 // `share_from`: whence the section's share of Gets found came (the loop
-// rewrites nothing while it is assumed).
+// rewrites nothing while it is assumed). `host`: how RocksDB builds the
+// column family's filters (tables it writes without one are left out).
 void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
                         const FilterOptions& options, const CacheSite& cache,
-                        const LevelMoveTimes& moves, HitShareFrom share_from);
+                        const LevelMoveTimes& moves, HitShareFrom share_from,
+                        const TableHost& host);
 
 // The same for a column family whose policy sizes its filters by the tree
 // but not for a block cache (optimize_levels without cache_aware): the
@@ -38,7 +41,8 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 // `shares` say (nullptr: none known, so none is weighed, as the loop does
 // until the tree's traffic is known).
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
-                          const LevelMoveTimes& moves, const TableShares* shares);
+                          const LevelMoveTimes& moves, const TableShares* shares,
+                          const TableHost& host);
 
 }  // namespace sstfilter
 

@@ -76,7 +76,7 @@ std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const Tre
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,
                                                 const CacheSite* cache, CachePlanMemo* plans,
-                                                bool tree_has_levels,
+                                                const TableHost& host,
                                                 const std::vector<BuiltTable>& tables) {
   std::vector<TableAgainstPlan> against;
   if (runs == nullptr) return against;
@@ -84,8 +84,9 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   const std::shared_ptr<const TreeRuns> free = FreeTree(options, *runs, cache);
   for (const BuiltTable& table : tables) {
     if (table.level < 1 || table.entries <= 0) continue;
+    if (host.deepest_unfiltered && table.level >= deepest) continue;
     TableSite site;
-    site.tree_has_levels = tree_has_levels;
+    site.tree_has_levels = host.tree_has_levels;
     site.level = table.level;
     site.bottommost = table.level >= deepest;
     TableChoice choice = ChooseForSite(options, site, free, cache, plans);

@@ -54,11 +54,20 @@ struct BuiltTable {
 std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
                                          const CacheSite* cache);
 
+// How the host builds a table's filter, beyond the policy's choice.
+struct TableHost {
+  bool tree_has_levels = true;  // As TableSite's.
+  // The host writes the deepest level's tables without a filter whatever
+  // the policy gives them (RocksDB's optimize_filters_for_hits): no
+  // rewrite would give them one.
+  bool deepest_unfiltered = false;
+};
+
 // Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at
 // `cache` (null: the filters are not in a block cache) through `plans`
-// (the column family's memo; null: none); `tree_has_levels` as
-// TableSite's. Tables of no entries, and those whose choice is the
-// uniform setting (not sized by the tree), are left out. Where the choice
+// (the column family's memo; null: none), built by `host`. Tables of no
+// entries, those whose choice is the uniform setting (not sized by the
+// tree) and those the host writes without a filter are left out. Where the choice
 // sizes filters by their key range (access_aware) and no cache is
 // modelled, a table whose range is known is planned as one filter of its
 // range (its share, TableAgainstPlan::share), each of its partitions at
@@ -68,7 +77,7 @@ std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const Tre
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,
                                                 const CacheSite* cache, CachePlanMemo* plans,
-                                                bool tree_has_levels,
+                                                const TableHost& host,
                                                 const std::vector<BuiltTable>& tables);
 
 // `runs` with each level's tables counted as `tables` (every live table

@@ -306,10 +306,10 @@ void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarg
         const auto record = records.find(output.file_number);
         heirs[output.file_number] =
             record == records.end() ? 0 : static_cast<double>(record->second.entries);
-        if (record == records.end() || record->second.entries == 0) continue;
+        if (record == records.end() || record->second.KeysFiltered() == 0) continue;
         outcome += absl::StrFormat(", #%d with %.1f bits/key", output.file_number,
                                    static_cast<double>(record->second.filter_bits) /
-                                       static_cast<double>(record->second.entries));
+                                       static_cast<double>(record->second.KeysFiltered()));
       }
       tree.samples.Rewritten(target.number, heirs);
       Rebuilt& rebuilt = rebuilt_[db->GetName()];

@@ -39,6 +39,7 @@ TableRecord RecordOf(const rocksdb::TableProperties& props) {
   TableRecord r;
   r.entries = props.num_entries;
   r.filter_bits = 8 * props.filter_size;
+  r.filter_entries = props.num_filter_entries;
   r.data_bytes = props.data_size, r.data_blocks = props.num_data_blocks;
   // A partitioned index's partitions (its top level is pinned), or the
   // whole index as one block.

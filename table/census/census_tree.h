@@ -34,6 +34,13 @@ namespace sstfilter {
 struct TableRecord {
   uint64_t entries = 0;
   uint64_t filter_bits = 0;
+  // The keys and prefixes its filter holds (0: no filter): more than its
+  // entries where a prefix extractor adds prefixes beside whole keys, fewer
+  // where keys repeat. Its builder sized the filter for these.
+  uint64_t filter_entries = 0;
+  // Its filter's entries where it has a filter, else its entries: what its
+  // bits a key are counted per, as the plan counts them.
+  uint64_t KeysFiltered() const { return filter_entries > 0 ? filter_entries : entries; }
   // Its index and data blocks (BlockShape's parts); data_blocks 0: not read.
   uint64_t data_bytes = 0, data_blocks = 0;
   uint64_t index_bytes = 0, index_blocks = 0;

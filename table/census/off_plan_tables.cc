@@ -39,6 +39,16 @@ bool CacheModelled(const PolicySizing& sizing) {
   return sizing.cache.has_value() && sizing.options.per_level.cache_aware;
 }
 
+// How RocksDB builds the column family's filters beyond the policy's
+// choice: optimize_filters_for_hits writes a bottommost table without one.
+TableHost HostOf(const rocksdb::Options& options) {
+  TableHost host;
+  host.tree_has_levels = options.compaction_style == rocksdb::kCompactionStyleLevel ||
+                         options.compaction_style == rocksdb::kCompactionStyleUniversal;
+  host.deepest_unfiltered = options.optimize_filters_for_hits;
+  return host;
+}
+
 }  // namespace
 
 bool PlannedByRange(const PolicySizing& sizing) {
@@ -59,19 +69,20 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
   for (const rocksdb::LiveFileMetaData& f : files) {
     const auto record = records.find(f.file_number);
     if (f.column_family_name != cf || f.being_compacted || record == records.end()) continue;
+    // Its bits a key counted per filter entry, as its builder sized them: a
+    // prefix extractor's prefixes beside whole keys are not off the plan.
+    const uint64_t keys = record->second.filter_entries > 0 ? record->second.filter_entries
+                          : f.num_entries > 0               ? f.num_entries
+                                                            : record->second.entries;
     built.push_back(
-        {f.file_number, f.level,
-         static_cast<double>(f.num_entries > 0 ? f.num_entries : record->second.entries),
-         static_cast<double>(f.size), static_cast<double>(record->second.filter_bits),
+        {f.file_number, f.level, static_cast<double>(keys), static_cast<double>(f.size),
+         static_cast<double>(record->second.filter_bits),
          static_cast<double>(record->second.index_blocks), record->second.user_key_bytes,
          static_cast<double>(record->second.index_top_bytes), true, f.smallestkey, f.largestkey});
   }
   OffPlanView view;
-  view.tables =
-      TablesAgainstPlan(sizing.options, runs, sizing.cache ? &*sizing.cache : nullptr, plans.get(),
-                        options.compaction_style == rocksdb::kCompactionStyleLevel ||
-                            options.compaction_style == rocksdb::kCompactionStyleUniversal,
-                        built);
+  view.tables = TablesAgainstPlan(sizing.options, runs, sizing.cache ? &*sizing.cache : nullptr,
+                                  plans.get(), HostOf(options), built);
   if (plans != nullptr) {
     if (const std::optional<CachePlan> last = plans->Last()) view.hot_width = last->hot_width;
   }
