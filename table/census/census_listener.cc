@@ -317,7 +317,7 @@ void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::Flush
                  .count();
     tree.flush_starts.erase(start);
   }
-  CensusTree::Table table{info.cf_name, 0, info.table_properties.num_entries, false, 0};
+  CensusTree::Table table{info.cf_name, 0, KeysFiltered(info.table_properties), false, 0};
   const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
   if (const auto record = records.find(info.file_number); record != records.end()) {
     table.bits_known = true, table.filter_bits = record->second.filter_bits;
@@ -374,7 +374,7 @@ void LevelCensusListener::EndJob(rocksdb::DB* db, const rocksdb::CompactionJobIn
   for (const rocksdb::CompactionFileInfo& output : info.output_file_infos) {
     CensusTree::Table table{info.cf_name, output.level, 0, false, 0};
     if (const auto record = records.find(output.file_number); record != records.end()) {
-      table.entries = record->second.entries;
+      table.entries = record->second.KeysFiltered();
       table.bits_known = true, table.filter_bits = record->second.filter_bits;
     }
     outputs.emplace_back(output.file_number, std::move(table));

@@ -123,7 +123,10 @@ void CensusTree::Rebuild(const std::vector<rocksdb::LiveFileMetaData>& files,
     Table t{f.column_family_name, f.level, f.num_entries, false, 0};
     const auto record = records.find(f.file_number);
     if (record != records.end()) {
-      if (t.entries == 0) t.entries = record->second.entries;
+      // Counted as its filter's entries, for which the filter was sized.
+      if (record->second.filter_entries > 0 || t.entries == 0) {
+        t.entries = record->second.KeysFiltered();
+      }
       t.bits_known = true, t.filter_bits = record->second.filter_bits;
       AddShape(record->second, &shape_[f.column_family_name]);
     }

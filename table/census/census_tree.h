@@ -56,13 +56,19 @@ struct TableRecord {
 // The record of a table with properties `props`.
 TableRecord RecordOf(const rocksdb::TableProperties& props);
 
+// The keys a table's filter holds, by its properties (TableRecord::KeysFiltered):
+// the census counts a table so, as its builder sized its filter for them.
+inline uint64_t KeysFiltered(const rocksdb::TableProperties& props) {
+  return props.num_filter_entries > 0 ? props.num_filter_entries : props.num_entries;
+}
+
 class CensusTree {
  public:
   // A live table as the census counts it.
   struct Table {
     std::string column_family;
     int level = 0;
-    uint64_t entries = 0;
+    uint64_t entries = 0;     // Its filter's entries where known (KeysFiltered).
     bool bits_known = false;  // Its filter bits (from its TableRecord).
     uint64_t filter_bits = 0;
   };
