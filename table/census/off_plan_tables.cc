@@ -71,12 +71,9 @@ std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& si
     if (f.column_family_name != cf || f.being_compacted || record == records.end()) continue;
     // Its bits a key counted per filter entry, as its builder sized them: a
     // prefix extractor's prefixes beside whole keys are not off the plan.
-    const uint64_t keys = record->second.filter_entries > 0 ? record->second.filter_entries
-                          : f.num_entries > 0               ? f.num_entries
-                                                            : record->second.entries;
     built.push_back(
-        {f.file_number, f.level, static_cast<double>(keys), static_cast<double>(f.size),
-         static_cast<double>(record->second.filter_bits),
+        {f.file_number, f.level, static_cast<double>(record->second.KeysFiltered()),
+         static_cast<double>(f.size), static_cast<double>(record->second.filter_bits),
          static_cast<double>(record->second.index_blocks), record->second.user_key_bytes,
          static_cast<double>(record->second.index_top_bytes), true, f.smallestkey, f.largestkey});
   }
