@@ -76,6 +76,20 @@ TEST(CacheBudgetTest, FiltersThatCannotStayCachedGetFewerBits) {
   EXPECT_NEAR(PredictReads(plan.blocks, {9 * kMib, 0}).total(), plan.reads.total(), 1e-9);
 }
 
+// Where the host writes the deepest level without filters, every plan
+// leaves it so, whatever the share of Gets found; with the blocks unknown
+// too (an unfiltered level's reads not modelled, so none other is tried).
+TEST(CacheBudgetTest, ADeepestLevelTheHostLeavesUnfilteredStaysSo) {
+  TreeRuns runs = ThreeLevels();
+  runs.deepest_unfiltered = true;
+  for (double share : {0.0, 0.5, 1.0}) {
+    const CachePlan plan = PlanForCache(CacheAware(share), runs, Cache(9));
+    EXPECT_TRUE(plan.unfiltered_from == 3 || plan.unfiltered_from == 2) << share;
+  }
+  runs.blocks = BlockShape();
+  EXPECT_EQ(PlanForCache(CacheAware(0), runs, Cache(4096)).unfiltered_from, 3);
+}
+
 // Gets that all find their key (mostly in L3) read the bottom's filter for
 // nothing: it goes, as optimize_filters_for_hits would drop it.
 TEST(CacheBudgetTest, PresentKeysLeaveTheBottomLevelUnfiltered) {

@@ -45,6 +45,9 @@ struct Shape {
   bool dynamic_level_bytes = true;
   int l0_trigger = 4;   // level0_file_num_compaction_trigger.
   size_t keys = 60000;
+  // optimize_filters_for_hits: RocksDB writes the bottommost tables without
+  // a filter, and the budget is the uniform policy's above them.
+  bool filters_for_hits = false;
 };
 
 // Filter bits per key by level over the live tables, and in total.
@@ -108,6 +111,7 @@ TreeFilters BuildTree(const Shape& shape, const std::string& policy, bool census
   options.max_bytes_for_level_base = 256 << 10;
   options.max_bytes_for_level_multiplier = 4;
   options.compression = rocksdb::kNoCompression;
+  options.optimize_filters_for_hits = shape.filters_for_hits;
   options.statistics = rocksdb::CreateDBStatistics();
   if (census) options.listeners.push_back(NewLevelCensusListener());
   rocksdb::BlockBasedTableOptions table;
@@ -165,7 +169,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Shape{"leveled_dynamic"},
                       Shape{"leveled_static", rocksdb::kCompactionStyleLevel, false},
                       Shape{"l0_heavy", rocksdb::kCompactionStyleLevel, true, 12},
-                      Shape{"universal", rocksdb::kCompactionStyleUniversal, false}),
+                      Shape{"universal", rocksdb::kCompactionStyleUniversal, false},
+                      Shape{"leveled_filters_for_hits", rocksdb::kCompactionStyleLevel, true, 4,
+                            60000, true}),
     [](const auto& info) { return info.param.name; });
 
 // A small tree's options with the per-level policy and its listener.

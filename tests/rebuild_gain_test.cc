@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -332,6 +334,45 @@ TEST(TablesAgainstPlanTest, ATableBuiltAsPlannedIsOnThePlan) {
         << EncodingName(encoding) << " at a setting of " << bits;
     EXPECT_FALSE(OffPlan(against[0])) << EncodingName(encoding);
   }
+}
+
+// Under optimize_filters_for_hits RocksDB writes a table without a filter
+// where nothing below its level holds a key of its range: the deepest
+// level's tables and those above it past every deeper table's range. No
+// rewrite would give them one: they are not weighed. A table whose range
+// is not known is weighed as before.
+TEST(TablesAgainstPlanTest, TablesTheHostWritesWithoutAFilterAreLeftOut) {
+  const absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(CacheAware(0.0));
+  ASSERT_TRUE(resolved.ok()) << resolved.status();
+  CacheSite cache = Cache(64);
+  cache.partitioned = false;
+  auto table = [](uint64_t number, int level, std::string lo, std::string hi) {
+    BuiltTable t{number, level, 100000, 8e6, 0};
+    t.has_range = true, t.smallest = std::move(lo), t.largest = std::move(hi);
+    return t;
+  };
+  BuiltTable unknown_range{6, 1, 100000, 8e6, 0};
+  const std::vector<BuiltTable> tables = {
+      table(1, 1, "a", "c"),  // Over L3's [a, m].
+      table(2, 2, "m", "p"),  // Touches L3's [a, m] at m.
+      table(3, 1, "x", "z"),  // Nothing below.
+      table(4, 3, "a", "m"),  // The deepest level.
+      table(5, 2, "n", "w"),  // Nothing below: L1's [x, z] is above it.
+      unknown_range};
+  auto weighed = [&](bool filters_for_hits) {
+    TableHost host;
+    host.deepest_unfiltered = filters_for_hits;
+    CachePlanMemo plans;
+    std::set<uint64_t> numbers;
+    for (const TableAgainstPlan& t :
+         TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
+                           host, tables)) {
+      numbers.insert(t.number);
+    }
+    return numbers;
+  };
+  EXPECT_EQ(weighed(false), (std::set<uint64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(weighed(true), (std::set<uint64_t>{1, 2, 6}));
 }
 
 // A partitioned table built to the plan is on it: each partition is a

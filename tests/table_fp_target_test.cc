@@ -121,6 +121,37 @@ TEST(TableFpTargetTest, AByteBudgetCapsTheTreesMemory) {
   EXPECT_EQ(target(3), free);
 }
 
+// Where the host writes the deepest level without filters (RocksDB's
+// optimize_filters_for_hits), the budget is the uniform setting's over the
+// runs above it: they are planned as a tree without that level, and their
+// memory is the uniform setting's for them, not a share of the bottom's.
+TEST(TableFpTargetTest, ADeepestLevelWithoutFiltersTakesNoBudget) {
+  const FilterOptions options = PerLevelCacheLocal();
+  TreeRuns runs;
+  runs.levels = Runs({0, 100000, 400000, 1600000});
+  for (RunCensus& run : runs.levels) run.tables = run.keys / 20000;
+  TreeRuns without_bottom = runs;
+  without_bottom.levels.pop_back();
+  auto target = [&](const TreeRuns& tree, int level) {
+    return TableFpTarget(options, tree, TablePlace{level, EncodingId::kCacheLocal}, Entries(20000));
+  };
+  const double shared_l1 = target(runs, 1);
+  runs.deepest_unfiltered = true;
+  for (int level : {0, 1, 2}) {
+    EXPECT_EQ(target(runs, level), target(without_bottom, level)) << "L" << level;
+  }
+  // The bottom's bits no longer pay for the upper levels' FP.
+  EXPECT_GT(target(runs, 1), 1.5 * shared_l1);
+  double planned = 0, uniform = 0;
+  for (int level : {1, 2}) {
+    const double keys = static_cast<double>(runs.levels[level].keys);
+    const RunModel model = EncodingRunModel(EncodingId::kCacheLocal, keys, 10, 20000);
+    planned += keys * model.bits_for_fp(target(runs, level));
+    uniform += keys * model.uniform_bits;
+  }
+  EXPECT_NEAR(planned / uniform, 1.0, 0.01);
+}
+
 // A level's tables not being rewritten hold what they were built with,
 // over or under the level's share: the table written into that level takes
 // the open allocation's FP all the same (the debt leaves with the tables

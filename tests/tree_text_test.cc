@@ -31,6 +31,7 @@ TreeRuns EveryField() {
   runs.levels.resize(3);
   runs.levels[2] = RunCensus{5000, 5, 3000, 30000, 0.75, 1000};
   runs.last_flush_keys = 4321;
+  runs.deepest_unfiltered = true;
   runs.blocks = BlockShape{1000, 40960, 10, 4096, 1};
   runs.hit_share = 0.25, runs.hit_share_carried = true;
   runs.observed_misses = MissWindow{GetReads{0.5, 0.25, 0.125}, 4096, 777};
@@ -55,6 +56,7 @@ TEST(TreeTextTest, EveryFieldReadsBackAsWritten) {
   EXPECT_EQ(back.levels[2].unfiltered_keys, 1000u);
   EXPECT_EQ(back.targets.base_entries, 12345.5);
   EXPECT_TRUE(back.targets.dynamic);
+  EXPECT_TRUE(back.deepest_unfiltered);
   EXPECT_EQ(back.blocks.index_bytes, 4096);
   EXPECT_EQ(back.last_flush_keys, 4321u);
   EXPECT_EQ(*back.hit_share, 0.25);

@@ -64,6 +64,9 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
   const double bits = options.bits_per_key;
   const int deepest = std::max(DeepestLevel(runs), place.level);
   const TreeTraffic* traffic = TrafficFor(options, runs);
+  if (runs.deepest_unfiltered && place.level < deepest) {
+    unfiltered_from = std::min(unfiltered_from, deepest);
+  }
   // Tables at levels are in a tree with levels (leveled or universal).
   auto encoding_at = [&](int level) { return EncodingForLevel(options, level, level == deepest); };
   std::vector<RunModel> models;

@@ -38,8 +38,9 @@ struct TablePlace {
 // known is a run of its own, reached by the lookups of its range, at the
 // multiplier the table's level got (TableFpRule::ByRange).
 //
-// Levels at or below `unfiltered_from` (filter/plan/cache_budget.h's plan)
-// have no filters and take none of the budget.
+// Levels at or below `unfiltered_from` (filter/plan/cache_budget.h's plan),
+// and the deepest where runs.deepest_unfiltered says the host writes it
+// without filters, have none and take none of the budget.
 // REQUIRES: options resolved; place.level < unfiltered_from.
 TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& runs,
                            const TablePlace& place, double expected_entries,

@@ -98,6 +98,10 @@ struct TreeRuns {
   // census's rebuild loop): its filters' ranges take the share its own
   // level's tables saw (TableFpRule::ByRange::own_level).
   int rewrite_level = 0;
+  // The host writes the deepest level's tables without a filter whatever
+  // the policy would give them (RocksDB's optimize_filters_for_hits): the
+  // allocation spends nothing there and the budget goes to the runs above.
+  bool deepest_unfiltered = false;
 };
 
 // A level deeper than any: "no level goes unfiltered" where a level from

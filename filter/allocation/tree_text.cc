@@ -268,6 +268,7 @@ absl::Status ReadHitShare(std::string_view line, const std::vector<std::string>&
 
 std::string TreeText(const TreeRuns& runs) {
   std::string text = LevelTargetsText(runs.targets);
+  if (runs.deepest_unfiltered) text += "host deepest_unfiltered\n";
   for (const RunCensus& run : runs.l0_tables) text += "L0 " + RunCensusText(run) + "\n";
   for (size_t level = 1; level < runs.levels.size(); ++level) {
     absl::StrAppendFormat(&text, "L%d %s\n", level, RunCensusText(runs.levels[level]));
@@ -305,8 +306,9 @@ absl::Status TreeTextReader::Read(std::string_view line) {
   if (words.empty()) return absl::NotFoundError("an empty line");
   const std::string word = words[0];
   const bool is_level = IsLevelWord(word);
-  if (!is_level && word != "targets" && word != "last_flush" && word != "blocks" &&
-      word != "hit_share" && word != "misses" && word != "traffic" && word != "traffic_table") {
+  if (!is_level && word != "targets" && word != "host" && word != "last_flush" &&
+      word != "blocks" && word != "hit_share" && word != "misses" && word != "traffic" &&
+      word != "traffic_table") {
     return absl::NotFoundError(absl::StrFormat("'%s' is no tree line's word", word));
   }
   int level = 0;
@@ -360,6 +362,10 @@ absl::Status TreeTextReader::ReadLine(std::string_view line, const std::string& 
     return read;
   }
   if (word == "hit_share") return ReadHitShare(line, words, &f, &runs_);
+  if (word == "host") {
+    runs_.deepest_unfiltered = TakeFlag(&f, "deepest_unfiltered");
+    return AllTaken(line, f);
+  }
   if (word == "last_flush") {
     uint64_t keys = 0;
     const absl::Status read = TakeAll(line, &f, {{"keys", &keys}});

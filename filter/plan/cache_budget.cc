@@ -88,9 +88,15 @@ double BudgetAtStep(const PlanSearch& search, int step) {
 
 // The unfiltered levels a plan may have: none, the deepest, the two
 // deepest. Without the tables' index and data blocks known, a level
-// without filters would look free.
+// without filters would look free. Where the host writes the deepest
+// level without filters (TreeRuns::deepest_unfiltered), every plan leaves
+// it so.
 std::vector<int> UnfilteredChoices(const TreeRuns& runs) {
   const int deepest = DeepestLevel(runs);
+  if (runs.deepest_unfiltered && deepest >= 1) {
+    if (deepest >= 2 && runs.blocks.known()) return {deepest, deepest - 1};
+    return {deepest};
+  }
   std::vector<int> choices;
   for (int unfiltered_from : {CachePlan::kAllFiltered, deepest, deepest - 1}) {
     if (unfiltered_from >= 1 &&

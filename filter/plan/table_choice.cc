@@ -58,7 +58,9 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
     choice.plan = PlanUsed{plan, place.level, cache->capacity_bytes, uniform};
     if (uniform) return choice;
   }
-  if (place.level > 0 && place.level >= plan.unfiltered_from) {
+  const bool host_leaves_bare =
+      runs->deepest_unfiltered && place.level >= 1 && place.level >= DeepestLevel(*runs);
+  if (host_leaves_bare || (place.level > 0 && place.level >= plan.unfiltered_from)) {
     choice.no_filter = true;
     return choice;
   }

@@ -37,8 +37,9 @@ struct TableChoice {
   // encoding's own model at the filter's size (FilterSettingOf); nullopt:
   // the uniform setting applies.
   std::optional<TableFpRule> fp_rule;
-  // The cache-aware plan leaves the table's level without filters: the
-  // table gets none.
+  // The table gets no filter: the cache-aware plan leaves its level
+  // without filters, or the host writes its level without them
+  // (TreeRuns::deepest_unfiltered).
   bool no_filter = false;
   // With cache_aware (and the filters in a block cache), the plan the table
   // was sized under; nullopt otherwise. plan_text.h words it.

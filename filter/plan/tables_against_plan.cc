@@ -60,10 +60,22 @@ double PlanByRange(const BuiltTable& table, TableChoice* choice) {
   return share;
 }
 
+// Whether the host takes `table` for a bottommost one, as RocksDB's
+// compaction does: no table of `tables` below its level holds a key of its
+// range (compared bytewise, as the census lists the ranges). A table whose
+// range is not known is not.
+bool NothingBelow(const BuiltTable& table, const std::vector<BuiltTable>& tables) {
+  if (!table.has_range) return false;
+  return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
+    return other.level > table.level && (!other.has_range || (other.smallest <= table.largest &&
+                                                              table.smallest <= other.largest));
+  });
+}
+
 }  // namespace
 
-std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
-                                         const CacheSite* cache) {
+std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
+                                   const CacheSite* cache) {
   auto free = std::make_shared<TreeRuns>(runs);
   if (cache != nullptr) free->given_hot_width = SpreadFitOf(options, runs, *cache);
   for (RunCensus& run : free->l0_tables)
@@ -81,10 +93,13 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   std::vector<TableAgainstPlan> against;
   if (runs == nullptr) return against;
   const int deepest = DeepestLevel(*runs);
-  const std::shared_ptr<const TreeRuns> free = FreeTree(options, *runs, cache);
+  const std::shared_ptr<TreeRuns> free = FreeTree(options, *runs, cache);
+  free->deepest_unfiltered = host.deepest_unfiltered;
   for (const BuiltTable& table : tables) {
     if (table.level < 1 || table.entries <= 0) continue;
-    if (host.deepest_unfiltered && table.level >= deepest) continue;
+    if (host.deepest_unfiltered && (table.level >= deepest || NothingBelow(table, tables))) {
+      continue;
+    }
     TableSite site;
     site.tree_has_levels = host.tree_has_levels;
     site.level = table.level;

@@ -51,15 +51,18 @@ struct BuiltTable {
 // counted are of the filters its tables hold). A rewrite of one table by
 // the census's loop builds its filter on this tree, so that it is built
 // to the plan it was weighed against. REQUIRES: options resolved.
-std::shared_ptr<const TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
-                                         const CacheSite* cache);
+std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
+                                   const CacheSite* cache);
 
 // How the host builds a table's filter, beyond the policy's choice.
 struct TableHost {
   bool tree_has_levels = true;  // As TableSite's.
-  // The host writes the deepest level's tables without a filter whatever
-  // the policy gives them (RocksDB's optimize_filters_for_hits): no
-  // rewrite would give them one.
+  // The host writes bottommost tables without a filter whatever the policy
+  // gives them (RocksDB's optimize_filters_for_hits): those of the deepest
+  // level, and those above it with nothing below their key range. No
+  // rewrite would give them one, and the plan spends nothing on the
+  // deepest level (TreeRuns::deepest_unfiltered, set on the tree planned
+  // on).
   bool deepest_unfiltered = false;
 };
 
@@ -67,7 +70,8 @@ struct TableHost {
 // `cache` (null: the filters are not in a block cache) through `plans`
 // (the column family's memo; null: none), built by `host`. Tables of no
 // entries, those whose choice is the uniform setting (not sized by the
-// tree) and those the host writes without a filter are left out. Where the choice
+// tree) and those the host writes without a filter (as `tables` say:
+// tables being compacted may be missing from them) are left out. Where the choice
 // sizes filters by their key range (access_aware) and no cache is
 // modelled, a table whose range is known is planned as one filter of its
 // range (its share, TableAgainstPlan::share), each of its partitions at

@@ -110,8 +110,10 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   tree->born.clear();
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
                      &tree->samples);
-  tree->targets = LevelTargetsOf(db->GetOptions(),
-                                 tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
+  const rocksdb::Options options = db->GetOptions();
+  tree->targets =
+      LevelTargetsOf(options, tree->tree.BytesPerEntry(rocksdb::kDefaultColumnFamilyName));
+  tree->deepest_unfiltered = options.optimize_filters_for_hits;
   tree->built = true;
   WriteTrafficFile(tree);
   tree->work_micros = 0;
@@ -284,6 +286,7 @@ std::map<std::string, std::shared_ptr<const TreeRuns>> LevelCensusListener::Upda
   // no targets (their compaction style could be another).
   if (auto it = runs.find(rocksdb::kDefaultColumnFamilyName); it != runs.end()) {
     it->second.targets = tree.targets;
+    it->second.deepest_unfiltered = tree.deepest_unfiltered;
   }
   return LevelCensus::Instance().Publish(key, std::move(runs));
 }

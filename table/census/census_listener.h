@@ -183,6 +183,9 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // the last rebuild (a listener is not told the other column families'
     // options: their tables are sized for their levels as they are).
     LevelTargets targets;
+    // Its optimize_filters_for_hits, as of the same rebuild
+    // (TreeRuns::deepest_unfiltered).
+    bool deepest_unfiltered = false;
     double rebuild_micros = 0;       // The last rebuild's time.
     double work_micros = 0;          // Flush and compaction time since.
     std::chrono::steady_clock::time_point rebuilt;  // When it was.

@@ -278,8 +278,8 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
       it->second.runs == nullptr) {
     return;
   }
-  auto free = std::make_shared<TreeRuns>(*FreeTree(
-      sizing->options, *it->second.runs, sizing->cache.has_value() ? &*sizing->cache : nullptr));
+  std::shared_ptr<TreeRuns> free = FreeTree(sizing->options, *it->second.runs,
+                                            sizing->cache.has_value() ? &*sizing->cache : nullptr);
   free->rewrite_level = target.level;  // Its keys stay: their share is its own level's.
   loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
 }
