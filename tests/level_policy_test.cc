@@ -171,7 +171,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{"l0_heavy", rocksdb::kCompactionStyleLevel, true, 12},
                       Shape{"universal", rocksdb::kCompactionStyleUniversal, false},
                       Shape{"leveled_filters_for_hits", rocksdb::kCompactionStyleLevel, true, 4,
-                            60000, true}),
+                            60000, true},
+                      Shape{"universal_filters_for_hits", rocksdb::kCompactionStyleUniversal, false,
+                            4, 60000, true}),
     [](const auto& info) { return info.param.name; });
 
 // A small tree's options with the per-level policy and its listener.
