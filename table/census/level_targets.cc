@@ -6,7 +6,12 @@ namespace sstfilter {
 
 LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double bytes_per_entry) {
   LevelTargets targets;
-  if (options.compaction_style != rocksdb::kCompactionStyleLevel) return targets;
+  // With automatic compactions off nothing holds the levels to targets: L0
+  // keeps what flushes add until a compaction is asked for.
+  if (options.compaction_style != rocksdb::kCompactionStyleLevel ||
+      options.disable_auto_compactions) {
+    return targets;
+  }
   targets.leveled = true;
   // L0 fills to the trigger and a compaction empties it: half of it on
   // average while writes go on.

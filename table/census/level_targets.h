@@ -9,7 +9,8 @@
 namespace sstfilter {
 
 // The targets under `options`; max_bytes_for_level_base is turned into
-// entries at bytes_per_entry (0: L1 has no cap). Not leveled: no targets.
+// entries at bytes_per_entry (0: L1 has no cap). Not leveled, or automatic
+// compactions off: no targets.
 LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double bytes_per_entry);
 
 }  // namespace sstfilter
