@@ -267,14 +267,16 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   BeginJob(db, info);  // The census's count of the tree; no table is built under this job id.
   // RocksDB runs the rewrite as a job of its own (CompactFiles), whose
   // table is built on the census's tree, the tables to rewrite counted free
-  // (SetPendingRewrites), as the loop's level plans were measured on (on
-  // the plan's own tree a young tree's rewrites left L0's excess unrepaid).
-  // Where the plan is each table's range's (PlannedByRange), that job takes
-  // the plan's tree (FreeTree), the table's own level's share of its range
-  // (BeginJob where RocksDB announces the job, OnTableFileCreationStarted
-  // where it does not): built on another, it landed bits off its plan.
+  // (SetPendingRewrites), where the gains are the cache model's. Where they
+  // are the false positives' (WeighedByFalsePositives), that job takes the
+  // plan's tree (FreeTree; under access_aware, the table's own level's share
+  // of its range), by BeginJob where RocksDB announces the job and
+  // OnTableFileCreationStarted where it does not: built on the census's,
+  // whose debts the plan's tree does not hold, a rewrite landed off the plan
+  // it was weighed against (0.3-0.5 bits a key after a burst with
+  // compactions off) and was rewritten again at every open.
   const auto it = jobs_.find({db->GetName(), info.cf_name, job});
-  if (!sizing.has_value() || !PlannedByRange(*sizing) || it == jobs_.end() ||
+  if (!sizing.has_value() || !WeighedByFalsePositives(*sizing) || it == jobs_.end() ||
       it->second.runs == nullptr) {
     return;
   }

@@ -51,9 +51,7 @@ TableHost HostOf(const rocksdb::Options& options) {
 
 }  // namespace
 
-bool PlannedByRange(const PolicySizing& sizing) {
-  return sizing.options.per_level.access_aware && !CacheModelled(sizing);
-}
+bool WeighedByFalsePositives(const PolicySizing& sizing) { return !CacheModelled(sizing); }
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,

@@ -49,10 +49,10 @@ struct OffPlanView {
 // the false positives' (fp_rebuilds.h). Under access_aware a table is
 // planned by its key range (the listing's least and greatest user key),
 // and none is weighed until the tree's traffic is known.
-// Whether the loop plans `sizing`'s tables each by its key range's share of
-// the Gets: access_aware, its gains the false positives' (no block cache
-// modelled).
-bool PlannedByRange(const PolicySizing& sizing);
+// Whether the loop weighs `sizing`'s tables by their false positives (no
+// block cache modelled; fp_rebuilds.h), planned by their level or, under
+// access_aware, each by its key range's share of the Gets.
+bool WeighedByFalsePositives(const PolicySizing& sizing);
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
