@@ -20,6 +20,8 @@
 # copy of that tree (db_bench's overwrite, keys over the preloaded range), so what is timed is flushes and compactions among
 # tens of thousands of tables, each output table planned.
 set -euo pipefail
+# shellcheck source=bench/stock/stock_lib.sh
+. "$(dirname "$0")/stock/stock_lib.sh"
 build="${1:-build}" runs="${2:-3}" num="${3:-100000}" preload="${PLAN_COST_PRELOAD:-0}"
 base="${PLAN_COST_BASE:-sstfilter.bloom:10:banded}"
 planned="${PLAN_COST_PLANNED:-sstfilter.bloom:10:banded:optimize_levels:cache_aware}"
@@ -45,13 +47,7 @@ fi
 
 # options <file> <filter_policy>
 options() {
-  cat > "$1" <<OPT
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-  listeners=sstfilter.level_census
+  { options_head; cat <<OPT; } > "$1"
   $db_shape
 [CFOptions "default"]
   table_factory=BlockBasedTable

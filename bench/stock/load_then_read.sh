@@ -38,16 +38,12 @@ kinds="${KINDS:-readmissing readrandom readhalf}" learn="${LEARN:-0}" passes="${
 learn_stats=()
 [ "${LEARN_STATISTICS:-1}" = 0 ] || learn_stats=(--statistics)
 db_bench="$(command -v db_bench)" || { echo "db_bench not installed (rocksdb-tools)" >&2; exit 1; }
+# shellcheck source=bench/stock/stock_lib.sh
+. "$(dirname "$0")/stock_lib.sh"
 mkdir -p "$work"
 
 options() {  # options FILE POLICY HITS
-  cat > "$1" <<OPT
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-  listeners=sstfilter.level_census
+  { options_head; cat <<OPT; } > "$1"
 [CFOptions "default"]
   table_factory=BlockBasedTable
   write_buffer_size=8388608
@@ -97,11 +93,6 @@ misses() {  # misses OPTIONS DB KIND N
   echo "$(ticker rocksdb.block.cache.filter.miss "$out") $(ticker rocksdb.block.cache.index.miss "$out") $(ticker rocksdb.block.cache.data.miss "$out") $(sed -n 's/.*(\([0-9]*\) of [0-9]* found).*/\1/p' <<<"$out" | head -1)"
 }
 
-# The bytes the census's rewrites wrote, as the DB's LOGs say.
-rebuilt_bytes() {  # rebuilt_bytes DB
-  cat "$1"/LOG* 2>/dev/null | awk '/sstfilter: rebuilt/ && match($0, /wrote [0-9]+ bytes/) {
-    n++; b += substr($0, RSTART + 6, RLENGTH - 12) } END { printf "%d %.0f\n", n, b }'
-}
 
 # Processes of LEARN Gets of KIND until one rebuilds nothing.
 learn() {  # learn OPTIONS DB KIND
