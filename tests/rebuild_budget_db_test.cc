@@ -58,14 +58,19 @@ std::set<std::string> RewriteOutputs(const std::vector<std::string>& lines) {
 // the plan it was weighed against, as the LOG's lines say (each figure to
 // a tenth).
 std::string RewritesOffTheirPlan(const std::vector<std::string>& lines, double bits) {
-  const std::regex rewrite(
-      R"(([0-9.]+) bits/key by today's plan.*, #[0-9]+ with ([0-9.]+) bits/key)");
+  const std::regex plan(R"(([0-9.]+) bits/key by today's plan)");
+  const std::regex output(R"(#[0-9]+ with ([0-9.]+) bits/key)");
   std::string off;
   for (const std::string& line : lines) {
     std::smatch m;
-    if (std::regex_search(line, m, rewrite) &&
-        std::abs(std::stod(m[2].str()) - std::stod(m[1].str())) > bits) {
-      off += line + "\n";
+    if (!std::regex_search(line, m, plan)) continue;
+    const double planned = std::stod(m[1].str());
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), output);
+         it != std::sregex_iterator(); ++it) {
+      if (std::abs(std::stod((*it)[1].str()) - planned) > bits) {
+        off += line + "\n";
+        break;
+      }
     }
   }
   return off;
@@ -211,10 +216,12 @@ TEST_F(RebuildBudgetDbTest, APendingCompactionThatNeverRunsDoesNotHoldTheLoop) {
 }
 
 // RocksDB writes a bottommost table without a filter under
-// optimize_filters_for_hits whatever the policy gives it: the loop leaves
-// the deepest level's tables alone (a rewrite would write the same table
-// again, as it did at every open), and brings the rest to the budget,
-// which is theirs alone.
+// optimize_filters_for_hits whatever the policy gives it: the loop plans
+// such tables without one and rewrites none that has none (a rewrite
+// would write the same table again, as it did at every open); the levels
+// above are rewritten toward the lowered budget, which is theirs alone
+// (what L0's tables hold over their share stays while compactions run:
+// 0.95-1.09x the budget over six runs).
 TEST_F(RebuildBudgetDbTest, TablesRocksDbWritesWithoutAFilterAreNotRewritten) {
   adjust_ = [](rocksdb::Options* options) { options->optimize_filters_for_hits = true; };
   Load();
@@ -233,11 +240,15 @@ TEST_F(RebuildBudgetDbTest, TablesRocksDbWritesWithoutAFilterAreNotRewritten) {
   Open(lowered_mib);
   ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
   ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
-  const uint64_t rewritten = GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(60));
+  EXPECT_GT(GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(60)), 0u)
+      << "the upper levels are brought to the lowered budget";
   EXPECT_TRUE(went_quiet_) << Rewrites();
-  EXPECT_GT(rewritten, 0u) << "the upper levels are brought to the lowered budget";
-  EXPECT_EQ(Rewrites().find(" at L" + std::to_string(deepest) + ","), std::string::npos)
-      << "a table of L" << deepest << " rewritten:\n"
+  // RocksDB's compactions after the rewrites' smaller tables, then the
+  // loop's answer to the tree they leave.
+  testing::WaitForBackgroundWork(db_.get());
+  GetUntilQuiet(std::chrono::seconds(3), std::chrono::seconds(30));
+  EXPECT_EQ(Rewrites().find("no filter as built"), std::string::npos)
+      << "a table without a filter rewritten (to none again):\n"
       << Rewrites();
   testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
 }
@@ -285,8 +296,8 @@ TEST_F(RebuildBudgetDbTest, TablesRewrittenWithPrefixesInTheirFiltersStayOnThePl
 // its own) under a budget: the tables the loop rewrites are built to the
 // plan they were weighed against, so the next instance rewrites none of
 // them again (each level planned on the free tree and built on the
-// census's, tables above the deepest level came out 0.3 bits off their
-// plan and were rewritten at every open).
+// census's, tables above the deepest level came out 0.3-1.6 bits a key off
+// their plan and were rewritten at every open).
 TEST_F(RebuildBudgetDbTest, AfterABurstWithCompactionsOffNoRewriteIsRewrittenAgain) {
   Load();
   db_.reset();

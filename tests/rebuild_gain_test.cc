@@ -338,10 +338,11 @@ TEST(TablesAgainstPlanTest, ATableBuiltAsPlannedIsOnThePlan) {
 
 // Under optimize_filters_for_hits RocksDB writes a table without a filter
 // where nothing below its level holds a key of its range: the deepest
-// level's tables and those above it past every deeper table's range. No
-// rewrite would give them one: they are not weighed. A table whose range
-// is not known is weighed as before.
-TEST(TablesAgainstPlanTest, TablesTheHostWritesWithoutAFilterAreLeftOut) {
+// level's tables and those above it past every deeper table's range. They
+// are planned without one: on the plan as built bare, off it with a filter
+// built while a table lay below (a rewrite frees it). A table whose range
+// is not known, or ranges not in bytewise order, tell nothing.
+TEST(TablesAgainstPlanTest, TablesTheHostWritesWithoutAFilterArePlannedWithoutOne) {
   const absl::StatusOr<FilterOptions> resolved = ResolveFilterOptions(CacheAware(0.0));
   ASSERT_TRUE(resolved.ok()) << resolved.status();
   CacheSite cache = Cache(64);
@@ -359,20 +360,40 @@ TEST(TablesAgainstPlanTest, TablesTheHostWritesWithoutAFilterAreLeftOut) {
       table(4, 3, "a", "m"),  // The deepest level.
       table(5, 2, "n", "w"),  // Nothing below: L1's [x, z] is above it.
       unknown_range};
-  auto weighed = [&](bool filters_for_hits) {
+  // The tables planned without a filter.
+  auto bare = [&](const std::vector<BuiltTable>& in, bool filters_for_hits, bool bytewise) {
     TableHost host;
-    host.deepest_unfiltered = filters_for_hits;
+    host.deepest_unfiltered = filters_for_hits, host.bytewise = bytewise;
     CachePlanMemo plans;
     std::set<uint64_t> numbers;
-    for (const TableAgainstPlan& t :
-         TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
-                           host, tables)) {
-      numbers.insert(t.number);
+    for (const TableAgainstPlan& t : TablesAgainstPlan(
+             *resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans, host, in)) {
+      if (t.planned_bits == 0) numbers.insert(t.number);
     }
     return numbers;
   };
-  EXPECT_EQ(weighed(false), (std::set<uint64_t>{1, 2, 3, 4, 5, 6}));
-  EXPECT_EQ(weighed(true), (std::set<uint64_t>{1, 2, 6}));
+  EXPECT_EQ(bare(tables, false, true), (std::set<uint64_t>{}));
+  EXPECT_EQ(bare(tables, true, true), (std::set<uint64_t>{3, 4, 5}));
+  // A deeper table of unknown range may hold any key: nothing above it is
+  // taken for bottommost. Nor with a comparator whose order is not the
+  // ranges' bytes.
+  std::vector<BuiltTable> with_unknown = tables;
+  with_unknown.push_back(BuiltTable{7, 3, 100000, 8e6, 0});
+  EXPECT_EQ(bare(with_unknown, true, true), (std::set<uint64_t>{4, 7}));
+  EXPECT_EQ(bare(tables, true, false), (std::set<uint64_t>{4}));
+  // Bare, they are on the plan; one built with a filter is off it.
+  CachePlanMemo plans;
+  TableHost host;
+  host.deepest_unfiltered = true;
+  std::vector<BuiltTable> filtered = tables;
+  filtered[2].filter_bits = 10 * filtered[2].entries;  // #3, L1 [x, z].
+  for (const TableAgainstPlan& t :
+       TablesAgainstPlan(*resolved, std::make_shared<const TreeRuns>(BuiltTree()), &cache, &plans,
+                         host, filtered)) {
+    if (t.number == 3 || t.number == 4 || t.number == 5) {
+      EXPECT_EQ(OffPlan(t), t.number == 3) << "#" << t.number;
+    }
+  }
 }
 
 // A partitioned table built to the plan is on it: each partition is a

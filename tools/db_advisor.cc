@@ -215,8 +215,9 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
     if (output == DbOutput::kTreeCase) {
       if (!runs.empty()) {
-        absl::PrintF("%s", TreeCase(family.name, runs, cache, hit_share,
-                                    family.bytewise ? traffic : nullptr));
+        absl::PrintF(
+            "%s", TreeCase(family.name, runs, cache, hit_share, family.bytewise ? traffic : nullptr,
+                           family.host.deepest_unfiltered));
       }
       continue;
     }

@@ -23,10 +23,11 @@ namespace sstfilter {
 // not empty): L0's written oldest first, as the census counts them.
 // `cache`: nullopt when not known (the case then has no cache line and
 // its policy no cache_aware). `traffic`: the DB's traffic summary (null:
-// none).
+// none). `deepest_unfiltered`: the column family's
+// optimize_filters_for_hits (TreeRuns::deepest_unfiltered).
 std::string TreeCase(const std::string& family, const std::vector<TreeRun>& runs,
                      const std::optional<AdvisedCache>& cache, const AdvisedHitShare& hit_share,
-                     const TrafficSummary* traffic);
+                     const TrafficSummary* traffic, bool deepest_unfiltered);
 
 }  // namespace sstfilter
 

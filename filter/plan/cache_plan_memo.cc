@@ -18,7 +18,8 @@ namespace cache_plan_memo_internal {
 // What of a tree a plan depends on most, compared between trees: each
 // level's entries (L0's tables together), those whose filters are built
 // (none in a tree with every run free), what the DB's statistics and
-// sampled reads say, a spread fit given.
+// sampled reads say, a spread fit given, a deepest level the host leaves
+// unfiltered.
 struct TreeShape {
   std::vector<double> level_keys;  // [0]: L0's tables.
   double keys = 0;
@@ -27,6 +28,7 @@ struct TreeShape {
   bool traffic_known = false;
   bool misses_known = false;
   std::optional<double> given_hot_width;
+  bool deepest_unfiltered = false;
 };
 
 TreeShape ShapeOf(const TreeRuns& runs) {
@@ -43,6 +45,7 @@ TreeShape ShapeOf(const TreeRuns& runs) {
   shape.traffic_known = runs.traffic != nullptr;
   shape.misses_known = runs.observed_misses.has_value();
   shape.given_hot_width = runs.given_hot_width;
+  shape.deepest_unfiltered = runs.deepest_unfiltered;
   return shape;
 }
 
@@ -64,8 +67,8 @@ bool NearWidth(const std::optional<double>& made, const std::optional<double>& n
 }
 
 bool Near(const TreeShape& made, const TreeShape& now) {
-  if (made.level_keys.size() != now.level_keys.size() ||
-      made.traffic_known != now.traffic_known || made.misses_known != now.misses_known ||
+  if (made.level_keys.size() != now.level_keys.size() || made.traffic_known != now.traffic_known ||
+      made.misses_known != now.misses_known || made.deepest_unfiltered != now.deepest_unfiltered ||
       made.hit_share.has_value() != now.hit_share.has_value()) {
     return false;
   }

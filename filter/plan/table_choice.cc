@@ -58,8 +58,10 @@ TableChoice ChooseForSite(const FilterOptions& given, const TableSite& site,
     choice.plan = PlanUsed{plan, place.level, cache->capacity_bytes, uniform};
     if (uniform) return choice;
   }
-  const bool host_leaves_bare =
-      runs->deepest_unfiltered && place.level >= 1 && place.level >= DeepestLevel(*runs);
+  // RocksDB asks for no bottommost table's filter under
+  // optimize_filters_for_hits: a table it asks for keeps one, wherever the
+  // census's tree puts the deepest level.
+  const bool host_leaves_bare = runs->deepest_unfiltered && site.bottommost;
   if (host_leaves_bare || (place.level > 0 && place.level >= plan.unfiltered_from)) {
     choice.no_filter = true;
     return choice;

@@ -38,8 +38,8 @@ struct TableChoice {
   // the uniform setting applies.
   std::optional<TableFpRule> fp_rule;
   // The table gets no filter: the cache-aware plan leaves its level
-  // without filters, or the host writes its level without them
-  // (TreeRuns::deepest_unfiltered).
+  // without filters, or the host writes it without one (a bottommost
+  // table where TreeRuns::deepest_unfiltered).
   bool no_filter = false;
   // With cache_aware (and the filters in a block cache), the plan the table
   // was sized under; nullopt otherwise. plan_text.h words it.

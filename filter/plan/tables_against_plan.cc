@@ -62,8 +62,8 @@ double PlanByRange(const BuiltTable& table, TableChoice* choice) {
 
 // Whether the host takes `table` for a bottommost one, as RocksDB's
 // compaction does: no table of `tables` below its level holds a key of its
-// range (compared bytewise, as the census lists the ranges). A table whose
-// range is not known is not.
+// range (the ranges compared bytewise: REQUIRES the host's comparator to
+// be). A table whose range is not known is not.
 bool NothingBelow(const BuiltTable& table, const std::vector<BuiltTable>& tables) {
   if (!table.has_range) return false;
   return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
@@ -77,7 +77,9 @@ bool NothingBelow(const BuiltTable& table, const std::vector<BuiltTable>& tables
 std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
                                    const CacheSite* cache) {
   auto free = std::make_shared<TreeRuns>(runs);
-  if (cache != nullptr) free->given_hot_width = SpreadFitOf(options, runs, *cache);
+  if (cache != nullptr && options.per_level.cache_aware) {
+    free->given_hot_width = SpreadFitOf(options, runs, *cache);
+  }
   for (RunCensus& run : free->l0_tables)
     run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
   for (RunCensus& run : free->levels)
@@ -97,13 +99,15 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   free->deepest_unfiltered = host.deepest_unfiltered;
   for (const BuiltTable& table : tables) {
     if (table.level < 1 || table.entries <= 0) continue;
-    if (host.deepest_unfiltered && (table.level >= deepest || NothingBelow(table, tables))) {
-      continue;
-    }
     TableSite site;
     site.tree_has_levels = host.tree_has_levels;
     site.level = table.level;
-    site.bottommost = table.level >= deepest;
+    // Where the host leaves bottommost tables unfiltered, RocksDB's rule
+    // for one: those above the deepest level with nothing below their range
+    // too. Planned so, such a table is on the plan without a filter, and
+    // one built with a filter (when a table lay below) frees it.
+    site.bottommost = table.level >= deepest ||
+                      (host.deepest_unfiltered && host.bytewise && NothingBelow(table, tables));
     TableChoice choice = ChooseForSite(options, site, free, cache, plans);
     const double share = cache == nullptr ? PlanByRange(table, &choice) : 0;
     double planned = 0;

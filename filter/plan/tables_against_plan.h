@@ -48,30 +48,36 @@ struct BuiltTable {
 // The tree today's plan is made on: `runs` with every run free, owing
 // nothing to tables built under another plan (the rebuilds bring those to
 // it too), its spread the one fit to the tree as built (the misses the DB
-// counted are of the filters its tables hold). A rewrite of one table by
-// the census's loop builds its filter on this tree, so that it is built
-// to the plan it was weighed against. REQUIRES: options resolved.
+// counted are of the filters its tables hold; fit only for cache_aware,
+// the one plan that reads it). A rewrite the census's loop weighs by its
+// false positives builds its filter on this tree, so that it is built to
+// the plan it was weighed against (the cache model's rewrites are built on
+// the census's tree). REQUIRES: options resolved.
 std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
                                    const CacheSite* cache);
 
 // How the host builds a table's filter, beyond the policy's choice.
 struct TableHost {
   bool tree_has_levels = true;  // As TableSite's.
+  // Its comparator orders user keys bytewise (RocksDB's default): only then
+  // do the tables' listed key ranges compare as strings.
+  bool bytewise = true;
   // The host writes bottommost tables without a filter whatever the policy
   // gives them (RocksDB's optimize_filters_for_hits): those of the deepest
-  // level, and those above it with nothing below their key range. No
-  // rewrite would give them one, and the plan spends nothing on the
-  // deepest level (TreeRuns::deepest_unfiltered, set on the tree planned
-  // on).
+  // level, and those above it with nothing below their key range. They are
+  // planned without one (a rewrite gives them none), and the plan spends
+  // nothing on the deepest level (TreeRuns::deepest_unfiltered, set on the
+  // tree planned on).
   bool deepest_unfiltered = false;
 };
 
 // Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at
 // `cache` (null: the filters are not in a block cache) through `plans`
 // (the column family's memo; null: none), built by `host`. Tables of no
-// entries, those whose choice is the uniform setting (not sized by the
-// tree) and those the host writes without a filter (as `tables` say:
-// tables being compacted may be missing from them) are left out. Where the choice
+// entries and those whose choice is the uniform setting (not sized by the
+// tree) are left out; those the host writes without a filter are planned
+// without one (bottommost by `tables`' ranges: tables being compacted may
+// be missing from them). Where the choice
 // sizes filters by their key range (access_aware) and no cache is
 // modelled, a table whose range is known is planned as one filter of its
 // range (its share, TableAgainstPlan::share), each of its partitions at
