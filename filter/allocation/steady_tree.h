@@ -22,8 +22,9 @@
 // swells L0 past the trigger, and its flushes spend over it.
 //
 // The table's own level and those below are left as they are: their
-// tables are the ones the budget is held on. Universal and FIFO trees have
-// no level targets and are left as they are.
+// tables are the ones the budget is held on. Universal and FIFO trees, and
+// trees whose automatic compactions are off, have no level targets and are
+// left as they are.
 #ifndef SSTFILTER_FILTER_ALLOCATION_STEADY_TREE_H_
 #define SSTFILTER_FILTER_ALLOCATION_STEADY_TREE_H_
 

@@ -27,9 +27,11 @@ namespace sstfilter {
 // plan's spend on them (its budget, the uniform setting's bits or
 // budget_mb over the tree, less L0's share; with budget_mb, at most
 // budget_mb less what L0's tables hold) and theirs as built. L0 is
-// left out: its tables are not rewritten, and the plan does not have the
-// levels below repay what an L0 burst holds over its share (the tables
-// that hold it are soon compacted; run_allocation.h).
+// left out: its tables are not rewritten. While compactions run the plan
+// counts L0 as compaction keeps it (steady_tree.h) and the levels below do
+// not repay what a burst holds over that (the tables that hold it are soon
+// compacted; run_allocation.h); with compactions off it counts every L0
+// table, and the levels get what L0's runs leave.
 struct TreeBits {
   double budget = 0;
   double built = 0;

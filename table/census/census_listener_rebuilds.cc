@@ -273,7 +273,7 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   // of its range), by BeginJob where RocksDB announces the job and
   // OnTableFileCreationStarted where it does not: built on the census's,
   // whose debts the plan's tree does not hold, a rewrite landed off the plan
-  // it was weighed against (0.3-0.5 bits a key after a burst with
+  // it was weighed against (0.3-1.6 bits a key after a burst with
   // compactions off) and was rewritten again at every open.
   const auto it = jobs_.find({db->GetName(), info.cf_name, job});
   if (!sizing.has_value() || !WeighedByFalsePositives(*sizing) || it == jobs_.end() ||

@@ -39,6 +39,11 @@ struct OffPlanView {
   std::optional<TreeBits> bits;
 };
 
+// Whether the loop weighs `sizing`'s tables by their false positives (no
+// block cache modelled; fp_rebuilds.h), planned by their level or, under
+// access_aware, each by its key range's share of the Gets.
+bool WeighedByFalsePositives(const PolicySizing& sizing);
+
 // The view of `db`'s live tables `files`, by the census's `records` (by
 // file number), under its policy's `sizing` (SizingOfDb); nullopt where
 // the policy does not size its tables by the tree (not optimize_levels, or
@@ -49,10 +54,6 @@ struct OffPlanView {
 // the false positives' (fp_rebuilds.h). Under access_aware a table is
 // planned by its key range (the listing's least and greatest user key),
 // and none is weighed until the tree's traffic is known.
-// Whether the loop weighs `sizing`'s tables by their false positives (no
-// block cache modelled; fp_rebuilds.h), planned by their level or, under
-// access_aware, each by its key range's share of the Gets.
-bool WeighedByFalsePositives(const PolicySizing& sizing);
 
 std::optional<OffPlanView> OffPlanTables(rocksdb::DB* db, const PolicySizing& sizing,
                                          const std::vector<rocksdb::LiveFileMetaData>& files,
