@@ -54,10 +54,13 @@ options() {  # options FILE STYLE DYNAMIC AUTO_OFF
 OPT
 }
 
+# Runs db_bench on DB, its output appended to DB.log (a failed run stops
+# the script and names that file).
 bench() {  # bench OPTIONS DB SEED FLAGS...
   local opts="$1" db="$2" seed="$3"; shift 3
   LD_PRELOAD="$plugin" "$db_bench" --options_file="$opts" --db="$db" --seed="$seed" \
-    --value_size=100 --key_size=16 --num="$num" "$@" >/dev/null 2>&1
+    --value_size=100 --key_size=16 --num="$num" "$@" >>"$db.log" 2>&1 ||
+    { echo "db_bench failed on $db: see $db.log" >&2; exit 1; }
 }
 
 # The live tables' filter bytes and entries (sst_dump's properties; RocksDB
@@ -71,6 +74,7 @@ filters() {  # filters DB
 report() {  # report SHAPE POINT DB
   local bytes entries tables
   read -r bytes entries <<<"$(filters "$3")"
+  [ "$entries" -gt 0 ] || { echo "sst_dump read no table of $3" >&2; exit 1; }
   read -r tables _ <<<"$(rebuilt_bytes "$3")"
   awk -v s="$1" -v p="$2" -v b="$bytes" -v e="$entries" -v m="$budget_mb" -v t="$tables" 'BEGIN {
     printf "%s, %s: %.0f bytes of filters, %.3fx the budget, %.0f entries at %.2f bits each; %d tables rewritten by the loop\n",
@@ -91,7 +95,7 @@ learn() {  # learn OPTIONS DB
 
 for shape in $shapes; do
   db="$work/$shape.db" opts="$work/$shape.OPTIONS"
-  rm -rf "$db"
+  rm -rf "$db" "$db.log"
   case "$shape" in
     young_static)
       options "$opts" kCompactionStyleLevel false false
