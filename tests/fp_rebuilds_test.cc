@@ -176,5 +176,18 @@ TEST(RebuildsWithinBudgetTest, WithinTheBudgetAFreeIsMadeOnlyForABetterAdd) {
   EXPECT_TRUE(RebuildsWithinBudget({}, 1000, bits).empty());
 }
 
+// Where L0 holds more than its share the levels have less room to add
+// into (add_limit), but nothing is freed to repay it.
+TEST(RebuildsWithinBudgetTest, AnL0OverItsShareLeavesLessRoomToAddIntoAndFreesNothing) {
+  const TableRebuild add = Gain(1, 10, 12, 0.005);  // Adds 2,000 bits.
+  TreeBits bits{100000, 97000};
+  EXPECT_EQ(Numbers(RebuildsWithinBudget({add}, 1000, bits)), (std::vector<uint64_t>{1}));
+  bits.add_limit = 98000;
+  EXPECT_TRUE(RebuildsWithinBudget({add}, 1000, bits).empty()) << "1,000 bits of room";
+  bits.add_limit = 90000;
+  EXPECT_TRUE(RebuildsWithinBudget({add, Gain(2, 10, 9, -0.0001)}, 1000, bits).empty())
+      << "7,000 over the limit but within the budget: nothing freed";
+}
+
 }  // namespace
 }  // namespace sstfilter

@@ -44,15 +44,16 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     bits->budget += table.entries * table.planned_bits;
     bits->built += table.entries * table.built_bits;
   }
+  double l0_bits = 0;
+  for (const PlannedRun& run : planned) {
+    if (run.level == 0) l0_bits += static_cast<double>(run.census.fixed_filter_bits);
+  }
+  bits->add_limit = std::max(MostBits(options, planned) - l0_bits, 0.0);
   if (options.per_level.budget_mb.has_value()) {
     // The plan's tables, each sized for its own key range's share
     // (access_aware), can together spend more than the budget the
     // allocation was solved for: the budget is the contract.
-    double l0_bits = 0;
-    for (const PlannedRun& run : planned) {
-      if (run.level == 0) l0_bits += static_cast<double>(run.census.fixed_filter_bits);
-    }
-    bits->budget = std::min(bits->budget, std::max(MostBits(options, planned) - l0_bits, 0.0));
+    bits->budget = std::min(bits->budget, bits->add_limit);
   }
   double reads_today = 0;
   std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
@@ -110,7 +111,7 @@ std::vector<TableRebuild> RebuildsWithinBudget(std::vector<TableRebuild> gains,
       worth.push_back(frees[next_free]);
     }
   }
-  double room = bits.budget - built;
+  double room = std::min(bits.budget, bits.add_limit) - built;
   adds.erase(std::remove_if(adds.begin(), adds.end(),
                             [&](const TableRebuild& a) { return !PaysBack(a, gets_per_second); }),
              adds.end());

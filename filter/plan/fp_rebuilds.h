@@ -14,6 +14,7 @@
 #ifndef SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_
 #define SSTFILTER_FILTER_PLAN_FP_REBUILDS_H_
 
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -35,6 +36,13 @@ namespace sstfilter {
 struct TreeBits {
   double budget = 0;
   double built = 0;
+  // The most they may hold after rewrites that add bits: the whole tree's
+  // bits (the uniform setting's or budget_mb) less what L0's tables hold.
+  // An L0 holding more than its share leaves the levels less room to add
+  // into, though no bits are freed to repay it: the plan's own tree,
+  // which the rewrites are built on, counts L0 at its share, and adds
+  // into the difference took the tree to 1.04x the uniform bytes.
+  double add_limit = std::numeric_limits<double>::infinity();
 };
 
 // How far over the plan's bits a tree may be before the loop frees bits
