@@ -149,6 +149,26 @@ class RebuildBudgetDbTest : public ::testing::Test {
     return last;
   }
 
+  // Closes the DB, `reopen`s it and writes `key` (a flush: the event that
+  // gives the census the DB), then Gets until the loop is quiet for
+  // `quiet`: none of the tables numbered in `rewritten` is rewritten again.
+  void ExpectNotRewrittenAgain(const std::set<std::string>& rewritten,
+                               const std::function<void()>& reopen, const std::string& key,
+                               std::chrono::seconds quiet) {
+    db_.reset();
+    const size_t before = Rewrites().size();
+    reopen();
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), key, "v").ok());
+    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    GetUntilQuiet(quiet, std::chrono::seconds(60));
+    const std::string again = Rewrites().substr(before);
+    for (const std::string& number : rewritten) {
+      EXPECT_EQ(again.find("rebuilt table #" + number + " "), std::string::npos)
+          << "#" << number << " rewritten before the reopen, again after it:\n"
+          << again;
+    }
+  }
+
   // The loop's lines, for a failure's message.
   std::string Rewrites() const {
     std::string text;
@@ -277,18 +297,9 @@ TEST_F(RebuildBudgetDbTest, TablesRewrittenWithPrefixesInTheirFiltersStayOnThePl
   EXPECT_LE(static_cast<double>(testing::LiveFilterBytes(db_.get())),
             (1 + kBudgetSlack) * kLoweredBudgetMib * 1024 * 1024);
 
-  db_.reset();
-  const size_t before = Rewrites().size();
-  OpenWith(policy + std::to_string(kLoweredBudgetMib));
-  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "another-new-key", "v").ok());
-  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
-  GetUntilQuiet(std::chrono::seconds(6), std::chrono::seconds(60));
-  const std::string again = Rewrites().substr(before);
-  for (const std::string& number : rewritten) {
-    EXPECT_EQ(again.find("rebuilt table #" + number + " "), std::string::npos)
-        << "#" << number << " rewritten at the last open, again at this one:\n"
-        << again;
-  }
+  ExpectNotRewrittenAgain(
+      rewritten, [&] { OpenWith(policy + std::to_string(kLoweredBudgetMib)); }, "another-new-key",
+      std::chrono::seconds(6));
   testing::ExpectAllFound(db_.get(), keys_, "after the reopen", &ValueOf);
 }
 
@@ -312,19 +323,9 @@ TEST_F(RebuildBudgetDbTest, AfterABurstWithCompactionsOffNoRewriteIsRewrittenAga
   ASSERT_TRUE(went_quiet_) << Rewrites();
   ASSERT_GE(RewriteOutputs(log_->Lines()).size(), 5u) << "the burst moves the plan\n" << Rewrites();
   for (int reopen = 1; reopen <= 2; ++reopen) {
-    const std::set<std::string> rewritten = RewriteOutputs(log_->Lines());
-    db_.reset();
-    const size_t before = Rewrites().size();
-    Open(kLoadBudgetMib, /*compactions_off=*/true);
-    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
-    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
-    GetUntilQuiet(std::chrono::seconds(5), std::chrono::seconds(60));
-    const std::string again = Rewrites().substr(before);
-    for (const std::string& number : rewritten) {
-      EXPECT_EQ(again.find("rebuilt table #" + number + " "), std::string::npos)
-          << "#" << number << " rewritten before reopen " << reopen << ", again after it:\n"
-          << again;
-    }
+    ExpectNotRewrittenAgain(
+        RewriteOutputs(log_->Lines()), [&] { Open(kLoadBudgetMib, /*compactions_off=*/true); },
+        "a-new-key", std::chrono::seconds(5));
   }
   // Each landed on its plan (the loop's own test: within 0.25 bits a key
   // and what a count of 256 bits cannot know, read here to a tenth).
