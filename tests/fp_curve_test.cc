@@ -57,6 +57,26 @@ TEST(BitsForFpCurveTest, FallsAsFpRisesExactOutsideTheNodes) {
   }
 }
 
+// Node 0 is p = 1, where no filter is sized: the curve up to 1 asks the
+// exact search only for FPs below it (its contract, an assert) and ends at
+// the FP just below 1, falling as p grows.
+TEST(BitsForFpCurveTest, UpToOneTheCurveEndsAtTheFpJustBelowIt) {
+  for (int grain : {kPlanCurveNodes, kTableCurveNodes}) {
+    for (EncodingId encoding : AllEncodingIds()) {
+      const auto curve = SampledBitsForFp(encoding, 5000, grain);
+      const auto exact = ExactBitsForFp(encoding, BitsCurveKeys(5000));
+      SCOPED_TRACE(testing::Message() << EncodingName(encoding) << " grain " << grain);
+      EXPECT_EQ(curve(1.0), exact(std::nextafter(1.0, 0.0)));
+      double last = curve(std::exp(-1.0 / grain));
+      for (double t : {0.75, 0.5, 0.25, 0.01}) {
+        const double bits = curve(std::exp(-t / grain));
+        EXPECT_LE(bits, last + 1e-12) << "p=e^(-" << t << "/grain)";
+        last = bits;
+      }
+    }
+  }
+}
+
 TEST(BitsForFpCurveTest, SizeClasses) {
   for (size_t n = 1; n < kBitsCurveExactKeys; ++n) EXPECT_EQ(BitsCurveKeys(n), n);
   // Within half a class of an octave, the class's size rounded to whole keys.

@@ -53,10 +53,18 @@ class Curve {
     std::atomic<double>& node = nodes_[i];
     double bits = node.load(std::memory_order_relaxed);
     if (std::isnan(bits)) {
-      bits = exact_(std::exp(-static_cast<double>(i) / nodes_per_unit_));
+      bits = exact_(NodeFp(i));
       node.store(bits, std::memory_order_relaxed);  // Racing threads store the same value.
     }
     return bits;
+  }
+
+  // Node i's FP, e^(-i / nodes_per_unit); node 0's is 1, which no filter
+  // is sized for (BitsPerKeyForFpModel takes FPs below 1): the FP just
+  // below it.
+  double NodeFp(size_t i) const {
+    if (i == 0) return std::nextafter(1.0, 0.0);
+    return std::exp(-static_cast<double>(i) / nodes_per_unit_);
   }
 
   std::function<double(double)> exact_;

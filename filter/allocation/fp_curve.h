@@ -13,11 +13,12 @@
 
 namespace sstfilter {
 
-// Nodes 1 / nodes-per-unit apart in ln p, from p = 1 down to
-// kBitsCurveLeast. A plan's budget search is content with kPlanCurveNodes;
-// a table's FP target takes kTableCurveNodes: its builder spends what the
-// exact search gives, and a coarser curve (linear between nodes of a
-// convex, stepped function) let a tree's filters drift over its budget.
+// Nodes 1 / nodes-per-unit apart in ln p, from p = 1 (sized as the FP
+// just below it: no filter is sized for 1) down to kBitsCurveLeast. A
+// plan's budget search is content with kPlanCurveNodes; a table's FP
+// target takes kTableCurveNodes: its builder spends what the exact search
+// gives, and a coarser curve (linear between nodes of a convex, stepped
+// function) let a tree's filters drift over its budget.
 inline constexpr int kPlanCurveNodes = 4;
 inline constexpr int kTableCurveNodes = 16;
 inline constexpr double kBitsCurveLeast = 1e-30;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "filter/allocation/fp_curve.h"
 #include "filter/plan/cache_budget.h"
 
 namespace sstfilter {
@@ -31,7 +32,9 @@ std::vector<RunBlocks> BlocksWithFilters(const std::vector<PlannedRun>& runs,
                                          const std::vector<RunFilters>& filters) {
   std::vector<double> fp_rates;
   for (size_t i = 0; i < runs.size(); ++i) {
-    fp_rates.push_back(std::clamp(filters[i].fp_sum / runs[i].model.keys, 0.0, 1.0));
+    // A sum that rounding cancels to 0 or below (bare tables rebuilt with
+    // filters) is the least FP a model sizes, not one no filter meets.
+    fp_rates.push_back(std::clamp(filters[i].fp_sum / runs[i].model.keys, kBitsCurveLeast, 1.0));
   }
   double bytes = 0;
   std::vector<RunBlocks> blocks = BlocksAt(runs, shape, cache, fp_rates, &bytes);
