@@ -102,6 +102,18 @@ TEST(LevelAllocationTest, HoldsTheBudgetOnEveryEncoding) {
   }
 }
 
+// A run without filters (0 bits per key, as the advisor reads a level
+// RocksDB left bare) spends nothing in its uniform setting; its FP curve is
+// the encoding's still.
+TEST(LevelAllocationTest, ARunWithoutFiltersSpendsNothing) {
+  for (EncodingId encoding : AllEncodingIds()) {
+    const RunModel bare = EncodingRunModel(encoding, 1e6, 0);
+    EXPECT_EQ(bare.uniform_bits, 0) << EncodingName(encoding);
+    EXPECT_EQ(bare.bits_for_fp(0.01), EncodingRunModel(encoding, 1e6, 10).bits_for_fp(0.01))
+        << EncodingName(encoding);
+  }
+}
+
 // A byte budget below the uniform setting's memory is what the runs spend;
 // one above it changes nothing (bits_per_key caps the accuracy).
 TEST(LevelAllocationTest, AByteBudgetBelowTheSettingsMemoryIsSpent) {

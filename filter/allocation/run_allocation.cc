@@ -212,9 +212,12 @@ RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
                                                 static_cast<double>(kNominalFilterKeys)));
   RunModel model;
   model.keys = keys;
-  // A sampled model is its curve's size class's throughout.
+  // A sampled model is its curve's size class's throughout. A run without
+  // filters spends nothing (no builder is made at 0 bits per key).
   model.uniform_bits =
-      MemoSpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key);
+      bits_per_key > 0
+          ? MemoSpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key)
+          : 0;
   model.bits_for_fp = curve_nodes > 0 ? SampledBitsForFp(encoding, n, curve_nodes)
                                       : ExactBitsForFp(encoding, n);
   return model;
