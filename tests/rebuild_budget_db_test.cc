@@ -26,6 +26,7 @@
 #include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 #include "tests/db_test_util.h"
+#include "tests/rebuild_log_util.h"
 #include "tests/warning_log.h"
 
 namespace sstfilter {
@@ -43,16 +44,7 @@ std::string ValueOf(const std::string& key) {
   return value;
 }
 
-// The file numbers the loop's rewrites wrote, as the LOG's lines say.
-std::set<std::string> RewriteOutputs(const std::vector<std::string>& lines) {
-  const std::regex written(R"(, #([0-9]+) with [0-9.]+ bits/key)");
-  std::set<std::string> outputs;
-  for (const std::string& line : lines) {
-    std::smatch m;
-    if (std::regex_search(line, m, written)) outputs.insert(m[1].str());
-  }
-  return outputs;
-}
+using testing::RewriteOutputs;
 
 // The loop's rewrites whose table came out more than `bits` a key from
 // the plan it was weighed against, as the LOG's lines say (each figure to
@@ -170,13 +162,7 @@ class RebuildBudgetDbTest : public ::testing::Test {
   }
 
   // The loop's lines, for a failure's message.
-  std::string Rewrites() const {
-    std::string text;
-    for (const std::string& line : log_->Lines()) {
-      if (line.find("sstfilter: rebuil") != std::string::npos) text += line + "\n";
-    }
-    return text;
-  }
+  std::string Rewrites() const { return testing::LoopLines(log_->Lines()); }
 
   const std::shared_ptr<testing::WarningLog> log_ =
       std::make_shared<testing::WarningLog>(rocksdb::InfoLogLevel::INFO_LEVEL);
