@@ -123,9 +123,11 @@ std::vector<double> AllocateFreeRunFpRates(
 // is bits_per_key (0: a run without filters): bits spent as its builder
 // spends them on a filter of filter_keys entries (its tables' mean; 0:
 // min(keys, kNominalFilterKeys)), at the setting that meets each FP rate
-// by the encoding's own model (filter/fp_target.h). Small filters spend more per key than big ones
-// (whole cache lines, few-key fallbacks): the budget and the bits tables already hold compare only
-// at the tables' own size. With curve_nodes > 0, its bits_for_fp is SampledBitsForFp's curve of
+// by the encoding's own model (filter/fp_target.h). Small filters spend
+// more per key than big ones (whole cache lines, few-key fallbacks): the
+// budget and the bits tables already hold compare only at the tables' own
+// size.
+// With curve_nodes > 0, its bits_for_fp is SampledBitsForFp's curve of
 // that grain for the filter size (fp_curve.h), and its uniform_bits those
 // of the curve's size class: thousands of FP rates asked of it cost little.
 RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
