@@ -319,8 +319,10 @@ TEST(LevelTargetsTest, FromTheColumnFamilysOptions) {
   options.level0_file_num_compaction_trigger = 1;
   EXPECT_EQ(LevelTargetsOf(options, 128).l0_tables, 1);
   EXPECT_EQ(LevelTargetsOf(options, 0).base_entries, 0);  // Entries unknown: no cap.
-  options.disable_auto_compactions = true;                // L0 and the levels keep what they get.
+  EXPECT_FALSE(t.l0_stays);
+  options.disable_auto_compactions = true;  // L0 and the levels keep what they get.
   EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);
+  EXPECT_TRUE(LevelTargetsOf(options, 128).l0_stays);
   options.disable_auto_compactions = false;
   options.compaction_style = rocksdb::kCompactionStyleUniversal;
   EXPECT_FALSE(LevelTargetsOf(options, 128).leveled);

@@ -152,6 +152,44 @@ TEST(TableFpTargetTest, ADeepestLevelWithoutFiltersTakesNoBudget) {
   EXPECT_NEAR(planned / uniform, 1.0, 0.01);
 }
 
+// A burst with automatic compactions off: L0's tables stay (nothing
+// compacts them) holding 50 bits a key. Under a byte budget a table below
+// L0 is planned on the budget less what they hold, so that the levels at
+// their planned FP and L0 as it is fill the budget; without l0_stays L0's
+// excess stays unrepaid (its debt leaves with its tables), over budget.
+TEST(TableFpTargetTest, WhereL0StaysTheLevelsRepayWhatItHoldsOverItsShare) {
+  FilterOptions options = PerLevelCacheLocal();
+  options.per_level.budget_mb = 2.0;
+  TreeRuns runs = FourRunTree();
+  for (RunCensus& run : runs.levels) run.tables = run.keys / 20000;
+  double l0_bits = 0;
+  for (RunCensus& run : runs.l0_tables) {
+    run.fixed_keys = run.keys;
+    run.fixed_filter_bits = 50 * run.keys;
+    l0_bits += static_cast<double>(run.fixed_filter_bits);
+  }
+  auto spent = [&] {
+    double bits = l0_bits;
+    for (int level : {1, 2, 3}) {
+      const double keys = static_cast<double>(runs.levels[level].keys);
+      const double fp =
+          TableFpTarget(options, runs, TablePlace{level, EncodingId::kCacheLocal}, Entries(20000));
+      bits += keys * EncodingRunModel(EncodingId::kCacheLocal, keys, 10, 20000).bits_for_fp(fp);
+    }
+    return bits;
+  };
+  const double budget = *options.per_level.budget_mb * 8 * 1024 * 1024;
+  EXPECT_GT(spent() / budget, 1.05) << "the levels planned as if L0 held its share";
+  runs.targets.l0_stays = true;
+  EXPECT_NEAR(spent() / budget, 1.0, 0.01);
+  // An L0 table being written is planned as before.
+  TreeRuns compacting = runs;
+  compacting.targets.l0_stays = false;
+  EXPECT_EQ(
+      TableFpTarget(options, runs, TablePlace{0, EncodingId::kCacheLocal}, Entries(30000)),
+      TableFpTarget(options, compacting, TablePlace{0, EncodingId::kCacheLocal}, Entries(30000)));
+}
+
 // A level's tables not being rewritten hold what they were built with,
 // over or under the level's share: the table written into that level takes
 // the open allocation's FP all the same (the debt leaves with the tables

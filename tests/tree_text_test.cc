@@ -26,7 +26,7 @@ TreeRuns ReadLines(const std::string& text) {
 // A tree with every field away from its default.
 TreeRuns EveryField() {
   TreeRuns runs;
-  runs.targets = LevelTargets{true, 2, true, 8, 12345.5};
+  runs.targets = LevelTargets{true, 2, true, 8, 12345.5, true};
   runs.l0_tables = {RunCensus{100, 1, 100, 1000, 1}, RunCensus{200, 1, 0, 0, 1}};
   runs.levels.resize(3);
   runs.levels[2] = RunCensus{5000, 5, 3000, 30000, 0.75, 1000};
@@ -56,6 +56,7 @@ TEST(TreeTextTest, EveryFieldReadsBackAsWritten) {
   EXPECT_EQ(back.levels[2].unfiltered_keys, 1000u);
   EXPECT_EQ(back.targets.base_entries, 12345.5);
   EXPECT_TRUE(back.targets.dynamic);
+  EXPECT_TRUE(back.targets.l0_stays);
   EXPECT_TRUE(back.deepest_unfiltered);
   EXPECT_EQ(back.blocks.index_bytes, 4096);
   EXPECT_EQ(back.last_flush_keys, 4321u);
@@ -78,6 +79,17 @@ TEST(TreeTextTest, FieldsLeftOutKeepTheirDefaults) {
   EXPECT_FALSE(runs.targets.leveled);
   EXPECT_EQ(runs.traffic, nullptr);
   EXPECT_EQ(TreeText(runs), "L1 keys=10 tables=0\n");
+}
+
+// Automatic compactions off: no level targets, L0's tables stay.
+TEST(TreeTextTest, L0StayingWithoutTargetsReadsBack) {
+  TreeRuns runs;
+  runs.targets.l0_stays = true;
+  const std::string text = TreeText(runs);
+  EXPECT_EQ(text, "targets l0_stays\n");
+  const TreeRuns back = ReadLines(text);
+  EXPECT_TRUE(back.targets.l0_stays);
+  EXPECT_FALSE(back.targets.leveled);
 }
 
 TEST(TreeTextTest, OtherFormsLinesAreNotFound) {

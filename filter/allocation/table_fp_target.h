@@ -30,7 +30,10 @@ struct TablePlace {
 // level's run is its entries once the running compactions are done, at
 // least its fixed part plus the table. Each run's reach (the census's)
 // weighs its FP; the table's own L0 run counts as reached by every lookup.
-// L0's tables repay their debt together, each level its own.
+// L0's tables repay their debt together, each level its own. Where L0's
+// tables stay (runs.targets.l0_stays: nothing compacts them), a table
+// below L0 is planned without them, on the budget less the bits they hold:
+// the levels repay what L0 holds over its share.
 //
 // With access_aware, once the tree's traffic is known (TrafficFor), each
 // level below L0 is split by the lookups its tables saw

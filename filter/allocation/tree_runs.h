@@ -47,6 +47,10 @@ struct LevelTargets {
   bool dynamic = false;
   double multiplier = 10;
   double base_entries = 0;  // max_bytes_for_level_base in entries; 0: no cap.
+  // Automatic compactions off: L0's tables stay where the flushes put them
+  // until a compaction is asked for, their filters as built (the plan's
+  // tree, tables_against_plan.h, keeps their bits).
+  bool l0_stays = false;
 };
 
 // What a column family's tables hold per entry besides their filters: the

@@ -53,10 +53,11 @@ std::string RunCensusText(const RunCensus& run) {
 }
 
 std::string LevelTargetsText(const LevelTargets& t) {
+  if (t.l0_stays && !t.leveled) return "targets l0_stays\n";
   if (!t.leveled) return "";
-  return absl::StrFormat("targets leveled l0_tables=%d%s multiplier=%s base_entries=%s\n",
-                         t.l0_tables, t.dynamic ? " dynamic" : "", ShortestNumber(t.multiplier),
-                         ShortestNumber(t.base_entries));
+  return absl::StrFormat("targets leveled l0_tables=%d%s%s multiplier=%s base_entries=%s\n",
+                         t.l0_tables, t.dynamic ? " dynamic" : "", t.l0_stays ? " l0_stays" : "",
+                         ShortestNumber(t.multiplier), ShortestNumber(t.base_entries));
 }
 
 std::string TableTrafficText(const char* level, const TableTraffic& t) {
@@ -183,6 +184,7 @@ absl::Status ReadRun(std::string_view line, LineFields* f, RunCensus* run) {
 absl::Status ReadTargets(std::string_view line, LineFields* f, LevelTargets* t) {
   t->leveled = TakeFlag(f, "leveled");
   t->dynamic = TakeFlag(f, "dynamic");
+  t->l0_stays = TakeFlag(f, "l0_stays");
   return TakeAll(line, f,
                  {{"l0_tables", &t->l0_tables},
                   {"multiplier", &t->multiplier},

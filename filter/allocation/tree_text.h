@@ -5,6 +5,7 @@
 // but for L0's tables, which keep theirs:
 //
 //   targets leveled l0_tables=2 dynamic multiplier=10 base_entries=100000
+//   targets l0_stays                             (automatic compactions off)
 //   host deepest_unfiltered                      (its deepest level written without filters)
 //   L0 keys=20000 tables=1 fixed_keys=20000 fixed_bits=200000 unfiltered_keys=0 reach=1
 //   L3 keys=10000000 tables=100                 (each level's run; L0 lines: one per table)

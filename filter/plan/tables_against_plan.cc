@@ -80,8 +80,10 @@ std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns&
   if (cache != nullptr && options.per_level.cache_aware) {
     free->given_hot_width = SpreadFitOf(options, runs, *cache);
   }
-  for (RunCensus& run : free->l0_tables)
-    run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
+  if (!runs.targets.l0_stays) {
+    for (RunCensus& run : free->l0_tables)
+      run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
+  }
   for (RunCensus& run : free->levels)
     run.fixed_keys = run.fixed_filter_bits = run.unfiltered_keys = 0;
   return free;

@@ -8,6 +8,7 @@ LevelTargets LevelTargetsOf(const rocksdb::ColumnFamilyOptions& options, double 
   LevelTargets targets;
   // With automatic compactions off nothing holds the levels to targets: L0
   // keeps what flushes add until a compaction is asked for.
+  targets.l0_stays = options.disable_auto_compactions;
   if (options.compaction_style != rocksdb::kCompactionStyleLevel ||
       options.disable_auto_compactions) {
     return targets;
