@@ -174,5 +174,34 @@ TEST(SstAdvisorTrafficTest, TheGetsSpreadAsTheTablesSharesSay) {
   EXPECT_NEAR(runs.traffic->levels[6][0].share, 0.9, 1e-9) << r.output;
 }
 
+// A DB whose OPTIONS file turns automatic compactions off: its case says
+// L0's tables stay, as the census's tree does (LevelTargets::l0_stays).
+TEST(SstAdvisorTrafficTest, ATreeCaseSaysWhereL0TablesStay) {
+  EnsureRocksDbFilterPoliciesRegistered();
+  TempDir dir;
+  auto open_and_flush = [&](bool compactions_off) {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    options.disable_auto_compactions = compactions_off;
+    rocksdb::BlockBasedTableOptions table;
+    ASSERT_TRUE(CreateFilterPolicyStrictly("sstfilter.bloom:10", &table.filter_policy).ok());
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    std::unique_ptr<rocksdb::DB> db;
+    ASSERT_TRUE(OpenDb(options, dir.path(), &db).ok());
+    for (const std::string& k : RandomKeys(1000, compactions_off ? 2 : 1)) {
+      ASSERT_TRUE(db->Put({}, k, ValueFor(k)).ok());
+    }
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  };
+  open_and_flush(false);
+  Result r = RunTool({"--db", dir.path(), "--tree_text"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(Contains(r.output, "l0_stays")) << r.output;
+  open_and_flush(true);
+  r = RunTool({"--db", dir.path(), "--tree_text"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Contains(r.output, "\ntargets l0_stays\n")) << r.output;
+}
+
 }  // namespace
 }  // namespace sstfilter

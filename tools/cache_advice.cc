@@ -192,7 +192,7 @@ void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cach
                          : "they fit, beside what the index and data blocks leave them");
   TreeRuns census = CensusOf(runs);
   census.traffic = SummaryTraffic(runs, shares);
-  census.deepest_unfiltered = host.deepest_unfiltered;
+  host.SetOn(&census);
   const KeyPopularity popularity =
       census.traffic != nullptr ? PopularityOf(*census.traffic) : KeyPopularity();
   absl::PrintF("device reads per Get today, filter + index + data (cache model; Gets spread %s):\n",

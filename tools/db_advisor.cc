@@ -215,9 +215,8 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     const std::vector<TreeRun> runs = GroupIntoRuns(std::move(family.read), family.bytewise);
     if (output == DbOutput::kTreeCase) {
       if (!runs.empty()) {
-        absl::PrintF(
-            "%s", TreeCase(family.name, runs, cache, hit_share, family.bytewise ? traffic : nullptr,
-                           family.host.deepest_unfiltered));
+        absl::PrintF("%s", TreeCase(family.name, runs, cache, hit_share,
+                                    family.bytewise ? traffic : nullptr, family.host));
       }
       continue;
     }

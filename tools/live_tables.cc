@@ -276,6 +276,7 @@ std::vector<FamilyTables> Gather(const std::vector<rocksdb::LiveFileMetaData>& f
     tables.bytewise = cmp == nullptr || std::string(cmp->Name()) == "leveldb.BytewiseComparator";
     tables.policy = PolicyOf(family.options);
     tables.host.deepest_unfiltered = family.options.optimize_filters_for_hits;
+    tables.host.l0_stays = family.options.disable_auto_compactions;
     tables.host.bytewise = tables.bytewise;
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != family.name || left_out.count(f.db_path + f.name) > 0) continue;

@@ -138,7 +138,7 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   const std::vector<BuiltTable> built = BuiltTables(runs);
   TreeRuns census = CensusOf(runs);
   if (options.per_level.access_aware) census.traffic = SummaryTraffic(runs, shares);
-  census.deepest_unfiltered = host.deepest_unfiltered;
+  host.SetOn(&census);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   const std::vector<TableAgainstPlan> tables =
       TablesAgainstPlan(options, tree, nullptr, nullptr, host, built);

@@ -55,7 +55,7 @@ uint64_t FirstFile(const TreeRun& run) {
 
 std::string TreeCase(const std::string& family, const std::vector<TreeRun>& listed,
                      const std::optional<AdvisedCache>& cache, const AdvisedHitShare& hit_share,
-                     const TrafficSummary* traffic, bool deepest_unfiltered) {
+                     const TrafficSummary* traffic, const TableHost& host) {
   // L0's runs oldest first, as the census counts them (the steady tree
   // keeps the newest).
   std::vector<TreeRun> runs = listed;
@@ -64,7 +64,7 @@ std::string TreeCase(const std::string& family, const std::vector<TreeRun>& list
     return FirstFile(a) < FirstFile(b);
   });
   TreeRuns census = CensusOf(runs);
-  census.deepest_unfiltered = deepest_unfiltered;
+  host.SetOn(&census);
   if (traffic != nullptr && !traffic->tables.empty()) {
     census.traffic = SummaryTraffic(runs, &traffic->tables);
   }

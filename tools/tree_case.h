@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "filter/allocation/filters_by_run.h"
+#include "filter/plan/tables_against_plan.h"
 #include "table/census/traffic_file.h"
 #include "tools/cache_advice.h"
 
@@ -23,11 +24,11 @@ namespace sstfilter {
 // not empty): L0's written oldest first, as the census counts them.
 // `cache`: nullopt when not known (the case then has no cache line and
 // its policy no cache_aware). `traffic`: the DB's traffic summary (null:
-// none). `deepest_unfiltered`: the column family's
-// optimize_filters_for_hits (TreeRuns::deepest_unfiltered).
+// none). `host`: what its options say of how RocksDB builds and compacts
+// its tables (optimize_filters_for_hits, automatic compactions off).
 std::string TreeCase(const std::string& family, const std::vector<TreeRun>& runs,
                      const std::optional<AdvisedCache>& cache, const AdvisedHitShare& hit_share,
-                     const TrafficSummary* traffic, bool deepest_unfiltered);
+                     const TrafficSummary* traffic, const TableHost& host);
 
 }  // namespace sstfilter
 

@@ -71,6 +71,15 @@ struct TableHost {
   // nothing on the deepest level (TreeRuns::deepest_unfiltered, set on the
   // tree planned on).
   bool deepest_unfiltered = false;
+  // Its automatic compactions are off: L0's tables stay
+  // (LevelTargets::l0_stays, set on the tree planned on).
+  bool l0_stays = false;
+
+  // `runs` with what the host says of it set.
+  void SetOn(TreeRuns* runs) const {
+    runs->deepest_unfiltered = deepest_unfiltered;
+    runs->targets.l0_stays = l0_stays;
+  }
 };
 
 // Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at

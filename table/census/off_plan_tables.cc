@@ -46,6 +46,7 @@ TableHost HostOf(const rocksdb::Options& options) {
   host.tree_has_levels = options.compaction_style == rocksdb::kCompactionStyleLevel ||
                          options.compaction_style == rocksdb::kCompactionStyleUniversal;
   host.deepest_unfiltered = options.optimize_filters_for_hits;
+  host.l0_stays = options.disable_auto_compactions;
   host.bytewise = options.comparator == nullptr ||
                   std::string(options.comparator->Name()) == "leveldb.BytewiseComparator";
   return host;
