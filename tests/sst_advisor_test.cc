@@ -279,6 +279,13 @@ class SstAdvisorAccessAwareTest : public SstAdvisorCacheAwareTest {};
 
 TEST_P(SstAdvisorAccessAwareTest, TablesArePlannedByTheirSharesOnceKnown) {
   BuildTree();
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  // Opened again with automatic compactions on (two L0 tables start none),
+  // as its OPTIONS file then says: L0's tables are the plan's to size, not
+  // staying as built (LevelTargets::l0_stays; ATreeCaseSaysWhereL0TablesStay).
+  options_.disable_auto_compactions = false;
+  ASSERT_TRUE(OpenDb(options_, dir_.path(), &db_).ok());
   std::vector<rocksdb::LiveFileMetaData> files;
   db_->GetLiveFilesMetaData(&files);
   ASSERT_TRUE(db_->Close().ok());

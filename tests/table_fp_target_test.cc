@@ -153,20 +153,31 @@ TEST(TableFpTargetTest, ADeepestLevelWithoutFiltersTakesNoBudget) {
 }
 
 // A burst with automatic compactions off: L0's tables stay (nothing
-// compacts them) holding 50 bits a key. Under a byte budget a table below
-// L0 is planned on the budget less what they hold, so that the levels at
-// their planned FP and L0 as it is fill the budget; without l0_stays L0's
-// excess stays unrepaid (its debt leaves with its tables), over budget.
+// compacts them) holding 50 bits a key. A table below L0 is planned on
+// the tree's budget (budget_mb, or the uniform setting's bits) less what
+// they hold, so that the levels at their planned FP and L0 as it is fill
+// it; without l0_stays L0's excess stays unrepaid (its debt leaves with
+// its tables), over the budget.
 TEST(TableFpTargetTest, WhereL0StaysTheLevelsRepayWhatItHoldsOverItsShare) {
   FilterOptions options = PerLevelCacheLocal();
   options.per_level.budget_mb = 2.0;
   TreeRuns runs = FourRunTree();
   for (RunCensus& run : runs.levels) run.tables = run.keys / 20000;
   double l0_bits = 0;
+  double uniform = 0;
   for (RunCensus& run : runs.l0_tables) {
+    run.tables = 1;
     run.fixed_keys = run.keys;
     run.fixed_filter_bits = 50 * run.keys;
     l0_bits += static_cast<double>(run.fixed_filter_bits);
+    const auto keys = static_cast<double>(run.keys);
+    uniform += keys * EncodingRunModel(EncodingId::kCacheLocal, keys, 10, keys).uniform_bits;
+  }
+  for (const RunCensus& run : runs.levels) {
+    const auto keys = static_cast<double>(run.keys);
+    if (keys > 0) {
+      uniform += keys * EncodingRunModel(EncodingId::kCacheLocal, keys, 10, 20000).uniform_bits;
+    }
   }
   auto spent = [&] {
     double bits = l0_bits;
@@ -182,6 +193,11 @@ TEST(TableFpTargetTest, WhereL0StaysTheLevelsRepayWhatItHoldsOverItsShare) {
   EXPECT_GT(spent() / budget, 1.05) << "the levels planned as if L0 held its share";
   runs.targets.l0_stays = true;
   EXPECT_NEAR(spent() / budget, 1.0, 0.01);
+  options.per_level.budget_mb.reset();
+  EXPECT_NEAR(spent() / uniform, 1.0, 0.01) << "no budget_mb: the uniform setting's bits";
+  runs.targets.l0_stays = false;
+  EXPECT_GT(spent() / uniform, 1.05);
+  runs.targets.l0_stays = true;
   // An L0 table being written is planned as before.
   TreeRuns compacting = runs;
   compacting.targets.l0_stays = false;

@@ -40,6 +40,25 @@ TEST(TreeRunsTest, EachL0TableARunEachLevelOne) {
   EXPECT_EQ(runs[3].keys(), 800u);
 }
 
+// As the census counts them: L0's tables built (their filters fixed, a
+// table without one unfiltered), the levels' runs free (the planning step,
+// AsBuilt, sets what their tables hold).
+TEST(TreeRunsTest, TheCensusOfRunsHoldsL0AsBuilt) {
+  TableFilters bare = Table(0, "c", "d", 30);
+  bare.filter_bytes = 0;
+  const TreeRuns census = CensusOf(
+      GroupIntoRuns({Table(0, "a", "z", 16), bare, Table(6, "a", "h", 400)}, true));
+  ASSERT_EQ(census.l0_tables.size(), 2u);
+  EXPECT_EQ(census.l0_tables[0].fixed_keys, 16u);
+  EXPECT_EQ(census.l0_tables[0].fixed_filter_bits, 160u);
+  EXPECT_EQ(census.l0_tables[0].unfiltered_keys, 0u);
+  EXPECT_EQ(census.l0_tables[1].fixed_keys, 30u);
+  EXPECT_EQ(census.l0_tables[1].unfiltered_keys, 30u);
+  ASSERT_EQ(census.levels.size(), 7u);
+  EXPECT_EQ(census.levels[6].keys, 400u);
+  EXPECT_EQ(census.levels[6].fixed_keys, 0u);
+}
+
 TEST(TreeRunsTest, ReachIsTheTreesShareUnderTheRunsRanges) {
   // L6's four tables of 100, 100, 100, 700 keys; L5 covers the second and
   // third; L4 nothing of L6; L0 all of L6. 1,070 keys in all.

@@ -44,6 +44,11 @@ TreeRuns CensusOf(const std::vector<TreeRun>& runs) {
     census.tables = run.tables.size();
     census.reach = run.reach;
     if (run.level <= 0) {
+      // Built, as the census counts its L0 tables: their filters are fixed.
+      census.fixed_keys = census.keys;
+      census.fixed_filter_bits = 8 * run.filter_bytes();
+      for (const TableFilters& t : run.tables)
+        census.unfiltered_keys += t.filter_bytes > 0 ? 0 : t.keys;
       tree.l0_tables.push_back(census);
     } else {
       if (tree.levels.size() <= static_cast<size_t>(run.level)) tree.levels.resize(run.level + 1);

@@ -60,9 +60,9 @@ struct TreeRun {
 // The run's blocks as the cache model sees them (filter/cache_model/cache_reads.h).
 RunBlocks BlocksOf(const TreeRun& run);
 
-// The runs as the census would count them (each L0 run its own, each
-// level one; their index and data blocks as its block shape), for the
-// cache-aware plan (filter/plan/cache_budget.h).
+// The runs as the census would count them (each L0 run its own, its
+// filters as built; each level one, free; their index and data blocks as
+// its block shape), for the cache-aware plan (filter/plan/cache_budget.h).
 TreeRuns CensusOf(const std::vector<TreeRun>& runs);
 
 // Each L0 table a run, each other level one, in level order, each run's

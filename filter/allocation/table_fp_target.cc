@@ -71,18 +71,20 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
   auto encoding_at = [&](int level) { return EncodingForLevel(options, level, level == deepest); };
   std::vector<RunModel> models;
   // Where L0's tables stay (automatic compactions off: nothing compacts
-  // them), a table below L0 is planned without them, on the budget less
-  // the bits they hold: the levels repay what L0 holds over its share (an
-  // allocation leaves a run's debt with the run, which for these is never
-  // compacted away).
+  // them), a table below L0 is planned without them, on the tree's budget
+  // less the bits they hold: the levels repay what L0 holds over its share
+  // (an allocation leaves a run's debt with the run, which for these is
+  // never compacted away).
   const bool l0_apart = runs.targets.l0_stays && place.level > 0;
-  double l0_held_bits = 0;
+  double l0_share_bits = 0, l0_held_bits = 0;
   for (const RunCensus& run : runs.l0_tables) {
     if (run.keys == 0) continue;
+    RunModel model = ModelOf(run, encoding_at(0), bits);
     if (l0_apart) {
-      l0_held_bits += static_cast<double>(run.fixed_filter_bits);
+      l0_share_bits += model.keys * model.uniform_bits;
+      l0_held_bits += model.fixed_bits;
     } else {
-      models.push_back(ModelOf(run, encoding_at(0), bits));
+      models.push_back(std::move(model));
     }
   }
   const auto n = static_cast<uint64_t>(std::max(expected_entries, 1.0));
@@ -118,7 +120,12 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
     if (traffic != nullptr) by_range = level_model;
     models.push_back(std::move(level_model));
   }
-  const double budget = std::max(BudgetBits(options) - l0_held_bits, 0.0);
+  double budget = BudgetBits(options);
+  if (l0_apart) {
+    double uniform = l0_share_bits;
+    for (const RunModel& model : models) uniform += model.keys * model.uniform_bits;
+    budget = std::max(std::min(uniform, budget) - l0_held_bits, 0.0);
+  }
   TableFpRule rule;
   // A filter whose range is not known: the level whole, as without traffic.
   rule.fp = AllocateFreeRunFpRates(models, budget)[mine];
