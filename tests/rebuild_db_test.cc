@@ -320,10 +320,10 @@ TEST_F(RebuildDbTest, AfterABurstWithCompactionsOffNoRewriteIsRewrittenAgain) {
   }
   GetUntilRebuilt(std::chrono::seconds(3), std::chrono::seconds(90), 0, "/db", /*absent=*/false,
                   listener.get());
-  const std::set<std::string> rewritten = testing::RewriteOutputs(log_->Lines());
-  ASSERT_GE(rewritten.size(), 1u) << "the Gets move the plan\n"
-                                  << testing::LoopLines(log_->Lines());
+  ASSERT_GE(testing::RewriteOutputs(log_->Lines()).size(), 1u) << "the Gets move the plan\n"
+                                                               << testing::LoopLines(log_->Lines());
   for (int round = 1; round <= 2; ++round) {
+    const std::set<std::string> rewritten = testing::RewriteOutputs(log_->Lines());
     db_.reset();
     const size_t before = log_->Lines().size();
     listener = reopen();
@@ -334,7 +334,7 @@ TEST_F(RebuildDbTest, AfterABurstWithCompactionsOffNoRewriteIsRewrittenAgain) {
     const std::vector<std::string> lines = log_->Lines();
     const std::string again =
         testing::LoopLines(std::vector<std::string>(lines.begin() + before, lines.end()));
-    ASSERT_NE(again.find("tables off today's plan"), std::string::npos)
+    ASSERT_GT(listener->RebuiltSoFar("/db").reckonings, 0u)
         << "the loop did not reckon after reopen " << round;
     for (const std::string& number : rewritten) {
       EXPECT_EQ(again.find("table #" + number + " "), std::string::npos)

@@ -281,10 +281,13 @@ TEST_P(SstAdvisorAccessAwareTest, TablesArePlannedByTheirSharesOnceKnown) {
   BuildTree();
   ASSERT_TRUE(db_->Close().ok());
   db_.reset();
-  // Opened again with automatic compactions on (two L0 tables start none),
-  // as its OPTIONS file then says: L0's tables are the plan's to size, not
-  // staying as built (LevelTargets::l0_stays; ATreeCaseSaysWhereL0TablesStay).
+  // Opened again with automatic compactions on, as its OPTIONS file then
+  // says: L0's tables are the plan's to size, not staying as built
+  // (LevelTargets::l0_stays; ATreeCaseSaysWhereL0TablesStay). Levels sized
+  // from the top, so that none starts a compaction (two L0 tables are under
+  // the trigger; sized from the bottom, RocksDB would move L5 into L6).
   options_.disable_auto_compactions = false;
+  options_.level_compaction_dynamic_level_bytes = false;
   ASSERT_TRUE(OpenDb(options_, dir_.path(), &db_).ok());
   std::vector<rocksdb::LiveFileMetaData> files;
   db_->GetLiveFilesMetaData(&files);

@@ -74,8 +74,8 @@ std::string TreeCase(const std::string& family, const std::vector<TreeRun>& list
   }
   std::string text = absl::StrFormat(
       "# Column family '%s' as sstfilter_sst --db found it: its tables' encoding at the\n"
-      "# bits/key they spend today, per level%s. The level targets are not read: the\n"
-      "# tree is sized as it is.\n",
+      "# bits/key they spend today, per level%s. The level targets are not read (but\n"
+      "# whether L0's tables stay, compactions off): the tree is sized as it is.\n",
       family, cache ? absl::StrFormat(", in the block cache of %s", cache->source) : "");
   absl::StrAppendFormat(&text, "policy %s\n", PolicyOf(runs, cache.has_value(), hit_share));
   if (cache.has_value()) {

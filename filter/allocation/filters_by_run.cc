@@ -46,9 +46,11 @@ TreeRuns CensusOf(const std::vector<TreeRun>& runs) {
     if (run.level <= 0) {
       // Built, as the census counts its L0 tables: their filters are fixed.
       census.fixed_keys = census.keys;
-      census.fixed_filter_bits = 8 * run.filter_bytes();
-      for (const TableFilters& t : run.tables)
+      for (const TableFilters& t : run.tables) {
+        // A partitioned filter's index too, as RocksDB's filter_size counts it.
+        census.fixed_filter_bits += 8 * (t.filter_bytes + t.partition_index_bytes);
         census.unfiltered_keys += t.filter_bytes > 0 ? 0 : t.keys;
+      }
       tree.l0_tables.push_back(census);
     } else {
       if (tree.levels.size() <= static_cast<size_t>(run.level)) tree.levels.resize(run.level + 1);

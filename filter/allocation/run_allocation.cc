@@ -213,11 +213,13 @@ RunModel EncodingRunModel(EncodingId encoding, double keys, double bits_per_key,
   RunModel model;
   model.keys = keys;
   // A sampled model is its curve's size class's throughout. A run without
-  // filters spends nothing (no builder is made at 0 bits per key).
-  model.uniform_bits =
-      bits_per_key > 0
-          ? MemoSpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n, bits_per_key)
-          : 0;
+  // filters spends nothing (no builder is made at 0 bits per key); one that
+  // spends more than a setting can ask (a few keys' filter: whole cache
+  // lines) is modelled at the largest setting.
+  model.uniform_bits = bits_per_key > 0
+                           ? MemoSpentBits(encoding, curve_nodes > 0 ? BitsCurveKeys(n) : n,
+                                           std::min(bits_per_key, kMaxBitsPerKey))
+                           : 0;
   model.bits_for_fp = curve_nodes > 0 ? SampledBitsForFp(encoding, n, curve_nodes)
                                       : ExactBitsForFp(encoding, n);
   return model;

@@ -120,7 +120,8 @@ std::vector<double> AllocateFreeRunFpRates(
     const std::vector<RunModel>& runs, double max_bits = std::numeric_limits<double>::infinity());
 
 // The model of a run of `keys` entries in `encoding`, whose uniform setting
-// is bits_per_key (0: a run without filters): bits spent as its builder
+// is bits_per_key (0: a run without filters; above kMaxBitsPerKey, as a
+// run of a few keys spends: kMaxBitsPerKey): bits spent as its builder
 // spends them on a filter of filter_keys entries (its tables' mean; 0:
 // min(keys, kNominalFilterKeys)), at the setting that meets each FP rate
 // by the encoding's own model (filter/fp_target.h). Small filters spend

@@ -81,8 +81,9 @@ TableFpRule TableFpRuleFor(const FilterOptions& options, const TreeRuns& live,
     if (run.keys == 0) continue;
     RunModel model = ModelOf(run, encoding_at(0), bits);
     if (l0_apart) {
+      // A part still being written (a job's output) at its share.
       l0_share_bits += model.keys * model.uniform_bits;
-      l0_held_bits += model.fixed_bits;
+      l0_held_bits += model.fixed_bits + (model.keys - model.fixed_keys) * model.uniform_bits;
     } else {
       models.push_back(std::move(model));
     }

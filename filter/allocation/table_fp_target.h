@@ -32,8 +32,11 @@ struct TablePlace {
 // weighs its FP; the table's own L0 run counts as reached by every lookup.
 // L0's tables repay their debt together, each level its own. Where L0's
 // tables stay (runs.targets.l0_stays: nothing compacts them), a table
-// below L0 is planned without them, on the budget less the bits they hold:
-// the levels repay what L0 holds over its share.
+// below L0 is planned without them, on the tree's uniform bits (at most
+// the budget) less the bits they hold: the levels repay what L0 holds over
+// its share, and under a budget take what it holds under it (bare L0
+// tables); a budget L0 holds whole leaves the levels at the largest FP a
+// run takes.
 //
 // With access_aware, once the tree's traffic is known (TrafficFor), each
 // level below L0 is split by the lookups its tables saw
