@@ -37,7 +37,12 @@ die() { printf '[stress] error: %s\n' "$*" >&2; exit 1; }
 # every compaction hits one: the DB stops writes and the final verification
 # waits until db_crashtest.py's 20-minute timeout), and a verification that
 # runs past VERIFY_SECONDS is terminated and fails the policy.
-FIXED_ARGS=(--read_fault_one_in=0 --metadata_read_fault_one_in=0)
+# No periodic compaction either (universal's runs had it off already,
+# 8a1e61f): a leveled run that drew it at 2 s (seed 721418599) ran its
+# final verification past the limit with RocksDB's own filter as with ours;
+# with it off the seed passed (its other draws moved too: the suspected
+# cause, not a proven one).
+FIXED_ARGS=(--read_fault_one_in=0 --metadata_read_fault_one_in=0 --periodic_compaction_seconds=0)
 
 # The key space, drawn from the policy's seed $1 as db_crashtest.py draws it
 # (100,000 or many keys), but 2.5 million keys where it draws 25 million:
