@@ -38,10 +38,11 @@ struct TreeBits {
   double built = 0;
   // The most they may hold after rewrites that add bits: the whole tree's
   // bits (the uniform setting's or budget_mb) less what L0's tables hold.
-  // An L0 holding more than its share leaves the levels less room to add
-  // into, though no bits are freed to repay it: the plan's own tree,
-  // which the rewrites are built on, counts L0 at its share, and adds
-  // into the difference took the tree to 1.04x the uniform bytes.
+  // Where compactions run, an L0 holding more than its share leaves the
+  // levels less room to add into, though no bits are freed to repay it:
+  // the plan's own tree, which the rewrites are built on, counts L0 at its
+  // share, and adds into the difference took the tree to 1.04x the uniform
+  // bytes. Where L0 stays, the plan itself repays it (table_fp_target.h).
   double add_limit = std::numeric_limits<double>::infinity();
 };
 

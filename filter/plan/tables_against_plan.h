@@ -49,9 +49,9 @@ struct BuiltTable {
 // nothing to tables built under another plan (the rebuilds bring those to
 // it too), but L0's where it stays (LevelTargets::l0_stays: nothing
 // compacts its tables, which the loop never rewrites, so the levels repay
-// what they hold over their share), its spread the one fit to the tree as built (the misses the DB
-// counted are of the filters its tables hold; fit only for cache_aware,
-// the one plan that reads it). A rewrite the census's loop weighs by its
+// what they hold over their share), its spread the one fit to the tree as
+// built (the misses the DB counted are of the filters its tables hold; fit
+// only for cache_aware, the one plan that reads it). A rewrite the census's loop weighs by its
 // false positives builds its filter on this tree, so that it is built to
 // the plan it was weighed against (the cache model's rewrites are built on
 // the census's tree). REQUIRES: options resolved.
