@@ -247,6 +247,44 @@ TEST(CacheBudgetTest, BudgetMbCapsThePlan) {
   EXPECT_LE(plan.budget_bits, 0.5 * 8 * kMib * (1 + 1e-9));
 }
 
+// Where automatic compactions are off, L0's tables stay as built (here
+// five of 100,000 keys at 30 bits/key, thrice the uniform setting): the
+// plan takes their filters as they are and sizes the levels on its
+// budget less what they hold; where L0 is compacted, it is planned too
+// (at the FP of about 20 bits/key).
+TEST(CacheBudgetTest, WhereL0StaysThePlanTakesItAsBuilt) {
+  TreeRuns runs = ThreeLevels();
+  constexpr uint64_t kL0Keys = 100000;
+  constexpr double kL0Bits = 30;
+  for (int i = 0; i < 5; ++i) {
+    runs.l0_tables.push_back(
+        RunCensus{kL0Keys, 1, kL0Keys, static_cast<uint64_t>(kL0Bits * kL0Keys), 1});
+  }
+  runs.targets.l0_stays = true;
+  const CachePlan plan = PlanForCache(CacheAware(0.5), runs, Cache(4096));
+  ASSERT_EQ(plan.blocks.size(), 8u);  // Five L0 tables, then L1-L3.
+  const double held_bytes = 5 * kL0Keys * kL0Bits / 8;
+  double l0_bytes = 0, level_bytes = 0;
+  for (size_t i = 0; i < plan.blocks.size(); ++i) {
+    const RunBlocks& b = plan.blocks[i];
+    if (i < 5) {
+      EXPECT_NEAR(b.fp_rate, CacheLocalFpAt(kL0Bits, kL0Keys, kL0Keys), 0.05 * b.fp_rate) << i;
+      l0_bytes += b.filter_bytes;
+    } else {
+      level_bytes += b.filter_bytes;
+    }
+  }
+  EXPECT_NEAR(l0_bytes, held_bytes, 1e-6 * held_bytes);
+  // The levels spend what the budget leaves them (to the allocation's 0.1%).
+  EXPECT_NEAR(level_bytes * 8, plan.budget_bits - 8 * held_bytes, 2e-3 * plan.budget_bits);
+  EXPECT_NEAR(plan.filter_bytes, l0_bytes + level_bytes, 1e-6 * plan.filter_bytes);
+  // Compacted, L0's tables are planned at the levels' rate, not as built.
+  runs.targets.l0_stays = false;
+  const CachePlan compacted = PlanForCache(CacheAware(0.5), runs, Cache(4096));
+  ASSERT_EQ(compacted.blocks.size(), 8u);
+  EXPECT_GT(compacted.blocks[0].fp_rate, 3 * plan.blocks[0].fp_rate);
+}
+
 // A table's choice: the plan's budget for its filters, no filter where the
 // plan leaves its level unfiltered, and the cache ignored without cache_aware.
 TEST(CacheBudgetTest, TheTableChoiceFollowsThePlan) {

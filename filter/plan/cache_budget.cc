@@ -59,23 +59,61 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans) {
 
 namespace {
 
+// The runs a plan sizes and those it takes as they are: where L0's tables
+// stay (LevelTargets::l0_stays: nothing compacts them, and the rebuild
+// loop leaves L0 alone), L0 holds what it was built with and the levels
+// below share the budget less that, as TableFpRuleFor plans their tables.
+struct PlanRuns {
+  std::vector<PlannedRun> sized;  // The levels, and L0 where it does not stay.
+  std::vector<RunBlocks> held;    // L0's blocks as built, where it stays.
+  double held_bits = 0;
+  double held_bytes = 0;
+};
+
+PlanRuns SplitForPlan(const std::vector<PlannedRun>& planned, const TreeRuns& runs,
+                      const CacheSite& cache) {
+  PlanRuns split;
+  if (!runs.targets.l0_stays) {
+    split.sized = planned;
+    return split;
+  }
+  std::vector<PlannedRun> l0;
+  for (const PlannedRun& run : planned) (run.level == 0 ? l0 : split.sized).push_back(run);
+  std::vector<RunFilters> today;
+  for (const PlannedRun& run : l0) {
+    today.push_back(FiltersToday(run));
+    split.held_bits += today.back().bits;
+  }
+  split.held = BlocksWithFilters(l0, runs.blocks, cache, today);
+  for (const RunBlocks& b : split.held) split.held_bytes += b.filter_bytes;
+  return split;
+}
+
 // What a search for the plan at one workload is over.
 struct PlanSearch {
   const FilterOptions& options;
   const TreeRuns& runs;
   const CacheSite& cache;
-  const std::vector<PlannedRun>& planned;
+  const std::vector<PlannedRun>& planned;  // Every run, newest first (RunsOf).
+  const PlanRuns& split;
   const CachePlan& base;  // What every plan shares.
 };
 
 // The plan spending `budget` over the runs above `unfiltered_from`, and
-// its reads under `workload`.
+// its reads under `workload`. Its blocks are in the order of `planned`
+// (L0's first).
 CachePlan PlanAt(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from,
                  double budget) {
   CachePlan plan = search.base;
   plan.budget_bits = budget, plan.unfiltered_from = unfiltered_from;
-  plan.blocks = BlocksAt(search.planned, search.runs.blocks, search.cache,
-                         FpRatesAt(search.planned, unfiltered_from, budget), &plan.filter_bytes);
+  const PlanRuns& split = search.split;
+  const double sized_budget = std::max(budget - split.held_bits, 0.0);
+  const std::vector<RunBlocks> sized =
+      BlocksAt(split.sized, search.runs.blocks, search.cache,
+               FpRatesAt(split.sized, unfiltered_from, sized_budget), &plan.filter_bytes);
+  plan.filter_bytes += split.held_bytes;
+  plan.blocks = split.held;
+  plan.blocks.insert(plan.blocks.end(), sized.begin(), sized.end());
   plan.reads = PredictReads(plan.blocks, workload);
   return plan;
 }
@@ -245,7 +283,8 @@ CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs, const
   const CacheWorkload workload = PlanWorkload(options, runs, cache, &base);
   const std::vector<PlannedRun> planned = RunsOf(options, runs);
   if (planned.empty()) return base;
-  const PlanSearch search{options, runs, cache, planned, base};
+  const PlanRuns split = SplitForPlan(planned, runs, cache);
+  const PlanSearch search{options, runs, cache, planned, split, base};
   return base.hit_share_from == HitShareFrom::kAssumed ? RobustPlan(search, workload)
                                                        : BestPlan(search, workload);
 }

@@ -87,7 +87,7 @@ struct CacheSite {
 
 // The budget chosen, and what the model says its Gets read.
 struct CachePlan {
-  double budget_bits = 0;  // Over the filtered runs.
+  double budget_bits = 0;  // Over the filtered runs (L0's held ones too).
   // Tables at this level or deeper get no filter; kAllFiltered: none do.
   int unfiltered_from = kAllFiltered;
   static constexpr int kAllFiltered = kAllLevelsFiltered;
@@ -151,6 +151,8 @@ double SpreadFitOf(const FilterOptions& options, const TreeRuns& runs, const Cac
 // says where the census read the traffic, sharpened where the DB's
 // statistics counted fewer filter misses than that spread gives the tree
 // as it is (FitHotWidth with runs.observed_misses), or by runs.given_hot_width.
+// Where L0's tables stay (runs.targets.l0_stays), the plan takes them as
+// built and sizes the levels on its budget less what they hold.
 // REQUIRES: options resolved.
 CachePlan PlanForCache(const FilterOptions& options, const TreeRuns& runs,
                        const CacheSite& cache);

@@ -19,7 +19,7 @@ namespace cache_plan_memo_internal {
 // level's entries (L0's tables together), those whose filters are built
 // (none in a tree with every run free), what the DB's statistics and
 // sampled reads say, a spread fit given, a deepest level the host leaves
-// unfiltered.
+// unfiltered, L0 staying as built.
 struct TreeShape {
   std::vector<double> level_keys;  // [0]: L0's tables.
   double keys = 0;
@@ -29,6 +29,7 @@ struct TreeShape {
   bool misses_known = false;
   std::optional<double> given_hot_width;
   bool deepest_unfiltered = false;
+  bool l0_stays = false;
 };
 
 TreeShape ShapeOf(const TreeRuns& runs) {
@@ -46,6 +47,7 @@ TreeShape ShapeOf(const TreeRuns& runs) {
   shape.misses_known = runs.observed_misses.has_value();
   shape.given_hot_width = runs.given_hot_width;
   shape.deepest_unfiltered = runs.deepest_unfiltered;
+  shape.l0_stays = runs.targets.l0_stays;
   return shape;
 }
 
@@ -69,7 +71,7 @@ bool NearWidth(const std::optional<double>& made, const std::optional<double>& n
 bool Near(const TreeShape& made, const TreeShape& now) {
   if (made.level_keys.size() != now.level_keys.size() || made.traffic_known != now.traffic_known ||
       made.misses_known != now.misses_known || made.deepest_unfiltered != now.deepest_unfiltered ||
-      made.hit_share.has_value() != now.hit_share.has_value()) {
+      made.l0_stays != now.l0_stays || made.hit_share.has_value() != now.hit_share.has_value()) {
     return false;
   }
   if (made.hit_share.has_value() && std::abs(*made.hit_share - *now.hit_share) > kNearHitShare) {
