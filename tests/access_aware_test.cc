@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -140,6 +141,56 @@ TEST(ReadSamplesTest, ARewrittenTablesCountsPassToWhatRewroteIt) {
   samples.Update({File(7, 6, 6)}, {});
   samples.Update({File(7, 6, 6), File(8, 6, 0)}, {{8, 1}});
   EXPECT_DOUBLE_EQ(samples.tables().at(8).samples, 0);
+}
+
+// Ten L6 tables, read 300 sampled Gets at a time: half of them to the hot
+// table, 16 to each other. Where the hot table stays, no window is told
+// moved; where it moves (from table 1 to table 5), the first window after
+// tells it and what came before weighs kKeptOnMove of what it did: the
+// new hot table's share is its window's, near half, not a blend near
+// the old counts' 5%.
+class ReadSamplesMoveTest : public ::testing::Test {
+ protected:
+  // A reading after 300 more sampled Gets with `hot` the hot table.
+  void Read(uint64_t hot) {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    for (uint64_t t = 1; t <= 10; ++t) {
+      total_[t] += t == hot ? 156 : 16;
+      files.push_back(File(t, 6, total_[t]));
+    }
+    samples_.Update(files, {});
+  }
+  double Share(uint64_t t) const {
+    const TableSamples& s = samples_.tables().at(t);
+    return s.samples / s.exposure;
+  }
+
+  ReadSamples samples_;
+  std::map<uint64_t, uint64_t> total_;
+};
+
+TEST_F(ReadSamplesMoveTest, SharesThatHoldStillAreKept) {
+  for (int i = 0; i < 12; ++i) Read(1);
+  EXPECT_EQ(samples_.Moves("default"), 0);
+  EXPECT_NEAR(Share(1), 156.0 / 300, 1e-9);
+  double gets = 0;  // Nothing forgotten but by the decay.
+  for (int i = 0; i < 12; ++i) gets = gets * std::exp(-300 / kDecayGets) + 300;
+  EXPECT_NEAR(samples_.Gets("default"), gets, 1e-6);
+}
+
+TEST_F(ReadSamplesMoveTest, AWindowWhoseHotTableMovedForgetsWhatCameBefore) {
+  for (int i = 0; i < 12; ++i) Read(1);
+  const double gets_before = samples_.Gets("default");
+  Read(5);
+  EXPECT_EQ(samples_.Moves("default"), 1);
+  // Not forgotten, the blend would be 0.13 and 0.44.
+  EXPECT_GT(Share(5), 0.3) << "the window's 0.52, with a tenth of the 5% before";
+  EXPECT_LT(Share(1), 0.25);
+  const double decay = std::exp(-300 / kDecayGets);
+  EXPECT_NEAR(samples_.Gets("default"), 300 + kKeptOnMove * gets_before * decay, 1e-6);
+  for (int i = 0; i < 12; ++i) Read(5);
+  EXPECT_EQ(samples_.Moves("default"), 1) << "the new shares hold still";
+  EXPECT_NEAR(Share(5), 156.0 / 300, 0.01);
 }
 
 // Two L6 tables, "a".."m" and "n".."z", 1000 keys each; the first saw

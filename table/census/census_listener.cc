@@ -7,6 +7,7 @@
 
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
@@ -106,7 +107,14 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
     tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
     tree->carried.reset();
   }
+  const int moves = tree->samples.Moves(rocksdb::kDefaultColumnFamilyName);
   tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
+  if (tree->samples.Moves(rocksdb::kDefaultColumnFamilyName) > moves) {
+    rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
+                 "sstfilter: the Gets moved: a window of at least %.0f sampled Gets drew the "
+                 "tables unlike those before it, which now weigh %.0f%% of what they did",
+                 kMoveWindowGets, 100 * kKeptOnMove);
+  }
   tree->born.clear();
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
                      &tree->samples);

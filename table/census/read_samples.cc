@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+
+#include "filter/allocation/traffic_moved.h"
 
 namespace sstfilter {
 
@@ -39,7 +42,7 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     double& gets = gets_[column_family];
     gets = gets * std::exp(-most / kDecayGets) + most;
   }
-  std::map<uint64_t, TableSamples> tables;
+  std::map<uint64_t, TableSamples> tables, window;
   std::map<uint64_t, uint64_t> reads;
   for (const rocksdb::LiveFileMetaData& f : files) {
     const double most = new_gets[f.column_family_name];
@@ -60,12 +63,73 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     t.samples = t.samples * decay + gained[f.file_number];
     t.exposure = t.exposure * decay + lived * most;
     tables[f.file_number] = t;
+    TableSamples w;
+    if (const auto it = window_.find(f.file_number); it != window_.end()) w = it->second;
+    w.samples = w.samples * decay + gained[f.file_number];
+    w.exposure = w.exposure * decay + lived * most;
+    window[f.file_number] = w;
     reads[f.file_number] = f.num_reads_sampled;
   }
+  for (const auto& [column_family, most] : new_gets) {
+    double& gets = window_gets_[column_family];
+    gets = gets * std::exp(-most / kDecayGets) + most;
+  }
   tables_ = std::move(tables);
+  window_ = std::move(window);
   last_reads_ = std::move(reads);
   heirs_.clear();
   read_ = true;
+  CloseWindows(files);
+}
+
+bool ReadSamples::MovedIn(const std::string& column_family,
+                          const std::vector<rocksdb::LiveFileMetaData>& files) const {
+  const double before_gets = Gets(column_family) - window_gets_.at(column_family);
+  std::map<int, std::vector<WindowCounts>> levels;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.column_family_name != column_family || f.level <= 0) continue;
+    if (window_members_.count(f.file_number) == 0) continue;
+    const TableSamples& t = tables_.at(f.file_number);
+    const TableSamples& w = window_.at(f.file_number);
+    if (t.exposure - w.exposure < kMoveTestedExposure * before_gets) continue;
+    levels[f.level].push_back({t.samples - w.samples, w.samples});
+  }
+  for (const auto& [level, counts] : levels) {
+    if (TrafficMoved(counts)) return true;
+  }
+  return false;
+}
+
+void ReadSamples::CloseWindows(const std::vector<rocksdb::LiveFileMetaData>& files) {
+  for (auto& [column_family, window_gets] : window_gets_) {
+    if (window_gets < kMoveWindowGets) continue;
+    const bool moved = MovedIn(column_family, files);
+    if (moved) {
+      ++moves_[column_family];
+      double& gets = gets_[column_family];
+      gets = window_gets + kKeptOnMove * (gets - window_gets);
+    }
+    for (const rocksdb::LiveFileMetaData& f : files) {
+      if (f.column_family_name != column_family) continue;
+      TableSamples& w = window_[f.file_number];
+      if (moved) {
+        TableSamples& t = tables_[f.file_number];
+        t.samples = w.samples + kKeptOnMove * (t.samples - w.samples);
+        t.exposure = w.exposure + kKeptOnMove * (t.exposure - w.exposure);
+      }
+      w = TableSamples();
+      window_members_.insert(f.file_number);
+    }
+    window_gets = 0;
+  }
+  for (auto it = window_members_.begin(); it != window_members_.end();) {
+    it = window_.count(*it) != 0 ? std::next(it) : window_members_.erase(it);
+  }
+}
+
+int ReadSamples::Moves(const std::string& column_family) const {
+  const auto it = moves_.find(column_family);
+  return it == moves_.end() ? 0 : it->second;
 }
 
 void ReadSamples::Rewritten(uint64_t from, const std::map<uint64_t, double>& to) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ inline constexpr double kSampleEvery = 1024;
 // A column family's counts decay by e over this many sampled Gets (about
 // two million Gets).
 inline constexpr double kDecayGets = 2048;
+
+// Each column family's Gets are also counted in windows of at least this
+// many sampled Gets. Where a window drew one of its levels' tables in
+// other proportions than the counts before it (TrafficMoved,
+// filter/allocation/traffic_moved.h: the hot ranges moved), what was
+// counted before the window is kept at kKeptOnMove of its weight: the
+// plan follows the Gets of now rather than a blend with a workload gone.
+inline constexpr double kMoveWindowGets = 256;
+inline constexpr double kKeptOnMove = 0.1;
+// A table is tested only if it lived through the window and through this
+// share of the decayed Gets before it: a table born since holds fewer
+// counts for its share than the others.
+inline constexpr double kMoveTestedExposure = 0.9;
 
 class ReadSamples {
  public:
@@ -73,13 +87,28 @@ class ReadSamples {
   const std::map<uint64_t, TableSamples>& tables() const { return tables_; }
   // The column family's decayed sampled Gets (0 if none seen).
   double Gets(const std::string& column_family) const;
+  // How many times a window told the column family's Gets had moved.
+  int Moves(const std::string& column_family) const;
 
  private:
+  // Closes each column family's window that holds kMoveWindowGets; where
+  // its Gets moved, keeps kKeptOnMove of what came before it.
+  void CloseWindows(const std::vector<rocksdb::LiveFileMetaData>& files);
+  bool MovedIn(const std::string& column_family,
+               const std::vector<rocksdb::LiveFileMetaData>& files) const;
+
   bool read_ = false;  // Whether a reading was added.
   std::map<uint64_t, TableSamples> tables_;
   std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
   std::map<std::string, double> gets_;       // By column family, decayed.
   std::map<uint64_t, TableSamples> heirs_;   // Rewritten's, until the next reading.
+  // The open windows: each table's part of tables_ and each column
+  // family's of gets_ counted since its window opened, the tables live
+  // when it opened, and the moves told.
+  std::map<uint64_t, TableSamples> window_;
+  std::map<std::string, double> window_gets_;
+  std::set<uint64_t> window_members_;
+  std::map<std::string, int> moves_;
 };
 
 }  // namespace sstfilter
