@@ -94,7 +94,7 @@ struct PlanSearch {
   const FilterOptions& options;
   const TreeRuns& runs;
   const CacheSite& cache;
-  const std::vector<PlannedRun>& planned;  // Every run, newest first (RunsOf).
+  const std::vector<PlannedRun>& planned;  // Every run, L0's first (RunsOf).
   const PlanRuns& split;
   const CachePlan& base;  // What every plan shares.
 };

@@ -50,6 +50,20 @@ std::map<uint64_t, double> BornShares(
   return shares;
 }
 
+// A LOG line for each column family whose Gets moved at the last reading.
+void LogMoves(rocksdb::DB* db, const std::map<std::string, int>& before,
+              const std::map<std::string, int>& after) {
+  for (const auto& [column_family, moves] : after) {
+    const auto was = before.find(column_family);
+    if (was != before.end() && was->second >= moves) continue;
+    rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
+                 "sstfilter: the Gets of column family %s moved: a window of at least %.0f "
+                 "sampled Gets drew a level's tables unlike the Gets before it; what the "
+                 "column family counted before the window now weighs %.0f%% of what it did",
+                 column_family.c_str(), kMoveWindowGets, 100 * kKeptOnMove);
+  }
+}
+
 }  // namespace
 
 LevelCensusListener::~LevelCensusListener() {
@@ -107,14 +121,9 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
     tree->samples.Carry(files, tree->carried->tables, tree->carried->exposures);
     tree->carried.reset();
   }
-  const int moves = tree->samples.Moves(rocksdb::kDefaultColumnFamilyName);
+  const std::map<std::string, int> moves = tree->samples.Moves();
   tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
-  if (tree->samples.Moves(rocksdb::kDefaultColumnFamilyName) > moves) {
-    rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
-                 "sstfilter: the Gets moved: a window of at least %.0f sampled Gets drew the "
-                 "tables unlike those before it, which now weigh %.0f%% of what they did",
-                 kMoveWindowGets, 100 * kKeptOnMove);
-  }
+  LogMoves(db, moves, tree->samples.Moves());
   tree->born.clear();
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
                      &tree->samples);

@@ -88,11 +88,15 @@ bool ReadSamples::MovedIn(const std::string& column_family,
   std::map<int, std::vector<WindowCounts>> levels;
   for (const rocksdb::LiveFileMetaData& f : files) {
     if (f.column_family_name != column_family || f.level <= 0) continue;
-    if (window_members_.count(f.file_number) == 0) continue;
+    if (window_members_.count(f.file_number) == 0 || untested_.count(f.file_number) != 0) {
+      continue;
+    }
     const TableSamples& t = tables_.at(f.file_number);
     const TableSamples& w = window_.at(f.file_number);
-    if (t.exposure - w.exposure < kMoveTestedExposure * before_gets) continue;
-    levels[f.level].push_back({t.samples - w.samples, w.samples});
+    const double before_exposure = t.exposure - w.exposure;
+    if (before_exposure <= 0 || before_exposure < kMoveTestedExposure * before_gets) continue;
+    levels[f.level].push_back(
+        {(t.samples - w.samples) * before_gets / before_exposure, w.samples});
   }
   for (const auto& [level, counts] : levels) {
     if (TrafficMoved(counts)) return true;
@@ -118,12 +122,18 @@ void ReadSamples::CloseWindows(const std::vector<rocksdb::LiveFileMetaData>& fil
         t.exposure = w.exposure + kKeptOnMove * (t.exposure - w.exposure);
       }
       w = TableSamples();
-      window_members_.insert(f.file_number);
+      if (moved) {
+        window_members_.erase(f.file_number);
+      } else {
+        window_members_.insert(f.file_number);
+      }
     }
     window_gets = 0;
   }
-  for (auto it = window_members_.begin(); it != window_members_.end();) {
-    it = window_.count(*it) != 0 ? std::next(it) : window_members_.erase(it);
+  for (std::set<uint64_t>* live : {&window_members_, &untested_}) {
+    for (auto it = live->begin(); it != live->end();) {
+      it = window_.count(*it) != 0 ? std::next(it) : live->erase(it);
+    }
   }
 }
 
@@ -140,6 +150,7 @@ void ReadSamples::Rewritten(uint64_t from, const std::map<uint64_t, double>& to)
   for (const auto& [number, part] : to) {
     const double weight = entries > 0 ? part / entries : 1.0 / static_cast<double>(to.size());
     heirs_[number] = {was->second.samples * weight, was->second.exposure};
+    untested_.insert(number);
   }
 }
 
@@ -151,6 +162,7 @@ void ReadSamples::Carry(const std::vector<rocksdb::LiveFileMetaData>& files,
     const auto exposure = exposures.find(f.file_number);
     if (share == shares.end() || exposure == exposures.end()) continue;
     TableSamples& t = tables_[f.file_number];  // Zero before the first reading.
+    if (read_) untested_.insert(f.file_number);
     t.samples += share->second * exposure->second;
     t.exposure += exposure->second;
     double& gets = gets_[f.column_family_name];

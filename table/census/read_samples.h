@@ -43,8 +43,13 @@ inline constexpr double kDecayGets = 2048;
 inline constexpr double kMoveWindowGets = 256;
 inline constexpr double kKeptOnMove = 0.1;
 // A table is tested only if it lived through the window and through this
-// share of the decayed Gets before it: a table born since holds fewer
-// counts for its share than the others.
+// share of the decayed Gets before it (its count before the window is
+// taken at the column family's Gets: a table born since holds fewer
+// counts for its share than the others), and only if its counts are all
+// its own: not a rewrite's heir (its part of its parent's samples is by
+// entries, not by Gets) nor carried from a traffic file after the first
+// reading. The window after a move is not tested: what it is compared
+// with still holds the old workload's remainder.
 inline constexpr double kMoveTestedExposure = 0.9;
 
 class ReadSamples {
@@ -89,6 +94,8 @@ class ReadSamples {
   double Gets(const std::string& column_family) const;
   // How many times a window told the column family's Gets had moved.
   int Moves(const std::string& column_family) const;
+  // The same, by column family.
+  const std::map<std::string, int>& Moves() const { return moves_; }
 
  private:
   // Closes each column family's window that holds kMoveWindowGets; where
@@ -103,11 +110,13 @@ class ReadSamples {
   std::map<std::string, double> gets_;       // By column family, decayed.
   std::map<uint64_t, TableSamples> heirs_;   // Rewritten's, until the next reading.
   // The open windows: each table's part of tables_ and each column
-  // family's of gets_ counted since its window opened, the tables live
-  // when it opened, and the moves told.
+  // family's of gets_ counted since its window opened, the tables tested
+  // at its end (live when it opened), those never tested (counts not all
+  // their own), and the moves told.
   std::map<uint64_t, TableSamples> window_;
   std::map<std::string, double> window_gets_;
   std::set<uint64_t> window_members_;
+  std::set<uint64_t> untested_;
   std::map<std::string, int> moves_;
 };
 
