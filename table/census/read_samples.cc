@@ -108,25 +108,26 @@ void ReadSamples::CloseWindows(const std::vector<rocksdb::LiveFileMetaData>& fil
   for (auto& [column_family, window_gets] : window_gets_) {
     if (window_gets < kMoveWindowGets) continue;
     const bool moved = MovedIn(column_family, files);
+    // A count's part from before the window kept at kKeptOnMove.
+    auto keep_window = [](double window, double* count) {
+      *count = window + kKeptOnMove * (*count - window);
+    };
     if (moved) {
       ++moves_[column_family];
-      double& gets = gets_[column_family];
-      gets = window_gets + kKeptOnMove * (gets - window_gets);
+      keep_window(window_gets, &gets_[column_family]);
     }
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != column_family) continue;
       TableSamples& w = window_[f.file_number];
       if (moved) {
         TableSamples& t = tables_[f.file_number];
-        t.samples = w.samples + kKeptOnMove * (t.samples - w.samples);
-        t.exposure = w.exposure + kKeptOnMove * (t.exposure - w.exposure);
-      }
-      w = TableSamples();
-      if (moved) {
+        keep_window(w.samples, &t.samples);
+        keep_window(w.exposure, &t.exposure);
         window_members_.erase(f.file_number);
       } else {
         window_members_.insert(f.file_number);
       }
+      w = TableSamples();
     }
     window_gets = 0;
   }
