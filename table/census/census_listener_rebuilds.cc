@@ -298,7 +298,8 @@ void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarg
   {
     std::lock_guard<std::mutex> lock(mu_);
     loop_rewrites_.erase(db->GetName());
-    EndJob(db, info);
+    // The heirs are told before EndJob, whose reading of the tree would
+    // otherwise take them for new tables that saw no Gets.
     if (status.ok()) {
       DbTree& tree = trees_[db->GetName()];
       const std::map<uint64_t, TableRecord>& records = records_[db->GetName()];
@@ -318,6 +319,7 @@ void LevelCensusListener::EndRebuild(rocksdb::DB* db, int job, const RebuildTarg
       ++rebuilt.tables;
       rebuilt.bytes += info.stats.total_output_bytes;
     }
+    EndJob(db, info);
   }
   rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
                "sstfilter: %s %s%s", status.ok() ? "rebuilt" : "did not rebuild",

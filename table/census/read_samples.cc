@@ -74,6 +74,10 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     double& gets = window_gets_[column_family];
     gets = gets * std::exp(-most / kDecayGets) + most;
   }
+  gone_.clear();
+  for (auto& [number, t] : tables_) {
+    if (tables.count(number) == 0) gone_.emplace(number, t);
+  }
   tables_ = std::move(tables);
   window_ = std::move(window);
   last_reads_ = std::move(reads);
@@ -144,13 +148,23 @@ int ReadSamples::Moves(const std::string& column_family) const {
 }
 
 void ReadSamples::Rewritten(uint64_t from, const std::map<uint64_t, double>& to) {
-  const auto was = tables_.find(from);
-  if (was == tables_.end()) return;
+  const auto live = tables_.find(from);
+  const auto gone = gone_.find(from);
+  if (live == tables_.end() && gone == gone_.end()) return;
+  const TableSamples parent = live != tables_.end() ? live->second : gone->second;
   double entries = 0;
   for (const auto& [number, part] : to) entries += part;
   for (const auto& [number, part] : to) {
     const double weight = entries > 0 ? part / entries : 1.0 / static_cast<double>(to.size());
-    heirs_[number] = {was->second.samples * weight, was->second.exposure};
+    const TableSamples passed{parent.samples * weight, parent.exposure};
+    // A reading that came between the rewrite and this call counted the
+    // heir from its birth: its counts go on from its parent's.
+    if (const auto read = tables_.find(number); read != tables_.end()) {
+      read->second.samples += passed.samples;
+      read->second.exposure += passed.exposure;
+    } else {
+      heirs_[number] = passed;
+    }
     untested_.insert(number);
   }
 }

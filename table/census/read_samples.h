@@ -82,10 +82,12 @@ class ReadSamples {
 
   // Table `from` was rewritten as `to` (by file number, each with its
   // part of `from`'s entries) at its level, its keys unchanged (the rebuild
-  // loop's rewrite): the Gets its range draws are the same, so at the next
-  // reading each of `to` starts from its part of `from`'s samples and all
-  // of its exposure, not from none (a share shrunk toward its uniform one
-  // would size the next plan of a hot range as if it were cold).
+  // loop's rewrite): the Gets its range draws are the same, so each of `to`
+  // starts from its part of `from`'s samples and all of its exposure, not
+  // from none (a share shrunk toward its uniform one would size the next
+  // plan of a hot range as if it were cold): at the next reading, or now
+  // where a reading since the rewrite took it for a new table (`from` is
+  // then found among the tables that reading no longer saw).
   void Rewritten(uint64_t from, const std::map<uint64_t, double>& to);
 
   // The counts of the live tables at the last reading, by file number.
@@ -109,6 +111,7 @@ class ReadSamples {
   std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
   std::map<std::string, double> gets_;       // By column family, decayed.
   std::map<uint64_t, TableSamples> heirs_;   // Rewritten's, until the next reading.
+  std::map<uint64_t, TableSamples> gone_;    // Those the last reading no longer saw.
   // The open windows: each table's part of tables_ and each column
   // family's of gets_ counted since its window opened, the tables tested
   // at its end (live when it opened), those never tested (counts not all
