@@ -144,24 +144,27 @@ TEST(ReadSamplesTest, ARewrittenTablesCountsPassToWhatRewroteIt) {
   EXPECT_DOUBLE_EQ(samples.tables().at(8).samples, 0);
 }
 
-// The rewrite's own completion reads the tree (the census's EndJob), and
-// another job's may come before the loop tells the rewrite: that reading
-// sees the heir as a new table and no longer the parent. Told after it,
-// the heir still goes on from its parent's counts, not from its own few.
+// Another job's completion may read the tree between the rewrite's install
+// and the loop telling it: that reading sees the heir as a table it does
+// not know and no longer the parent. Told after it, the heir still goes on
+// from its parent's counts, not from none.
 TEST(ReadSamplesTest, ARewriteToldAfterAReadingThatSawItsHeirPassesItsCounts) {
   ReadSamples samples;
   samples.Update({File(1, 6, 0), File(2, 6, 0)}, {});
-  samples.Update({File(1, 6, 30), File(2, 6, 20)}, {});         // Table 1: 30 of 50.
-  samples.Update({File(7, 6, 4), File(2, 6, 30)}, {{7, 0.5}});  // L6 gained 4 + 10.
-  ASSERT_DOUBLE_EQ(samples.tables().at(7).samples, 4);
+  samples.Update({File(1, 6, 30), File(2, 6, 20)}, {});  // Table 1: 30 of 50.
+  // Neither the rewrite nor the heir's birth told yet: the heir is a table
+  // of no known window, counted from here.
+  samples.Update({File(7, 6, 4), File(2, 6, 30)}, {});  // L6 gained 10.
+  ASSERT_DOUBLE_EQ(samples.tables().at(7).samples, 0);
   samples.Rewritten(1, {{7, 1000}});
-  EXPECT_DOUBLE_EQ(samples.tables().at(7).samples, 4 + 30);
-  EXPECT_DOUBLE_EQ(samples.tables().at(7).exposure, 0.5 * 14 + 50);
+  const double d = std::exp(-10 / kDecayGets);  // As that reading left the parent's.
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).samples, 30 * d);
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).exposure, 50 * d);
   // The next reading goes on from there.
   samples.Update({File(7, 6, 10), File(2, 6, 40)}, {});  // L6 gained 6 + 10.
-  const double d = std::exp(-16 / kDecayGets);
-  EXPECT_DOUBLE_EQ(samples.tables().at(7).samples, 34 * d + 6);
-  EXPECT_DOUBLE_EQ(samples.tables().at(7).exposure, 57 * d + 16);
+  const double e = std::exp(-16 / kDecayGets);
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).samples, 30 * d * e + 6);
+  EXPECT_DOUBLE_EQ(samples.tables().at(7).exposure, 50 * d * e + 16);
   // Only the last reading's gone tables: a parent two readings gone passes nothing.
   samples.Rewritten(1, {{8, 1}});
   samples.Update({File(7, 6, 10), File(2, 6, 40), File(8, 6, 1)}, {{8, 1}});

@@ -75,9 +75,15 @@ void ReadSamples::Update(const std::vector<rocksdb::LiveFileMetaData>& files,
     gets = gets * std::exp(-most / kDecayGets) + most;
   }
   gone_.clear();
-  for (auto& [number, t] : tables_) {
-    if (tables.count(number) == 0) gone_.emplace(number, t);
+  for (const auto& [number, t] : tables_) {
+    const auto family = families_.find(number);
+    if (tables.count(number) != 0 || family == families_.end()) continue;
+    const auto gets = new_gets.find(family->second);
+    const double decay = gets == new_gets.end() ? 1 : std::exp(-gets->second / kDecayGets);
+    gone_[family->second][number] = {t.samples * decay, t.exposure * decay};
   }
+  families_.clear();
+  for (const rocksdb::LiveFileMetaData& f : files) families_[f.file_number] = f.column_family_name;
   tables_ = std::move(tables);
   window_ = std::move(window);
   last_reads_ = std::move(reads);
@@ -119,6 +125,10 @@ void ReadSamples::CloseWindows(const std::vector<rocksdb::LiveFileMetaData>& fil
     if (moved) {
       ++moves_[column_family];
       keep_window(window_gets, &gets_[column_family]);
+      // A gone table's part in the window is not kept apart: all of it is cut.
+      for (auto& [number, t] : gone_[column_family]) {
+        t.samples *= kKeptOnMove, t.exposure *= kKeptOnMove;
+      }
     }
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != column_family) continue;
@@ -148,17 +158,22 @@ int ReadSamples::Moves(const std::string& column_family) const {
 }
 
 void ReadSamples::Rewritten(uint64_t from, const std::map<uint64_t, double>& to) {
-  const auto live = tables_.find(from);
-  const auto gone = gone_.find(from);
-  if (live == tables_.end() && gone == gone_.end()) return;
-  const TableSamples parent = live != tables_.end() ? live->second : gone->second;
+  const TableSamples* parent = nullptr;
+  if (const auto live = tables_.find(from); live != tables_.end()) parent = &live->second;
+  for (const auto& [column_family, tables] : gone_) {
+    if (const auto gone = tables.find(from); gone != tables.end()) parent = &gone->second;
+  }
+  if (parent == nullptr) return;
+  const TableSamples counts = *parent;
   double entries = 0;
   for (const auto& [number, part] : to) entries += part;
   for (const auto& [number, part] : to) {
     const double weight = entries > 0 ? part / entries : 1.0 / static_cast<double>(to.size());
-    const TableSamples passed{parent.samples * weight, parent.exposure};
-    // A reading that came between the rewrite and this call counted the
-    // heir from its birth: its counts go on from its parent's.
+    if (number == from) continue;
+    const TableSamples passed{counts.samples * weight, counts.exposure};
+    // A reading that came between the rewrite and this call took the heir
+    // for a table it did not know (nothing counted before it): its counts
+    // go on from its parent's as that reading left them.
     if (const auto read = tables_.find(number); read != tables_.end()) {
       read->second.samples += passed.samples;
       read->second.exposure += passed.exposure;

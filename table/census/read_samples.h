@@ -111,7 +111,11 @@ class ReadSamples {
   std::map<uint64_t, uint64_t> last_reads_;  // num_reads_sampled at the last reading.
   std::map<std::string, double> gets_;       // By column family, decayed.
   std::map<uint64_t, TableSamples> heirs_;   // Rewritten's, until the next reading.
-  std::map<uint64_t, TableSamples> gone_;    // Those the last reading no longer saw.
+  // The tables the last reading no longer saw, their counts as that
+  // reading would have left them live (decayed, cut on a move), by column
+  // family; and each live table's column family.
+  std::map<std::string, std::map<uint64_t, TableSamples>> gone_;
+  std::map<uint64_t, std::string> families_;
   // The open windows: each table's part of tables_ and each column
   // family's of gets_ counted since its window opened, the tables tested
   // at its end (live when it opened), those never tested (counts not all
