@@ -290,6 +290,11 @@ TEST(TreeTrafficTest, EachTablesShareAndARangesShare) {
   EXPECT_NEAR(traffic.ShareOf("a", "g"), hot.share / 2, 1e-12);
   EXPECT_NEAR(traffic.ShareOf("a", "z"), hot.share + traffic.levels[6][1].share, 1e-12);
   EXPECT_EQ(traffic.ShareOf("0", "1"), 0) << "no table holds it";
+  // L6's tables lived through every counted Get; L5's through 0.001 of
+  // the interval's.
+  EXPECT_NEAR(traffic.LivedAt(6, "a", "z"), 1, 1e-12);
+  EXPECT_NEAR(traffic.LivedAt(5, "a", "g"), 0.001, 1e-12);
+  EXPECT_EQ(traffic.LivedAt(4, "a", "z"), 0) << "no table there";
 }
 
 TEST(TreeTrafficTest, UnknownBelowTheLeastGets) {

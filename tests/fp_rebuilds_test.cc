@@ -125,6 +125,45 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   EXPECT_TRUE(OffPlan(near));
 }
 
+// A table born since most of the Gets were counted (a compaction's
+// output) has a share that is mostly its level's mean: it stays as built
+// until it has lived through kMinLivedShare of them.
+TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlannedAsBuilt) {
+  FilterOptions given = PerLevel();
+  given.per_level.access_aware = true;
+  const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
+  ASSERT_TRUE(options.ok()) << options.status();
+  TreeRuns runs = ThreeLevelTree(10);
+  const double cold = 0.0025, hot = 1 - 99 * cold;
+  auto traffic =
+      std::make_shared<TreeTraffic>(*BottomTraffic([&](int i) { return i == 0 ? hot : cold; }));
+  std::vector<BuiltTable> tables;
+  for (int i : {0, 1}) {
+    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, 11 * 1e5};
+    t.has_range = true;
+    t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
+    tables.push_back(t);
+  }
+  auto against = [&](double lived) {
+    traffic->levels[3][1].evidence = lived * traffic->gets * traffic->levels[3][1].uniform;
+    runs.traffic = traffic;
+    return TablesAgainstPlan(*options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr,
+                             TableHost{}, tables);
+  };
+  const std::vector<TableAgainstPlan> young = against(kMinLivedShare * 0.9);
+  ASSERT_EQ(young.size(), 2u);
+  EXPECT_DOUBLE_EQ(young[1].planned_bits, 11);
+  EXPECT_FALSE(OffPlan(young[1]));
+  EXPECT_TRUE(OffPlan(young[0])) << "the hot table has lived through every Get";
+  TreeBits bits;
+  const std::vector<TableRebuild> gains =
+      FpRebuildGains(*options, AsBuilt(runs, tables), young, {}, &bits);
+  ASSERT_EQ(gains.size(), 1u);
+  EXPECT_EQ(gains[0].table.number, 100u);
+  const std::vector<TableAgainstPlan> lived = against(kMinLivedShare * 1.1);
+  EXPECT_LT(lived[1].planned_bits, 11 - 1.5) << "planned by its own share once lived";
+}
+
 // A hand-made rebuild of `entries` keys from `built` to `planned` bits per
 // key saving `saving` reads per Get, reading and writing 2 MB.
 TableRebuild Gain(uint64_t number, double built, double planned, double saving) {

@@ -89,7 +89,7 @@ inline std::string BottomTableKey(int i, bool last) {
 
 // The traffic of a tree whose L3 holds 100 tables of 100,000 keys: the
 // i-th with share(i) of the Gets (its uniform share: 0.01), its keys
-// BottomTableKey(i, ...).
+// BottomTableKey(i, ...), each lived through every counted Get.
 inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
   auto traffic = std::make_shared<TreeTraffic>();
   traffic->gets = 1000;
@@ -100,6 +100,7 @@ inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<doub
     t.range.smallest = BottomTableKey(i, false), t.range.largest = BottomTableKey(i, true);
     t.uniform = 0.01;
     t.share = share(i);
+    t.evidence = traffic->gets * t.uniform;
     traffic->levels[3].push_back(t);
   }
   return traffic;

@@ -7,9 +7,10 @@ namespace sstfilter {
 namespace {
 
 // What `tables` (one level's, by smallest key; or L0's, in any order) saw
-// of [lo, hi], and the evidence it rests on.
+// of [lo, hi], the evidence it rests on, and its share were Gets spread
+// like the keys.
 struct RangeSeen {
-  double share = 0, evidence = 0;
+  double share = 0, evidence = 0, uniform = 0;
 };
 
 RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::string& lo,
@@ -26,8 +27,16 @@ RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::strin
     const double part = RangeShare(it->range, lo, hi);
     seen.share += it->share * part;
     seen.evidence += it->evidence * part;
+    seen.uniform += it->uniform * part;
   }
   return seen;
+}
+
+RangeSeen SeenAt(const TreeTraffic& traffic, int level, const std::string& lo,
+                 const std::string& hi) {
+  if (level == 0) return LevelShareOf(traffic.l0, lo, hi, /*sorted=*/false);
+  if (level < 0 || level >= static_cast<int>(traffic.levels.size())) return {};
+  return LevelShareOf(traffic.levels[static_cast<size_t>(level)], lo, hi, /*sorted=*/true);
 }
 
 }  // namespace
@@ -44,9 +53,13 @@ double TreeTraffic::ShareOf(const std::string& lo, const std::string& hi) const 
 }
 
 double TreeTraffic::ShareAt(int level, const std::string& lo, const std::string& hi) const {
-  if (level == 0) return LevelShareOf(l0, lo, hi, /*sorted=*/false).share;
-  if (level < 0 || level >= static_cast<int>(levels.size())) return 0;
-  return LevelShareOf(levels[static_cast<size_t>(level)], lo, hi, /*sorted=*/true).share;
+  return SeenAt(*this, level, lo, hi).share;
+}
+
+double TreeTraffic::LivedAt(int level, const std::string& lo, const std::string& hi) const {
+  const RangeSeen seen = SeenAt(*this, level, lo, hi);
+  // evidence = exposure x uniform, table by table.
+  return seen.uniform > 0 && gets > 0 ? seen.evidence / (seen.uniform * gets) : 0;
 }
 
 double UniformShare(double run_reach, double table_keys, double run_keys) {

@@ -39,8 +39,15 @@ struct TableTraffic {
 // is not known: access-aware allocation is then static allocation.
 inline constexpr double kMinTrafficGets = 64;
 
+// A table that has lived through less than this share of its column
+// family's counted Gets (TreeTraffic::gets: a compaction's output born
+// since most of them were counted) has a share that is still mostly its
+// prior's guess, its level's mean: a plan by it would undo what its range
+// drew when the table was built.
+inline constexpr double kMinLivedShare = 0.25;
+
 struct TreeTraffic {
-  double gets = 0;  // The decayed sampled Gets behind the shares.
+  double gets = 0;                                // The decayed sampled Gets behind the shares.
   std::vector<TableTraffic> l0;                   // L0 tables.
   std::vector<std::vector<TableTraffic>> levels;  // Index = level; by smallest key.
 
@@ -54,6 +61,10 @@ struct TreeTraffic {
   // wider table of another level would spread a hot range's Gets over its
   // whole span).
   double ShareAt(int level, const std::string& lo, const std::string& hi) const;
+  // The share of `gets` the tables of `level` (0: L0) holding the keys [lo,
+  // hi] lived through, each weighed by its part of the range's uniform
+  // share; 0 if none holds any of it.
+  double LivedAt(int level, const std::string& lo, const std::string& hi) const;
 };
 
 // A table's share of the Gets were they spread like the keys: its run's

@@ -8,6 +8,7 @@
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_fp_rule.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/plan/cache_budget.h"
 #include "filter/plan/partition_cut.h"
 #include "filter/plan/table_choice.h"
@@ -58,6 +59,14 @@ double PlanByRange(const BuiltTable& table, TableChoice* choice) {
   whole.fp = FilterFp(*choice->fp_rule, keys);
   choice->fp_rule = whole;
   return share;
+}
+
+// Whether `table`, planned by its range's share (PlanByRange), has lived
+// through too little of the counted Gets for that share to be its own
+// (kMinLivedShare): it keeps the bits its range's Gets gave it when built.
+bool TooYoungToPlan(const TreeRuns& runs, const BuiltTable& table) {
+  return runs.traffic != nullptr &&
+         runs.traffic->LivedAt(table.level, table.smallest, table.largest) < kMinLivedShare;
 }
 
 // Whether the host takes `table` for a bottommost one, as RocksDB's
@@ -118,8 +127,10 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
       if (setting == nullptr) continue;
       planned = PlannedSpend(options, choice, setting, table, cache);
     }
-    against.push_back({table.number, table.level, table.entries, table.file_bytes,
-                       table.filter_bits / table.entries, planned, share});
+    const double built = table.filter_bits / table.entries;
+    if (share > 0 && TooYoungToPlan(*runs, table)) planned = built;
+    against.push_back(
+        {table.number, table.level, table.entries, table.file_bytes, built, planned, share});
   }
   return against;
 }

@@ -93,7 +93,9 @@ struct TableHost {
 // modelled, a table whose range is known is planned as one filter of its
 // range (its share, TableAgainstPlan::share), each of its partitions at
 // that FP: its partitions' ranges are not known here, and the builder
-// sizes each by its own. With a cache, a table is planned by its level.
+// sizes each by its own; one that has lived through less than
+// kMinLivedShare of the counted Gets (tree_traffic.h) is planned as built.
+// With a cache, a table is planned by its level.
 // REQUIRES: options resolved.
 std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
                                                 const std::shared_ptr<const TreeRuns>& runs,
