@@ -27,6 +27,26 @@ FilterOptions PerLevel() {
   return options;
 }
 
+FilterOptions AccessAware() {
+  FilterOptions given = PerLevel();
+  given.per_level.access_aware = true;
+  const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
+  EXPECT_TRUE(options.ok()) << options.status();
+  return options.value_or(given);
+}
+
+// L3's tables 0 and 1 of BottomTraffic, built at `bits` a key.
+std::vector<BuiltTable> FirstTwoBottomTables(double bits) {
+  std::vector<BuiltTable> tables;
+  for (int i : {0, 1}) {
+    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, bits * 1e5};
+    t.has_range = true;
+    t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
+    tables.push_back(t);
+  }
+  return tables;
+}
+
 TableAgainstPlan Table(uint64_t number, int level, double built, double planned) {
   return {number, level, 100000, 8e6, built, planned};
 }
@@ -73,24 +93,15 @@ TEST(FpRebuildGainsTest, ALevelThatSavesTooLittleIsLeftUnlessItsMoveBegan) {
 // (c * share)) gives two tables of as many keys at one level FPs in
 // inverse proportion to their shares.
 TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) {
-  FilterOptions given = PerLevel();
-  given.per_level.access_aware = true;
-  const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
-  ASSERT_TRUE(options.ok()) << options.status();
+  const FilterOptions options = AccessAware();
   TreeRuns runs = ThreeLevelTree(10);
   const double cold = 0.0025, hot = 1 - 99 * cold;
   constexpr double kBuilt = 11;  // Both: more than a bit and a half off the plan.
   runs.traffic = BottomTraffic([&](int i) { return i == 0 ? hot : cold; });
-  std::vector<BuiltTable> tables;
-  for (int i : {0, 1}) {
-    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, kBuilt * 1e5};
-    t.has_range = true;
-    t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
-    tables.push_back(t);
-  }
+  std::vector<BuiltTable> tables = FirstTwoBottomTables(kBuilt);
   const auto tree = std::make_shared<const TreeRuns>(runs);
   const std::vector<TableAgainstPlan> against =
-      TablesAgainstPlan(*options, tree, nullptr, nullptr, TableHost{}, tables);
+      TablesAgainstPlan(options, tree, nullptr, nullptr, TableHost{}, tables);
   ASSERT_EQ(against.size(), 2u);
   EXPECT_NEAR(against[0].share, hot, 1e-9);
   EXPECT_NEAR(against[1].share, cold, 1e-9);
@@ -101,14 +112,14 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
   // Its range not known, a table is planned by its level, between the two.
   tables[0].has_range = false;
   const std::vector<TableAgainstPlan> by_level =
-      TablesAgainstPlan(*options, tree, nullptr, nullptr, TableHost{}, tables);
+      TablesAgainstPlan(options, tree, nullptr, nullptr, TableHost{}, tables);
   EXPECT_EQ(by_level[0].share, 0);
   EXPECT_LT(by_level[0].planned_bits, against[0].planned_bits);
   EXPECT_GT(by_level[0].planned_bits, against[1].planned_bits);
 
   TreeBits bits;
   const std::vector<TableRebuild> gains =
-      FpRebuildGains(*options, AsBuilt(runs, tables), against, {}, &bits);
+      FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
   ASSERT_EQ(gains.size(), 2u);
   EXPECT_NEAR(gains[0].saving, hot * (fp(kBuilt) - fp(against[0].planned_bits)),
               0.02 * gains[0].saving);
@@ -129,25 +140,16 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableIsPlannedAndWeighedByItsRangesShare) 
 // output) has a share that is mostly its level's mean: it stays as built
 // until it has lived through kMinLivedShare of them.
 TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlannedAsBuilt) {
-  FilterOptions given = PerLevel();
-  given.per_level.access_aware = true;
-  const absl::StatusOr<FilterOptions> options = ResolveFilterOptions(given);
-  ASSERT_TRUE(options.ok()) << options.status();
+  const FilterOptions options = AccessAware();
   TreeRuns runs = ThreeLevelTree(10);
   const double cold = 0.0025, hot = 1 - 99 * cold;
   auto traffic =
       std::make_shared<TreeTraffic>(*BottomTraffic([&](int i) { return i == 0 ? hot : cold; }));
-  std::vector<BuiltTable> tables;
-  for (int i : {0, 1}) {
-    BuiltTable t{static_cast<uint64_t>(100 + i), 3, 1e5, 8e6, 11 * 1e5};
-    t.has_range = true;
-    t.smallest = BottomTableKey(i, false), t.largest = BottomTableKey(i, true);
-    tables.push_back(t);
-  }
+  const std::vector<BuiltTable> tables = FirstTwoBottomTables(11);
   auto against = [&](double lived) {
     traffic->levels[3][1].evidence = lived * traffic->gets * traffic->levels[3][1].uniform;
     runs.traffic = traffic;
-    return TablesAgainstPlan(*options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr,
+    return TablesAgainstPlan(options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr,
                              TableHost{}, tables);
   };
   const std::vector<TableAgainstPlan> young = against(kMinLivedShare * 0.9);
@@ -157,7 +159,7 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlanned
   EXPECT_TRUE(OffPlan(young[0])) << "the hot table has lived through every Get";
   TreeBits bits;
   const std::vector<TableRebuild> gains =
-      FpRebuildGains(*options, AsBuilt(runs, tables), young, {}, &bits);
+      FpRebuildGains(options, AsBuilt(runs, tables), young, {}, &bits);
   ASSERT_EQ(gains.size(), 1u);
   EXPECT_EQ(gains[0].table.number, 100u);
   const std::vector<TableAgainstPlan> lived = against(kMinLivedShare * 1.1);
