@@ -126,6 +126,7 @@ TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share)
     for (const TableFilters& t : run.tables) {
       TableTraffic table{t.file_number, {t.smallest, t.largest, t.keys}, share(t), 0, 0};
       table.uniform = UniformShare(run.reach, static_cast<double>(t.keys), run_keys);
+      table.evidence = traffic.gets * table.uniform;
       tables->push_back(std::move(table));
     }
   }

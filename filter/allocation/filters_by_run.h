@@ -75,8 +75,9 @@ using TableShare = std::function<double(const TableFilters&)>;
 
 // The runs' tables with their `share` of the Gets, as the census would
 // measure them (tree_traffic.h), for the cache model's popularity
-// (PopularityOf): counted as known traffic, each level's tables in
-// bytewise key order.
+// (PopularityOf): counted as known traffic, each table's share its own
+// (lived through every Get counted: TreeTraffic::LivedAt 1), each level's
+// tables in bytewise key order.
 TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share);
 
 // Each table a run of its own, reached by its `share` of the Gets: the tree

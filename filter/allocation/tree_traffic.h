@@ -41,9 +41,9 @@ inline constexpr double kMinTrafficGets = 64;
 
 // A table that has lived through less than this share of its column
 // family's counted Gets (TreeTraffic::gets: a compaction's output born
-// since most of them were counted) has a share that is still mostly its
-// prior's guess, its level's mean: a plan by it would undo what its range
-// drew when the table was built.
+// since most of them were counted) has its share from fewer Gets than the
+// tables beside it, shrunk toward its level's mean the more: a plan by it
+// would undo what its range drew when the table was built.
 inline constexpr double kMinLivedShare = 0.25;
 
 struct TreeTraffic {
@@ -63,7 +63,8 @@ struct TreeTraffic {
   double ShareAt(int level, const std::string& lo, const std::string& hi) const;
   // The share of `gets` the tables of `level` (0: L0) holding the keys [lo,
   // hi] lived through, each weighed by its part of the range's uniform
-  // share; 0 if none holds any of it.
+  // share; 0 if none holds any of it. Above 1 where a reopened DB's
+  // carried counts (ReadSamples::Carry) overlap its own.
   double LivedAt(int level, const std::string& lo, const std::string& hi) const;
 };
 
