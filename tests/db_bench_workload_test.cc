@@ -7,8 +7,10 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/env.h"
@@ -215,6 +217,35 @@ TEST(RocksDbBenchDb, CountsFilterAndIndexPartitionReadsApart) {
   // Only the false positives go on to the index and the data.
   EXPECT_LT(absent->index_block_reads_per_op(), 0.05);
   EXPECT_DOUBLE_EQ(absent->index_block_reads_per_op(), absent->data_block_reads_per_op());
+}
+
+// Universal compaction reports a compaction due once its sorted runs reach
+// the trigger (RocksDB's default, 4), also when its picker then declines
+// every run: four flushes, each a quarter of the one before, leave one due
+// that never starts (each run outweighs all newer ones, and together they
+// are far under the size amplification limit). WaitForCompactions returns
+// all the same, the four runs still there.
+TEST(RocksDbBenchDb, WaitForCompactionsReturnsWhenUniversalDeclinesTheDueCompaction) {
+  sstfilter::testing::TempDir dir;
+  WorkloadConfig config;
+  config.shape.compaction_style = "universal";
+  absl::StatusOr<std::unique_ptr<BenchDb>> db =
+      BenchDb::Open("sstfilter.bloom:10:cache_local", dir.path(), config);
+  ASSERT_TRUE(db.ok()) << db.status();
+  Engine& engine = (*db)->engine();
+  int next = 0;
+  for (int keys : {32000, 8000, 2000, 500}) {
+    std::vector<std::string> batch;
+    for (int i = 0; i < keys; ++i) batch.push_back(absl::StrFormat("key%08d", next++));
+    ASSERT_TRUE(engine.Write(batch, std::string(100, 'v')).ok());
+    ASSERT_TRUE(engine.Flush().ok());
+  }
+  ASSERT_TRUE(engine.WaitForCompactions().ok());
+  absl::StatusOr<FilterSizes> sizes = engine.LiveFilterSizes();
+  ASSERT_TRUE(sizes.ok()) << sizes.status();
+  uint64_t tables = 0;
+  for (const LevelTables& level : sizes->by_level) tables += level.files;
+  EXPECT_EQ(tables, 4u) << "a compaction ran: the case no longer holds one due and declined";
 }
 
 // The same workload on LevelDB: every written key found, absent keys

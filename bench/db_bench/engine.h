@@ -173,8 +173,10 @@ class Engine {
   // Compacts everything into one sorted run.
   virtual absl::Status CompactAll() = 0;
   // Returns once no flush or compaction is queued or running (RocksDB);
-  // while automatic compactions are off, once none is running (those
-  // queued would never start). LevelDB cannot say: it returns at once.
+  // while automatic compactions are off, or when one queued has not
+  // started in a second with nothing running (universal compaction's
+  // picker can decline one it reports due), once none is running. LevelDB
+  // cannot say: it returns at once.
   virtual absl::Status WaitForCompactions() = 0;
   // Turns automatic compactions off or back on (RocksDB's
   // disable_auto_compactions); compactions already running finish. LevelDB
