@@ -36,19 +36,28 @@ void RebuildLoop::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool RebuildLoop::Busy() const {
-  std::vector<std::string> properties{rocksdb::DB::Properties::kNumRunningCompactions,
+bool RebuildLoop::Busy() {
+  constexpr auto kNot = std::chrono::steady_clock::time_point::max();
+  for (const std::string& property : {rocksdb::DB::Properties::kNumRunningCompactions,
                                       rocksdb::DB::Properties::kNumRunningFlushes,
-                                      rocksdb::DB::Properties::kMemTableFlushPending};
-  // A compaction pending while automatic compactions are off never runs.
-  if (!db_->GetOptions().disable_auto_compactions) {
-    properties.push_back(rocksdb::DB::Properties::kCompactionPending);
-  }
-  for (const std::string& property : properties) {
+                                      rocksdb::DB::Properties::kMemTableFlushPending}) {
     uint64_t value = 0;
-    if (!db_->GetIntProperty(property, &value) || value > 0) return true;
+    if (!db_->GetIntProperty(property, &value) || value > 0) {
+      unpicked_since_ = kNot;
+      return true;
+    }
   }
-  return false;
+  // A compaction pending while automatic compactions are off never runs.
+  if (db_->GetOptions().disable_auto_compactions) return false;
+  uint64_t pending = 0;
+  if (!db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending)) return true;
+  if (pending == 0) {
+    unpicked_since_ = kNot;
+    return false;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (unpicked_since_ == kNot) unpicked_since_ = now;
+  return now - unpicked_since_ < kUnpicked;
 }
 
 uint64_t RebuildLoop::Rewrite(const RebuildTarget& target) {

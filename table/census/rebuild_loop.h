@@ -19,8 +19,11 @@
 //
 // The loop never blocks a write and yields to RocksDB: it rewrites only
 // while the DB runs no flush or compaction and has none pending (but
-// those pending while automatic compactions are off, which never run),
-// and paces
+// those pending while automatic compactions are off, which never run,
+// and one pending for kUnpicked with nothing running, which RocksDB
+// declined: universal compaction reports one due whenever its sorted runs
+// reach the trigger, also when its picker then declines every run, until
+// the next flush), and paces
 // itself to each rewrite's pace (the policy's rebuild_mb_s). It stops, cancelling a
 // rewrite under way where RocksDB can (CompactionOptions::canceled, in the
 // 11.x line; before it the rewrite ends at the DB's own shutdown flag),
@@ -71,6 +74,9 @@ class RebuildLoop {
 
   // How often an idle loop looks again.
   static constexpr std::chrono::milliseconds kTick{1000};
+  // How long a compaction may stay pending with no flush or compaction
+  // running before the loop takes it for one RocksDB declined.
+  static constexpr std::chrono::seconds kUnpicked{2};
 
   // Starts the loop for `db` (alive until Stop returns).
   RebuildLoop(rocksdb::DB* db, Owner owner);
@@ -85,8 +91,9 @@ class RebuildLoop {
 
  private:
   void Run();
-  // Whether RocksDB has a flush or compaction running or pending.
-  bool Busy() const;
+  // Whether RocksDB has a flush or compaction running or pending (see
+  // above: not one it declined).
+  bool Busy();
   // One rewrite; returns the bytes it wrote.
   uint64_t Rewrite(const RebuildTarget& target);
 
@@ -96,6 +103,10 @@ class RebuildLoop {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::atomic<bool> canceled_{false};
+  // Since when a compaction has been pending with nothing running; max:
+  // not. The loop's thread only.
+  std::chrono::steady_clock::time_point unpicked_since_ =
+      std::chrono::steady_clock::time_point::max();
   std::thread thread_;
 };
 
