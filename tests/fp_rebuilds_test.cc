@@ -166,6 +166,32 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlanned
   EXPECT_LT(lived[1].planned_bits, 11 - 1.5) << "planned by its own share once lived";
 }
 
+// Tables planned by their ranges, each within kRangeOffPlanBits of its plan
+// but together more than kBudgetSlack over the plan's bits: those over
+// their plans by more than kOffPlanBits free bits; within the slack, none.
+TEST(FpRebuildGainsTest, PastTheSlackTablesPlannedByRangeFreeWithinTheirBand) {
+  const FilterOptions options = AccessAware();
+  TreeRuns runs = ThreeLevelTree(10);
+  runs.traffic = BottomTraffic([](int) { return 0.01; });
+  const std::vector<BuiltTable> tables = FirstTwoBottomTables(10);
+  std::vector<TableAgainstPlan> against = TablesAgainstPlan(
+      options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr, TableHost{}, tables);
+  ASSERT_EQ(against.size(), 2u);
+  auto gains_at = [&](double over) {
+    for (TableAgainstPlan& t : against) t.built_bits = t.planned_bits + over;
+    TreeBits bits;
+    return FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
+  };
+  const double planned = against[0].planned_bits;
+  ASSERT_GT(planned, 5);
+  const double past_slack = 1.5 * kBudgetSlack * planned;
+  ASSERT_LT(past_slack, kRangeOffPlanBits) << "each table within its band";
+  const std::vector<TableRebuild> frees = gains_at(past_slack);
+  ASSERT_EQ(frees.size(), 2u);
+  for (const TableRebuild& f : frees) EXPECT_LT(AddedBits(f), 0);
+  EXPECT_TRUE(gains_at(0.5 * kBudgetSlack * planned).empty()) << "within the slack";
+}
+
 // A hand-made rebuild of `entries` keys from `built` to `planned` bits per
 // key saving `saving` reads per Get, reading and writing 2 MB.
 TableRebuild Gain(uint64_t number, double built, double planned, double saving) {

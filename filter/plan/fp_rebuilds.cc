@@ -62,10 +62,12 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
     if (planned[i].level > 0) run_of_level[planned[i].level] = i;
   }
+  // Past the slack, a table over its plan frees bits whatever its band.
+  const bool over = bits->built > (1 + kBudgetSlack) * bits->budget;
   std::map<int, LevelMove> moves;
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);
-    if (run == run_of_level.end() || !OffPlan(table)) continue;
+    if (run == run_of_level.end() || !(OffPlan(table) || (over && OverPlan(table)))) continue;
     const PlannedRun& r = planned[run->second];
     const double fp_saved = FpOrNone(r, table.built_bits) - FpOrNone(r, table.planned_bits);
     const double reach = table.share > 0

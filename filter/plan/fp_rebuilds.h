@@ -54,7 +54,9 @@ inline constexpr double kBudgetSlack = 0.03;
 // The bits rewriting the table adds (negative: frees).
 double AddedBits(const TableRebuild& rebuild);
 
-// For each of `tables` that is off the plan, what rebuilding it saves (the
+// For each of `tables` that is off the plan (and, where they hold more
+// than (1 + kBudgetSlack) of `bits`' budget, each over its plan: OverPlan),
+// what rebuilding it saves (the
 // absent-key reads per Get: its share of the Gets, or its run's reach
 // times its part of the run's keys, times its FP as built against at the
 // plan) and costs (its bytes read and written), in the tree

@@ -21,6 +21,12 @@ bool OffPlan(const TableAgainstPlan& table) {
   return std::abs(table.built_bits - table.planned_bits) > band + overhead;
 }
 
+bool OverPlan(const TableAgainstPlan& table) {
+  if (table.built_bits > 0 && table.planned_bits <= 0) return true;
+  const double overhead = kFilterOverheadBits / std::max(table.entries, 1.0);
+  return table.built_bits - table.planned_bits > kOffPlanBits + overhead;
+}
+
 namespace {
 
 // `filters` with `table` rebuilt to the plan.

@@ -69,6 +69,13 @@ inline constexpr double kRangeOffPlanBits = 1.5;
 // kFilterOverheadBits over its entries.
 bool OffPlan(const TableAgainstPlan& table);
 
+// Whether the table's filter spends more than its plan's by more than
+// kOffPlanBits per key (beyond kFilterOverheadBits over its entries), also
+// where it is planned by its range: a tree over its plan's bits past the
+// slack (fp_rebuilds.h) frees such tables too, or bits spread over tables
+// each within kRangeOffPlanBits of their plans would stay.
+bool OverPlan(const TableAgainstPlan& table);
+
 // The least share of today's reads per Get a level's first rewrites must
 // save: twice the plan's own tie (kPlanReadsTie), so that a plan that
 // reads alike either way rewrites nothing.
