@@ -62,8 +62,12 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
     if (planned[i].level > 0) run_of_level[planned[i].level] = i;
   }
-  // Past the slack, a table over its plan frees bits whatever its band.
-  const bool over = bits->built > (1 + kBudgetSlack) * bits->budget;
+  // Past the slack over the tables' own plans (not over budget_mb, which
+  // plans by range can sum past with every table at its plan), a table over
+  // its plan frees bits whatever its band.
+  double plans = 0;
+  for (const TableAgainstPlan& table : tables) plans += table.entries * table.planned_bits;
+  const bool over = bits->built > (1 + kBudgetSlack) * plans;
   std::map<int, LevelMove> moves;
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);

@@ -55,7 +55,8 @@ inline constexpr double kBudgetSlack = 0.03;
 double AddedBits(const TableRebuild& rebuild);
 
 // For each of `tables` that is off the plan (and, where they hold more
-// than (1 + kBudgetSlack) of `bits`' budget, each over its plan: OverPlan),
+// than (1 + kBudgetSlack) of the bits their plans give them, each over its
+// plan: OverPlan),
 // what rebuilding it saves (the
 // absent-key reads per Get: its share of the Gets, or its run's reach
 // times its part of the run's keys, times its FP as built against at the

@@ -185,11 +185,14 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   DbTree& tree = it->second;
   ReckoningCounts counts;
   counts.hot_width = view->hot_width;
-  counts.off_plan =
-      static_cast<size_t>(std::count_if(view->tables.begin(), view->tables.end(),
-                                        [](const TableAgainstPlan& t) { return OffPlan(t); }));
-  // A table the loop wrote is off the plan only once the plan moved.
+  // Off the plan, or weighed as a free past the slack (OverPlan).
   auto& gains = view->gains;
+  std::set<uint64_t> weighed;
+  for (const TableRebuild& gain : gains) weighed.insert(gain.table.number);
+  counts.off_plan = static_cast<size_t>(std::count_if(
+      view->tables.begin(), view->tables.end(),
+      [&](const TableAgainstPlan& t) { return OffPlan(t) || weighed.count(t.number) > 0; }));
+  // A table the loop wrote is off the plan only once the plan moved.
   counts.weighed = gains.size();
   gains.erase(std::remove_if(gains.begin(), gains.end(),
                              [&](const TableRebuild& gain) {

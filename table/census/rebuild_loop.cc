@@ -38,9 +38,10 @@ void RebuildLoop::Stop() {
 
 bool RebuildLoop::Busy() {
   constexpr auto kNot = std::chrono::steady_clock::time_point::max();
-  for (const std::string& property : {rocksdb::DB::Properties::kNumRunningCompactions,
-                                      rocksdb::DB::Properties::kNumRunningFlushes,
-                                      rocksdb::DB::Properties::kMemTableFlushPending}) {
+  for (const std::string& property :
+       {rocksdb::DB::Properties::kNumRunningCompactions,
+        rocksdb::DB::Properties::kNumRunningFlushes, rocksdb::DB::Properties::kMemTableFlushPending,
+        rocksdb::DB::Properties::kBackgroundErrors}) {
     uint64_t value = 0;
     if (!db_->GetIntProperty(property, &value) || value > 0) {
       unpicked_since_ = kNot;
@@ -48,7 +49,10 @@ bool RebuildLoop::Busy() {
     }
   }
   // A compaction pending while automatic compactions are off never runs.
-  if (db_->GetOptions().disable_auto_compactions) return false;
+  if (db_->GetOptions().disable_auto_compactions) {
+    unpicked_since_ = kNot;
+    return false;
+  }
   uint64_t pending = 0;
   if (!db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending)) return true;
   if (pending == 0) {
@@ -87,6 +91,9 @@ void RebuildLoop::Run() {
     if (!Busy()) target = owner_.pick();
     if (target.has_value()) {
       const uint64_t written = Rewrite(*target);
+      // A compaction the rewrite held back (it takes a compaction slot)
+      // is queued now: it gets kUnpicked afresh to start.
+      unpicked_since_ = std::chrono::steady_clock::time_point::max();
       // Paced: the next rewrite waits as long as this one's bytes take at
       // the rate, counted from its start; none sooner after a failed one.
       if (written > 0 && target->bytes_per_second > 0) {

@@ -18,12 +18,14 @@
 // or compacts starts one).
 //
 // The loop never blocks a write and yields to RocksDB: it rewrites only
-// while the DB runs no flush or compaction and has none pending (but
-// those pending while automatic compactions are off, which never run,
-// and one pending for kUnpicked with nothing running, which RocksDB
-// declined: universal compaction reports one due whenever its sorted runs
-// reach the trigger, also when its picker then declines every run, until
-// the next flush), and paces
+// while the DB runs no flush or compaction, has no background error, and
+// has none pending (but those pending while automatic compactions are off,
+// which never run, and one still pending with nothing running after
+// kUnpicked of the loop's one-a-second looks since its last rewrite, taken
+// for one RocksDB declined: universal compaction reports one due whenever
+// its sorted runs reach the trigger, also when its picker then declines
+// every run, until the next flush; a leveled compaction held back by a
+// full thread pool or paused background work looks the same), and paces
 // itself to each rewrite's pace (the policy's rebuild_mb_s). It stops, cancelling a
 // rewrite under way where RocksDB can (CompactionOptions::canceled, in the
 // 11.x line; before it the rewrite ends at the DB's own shutdown flag),
