@@ -21,17 +21,15 @@
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "table/census/census_listener.h"
+#include "table/census/declined_compaction.h"
 #include "table/census/open_db.h"
 #include "table/rocksdb/registration.h"
 
 namespace sstfilter::db_bench {
 namespace {
 
-// How long a compaction may stay queued with no flush or compaction
-// running before it counts as one RocksDB will not start: universal
-// compaction reports one due whenever its sorted runs reach the trigger,
-// also when its picker then declines every run (size ratios), until the
-// next flush.
+// How long a compaction may stay queued with nothing running before the
+// wait takes it for one RocksDB declined (declined_compaction.h).
 constexpr std::chrono::seconds kUnpicked{1};
 
 absl::Status FromRocksDb(const rocksdb::Status& s) {
@@ -250,9 +248,7 @@ class RocksDbEngine final : public Engine {
     return FromRocksDb(db_->CompactRange(options, nullptr, nullptr));
   }
   absl::Status WaitForCompactions() override {
-    // Since when one was queued with nothing running (kUnpicked); max: not.
-    constexpr auto kNot = std::chrono::steady_clock::time_point::max();
-    auto unpicked = kNot;
+    DeclinedCompaction declined(kUnpicked);
     for (;;) {
       // Off, RocksDB still reports the compactions due as pending.
       const bool count_pending = auto_compactions_;
@@ -270,12 +266,7 @@ class RocksDbEngine final : public Engine {
       if (flush_pending + flushes + (count_pending ? pending : 0) + compactions == 0) {
         return absl::OkStatus();
       }
-      const auto now = std::chrono::steady_clock::now();
-      if (flush_pending + flushes + compactions > 0) {
-        unpicked = kNot;
-      } else if (unpicked == kNot) {
-        unpicked = now;
-      } else if (now - unpicked >= kUnpicked) {
+      if (declined.Declined(flush_pending + flushes + compactions > 0, pending > 0)) {
         return absl::OkStatus();
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

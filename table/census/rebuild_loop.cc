@@ -37,31 +37,21 @@ void RebuildLoop::Stop() {
 }
 
 bool RebuildLoop::Busy() {
-  constexpr auto kNot = std::chrono::steady_clock::time_point::max();
+  bool busy = false;
   for (const std::string& property :
        {rocksdb::DB::Properties::kNumRunningCompactions,
         rocksdb::DB::Properties::kNumRunningFlushes, rocksdb::DB::Properties::kMemTableFlushPending,
         rocksdb::DB::Properties::kBackgroundErrors}) {
     uint64_t value = 0;
-    if (!db_->GetIntProperty(property, &value) || value > 0) {
-      unpicked_since_ = kNot;
-      return true;
-    }
+    busy = busy || !db_->GetIntProperty(property, &value) || value > 0;
   }
-  // A compaction pending while automatic compactions are off never runs.
-  if (db_->GetOptions().disable_auto_compactions) {
-    unpicked_since_ = kNot;
-    return false;
+  uint64_t pending = 0;  // Left 0 while automatic compactions are off: it never runs.
+  if (!busy && !db_->GetOptions().disable_auto_compactions &&
+      !db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending)) {
+    return true;
   }
-  uint64_t pending = 0;
-  if (!db_->GetIntProperty(rocksdb::DB::Properties::kCompactionPending, &pending)) return true;
-  if (pending == 0) {
-    unpicked_since_ = kNot;
-    return false;
-  }
-  const auto now = std::chrono::steady_clock::now();
-  if (unpicked_since_ == kNot) unpicked_since_ = now;
-  return now - unpicked_since_ < kUnpicked;
+  const bool declined = declined_.Declined(busy, pending > 0);
+  return busy || (pending > 0 && !declined);
 }
 
 uint64_t RebuildLoop::Rewrite(const RebuildTarget& target) {
@@ -93,7 +83,7 @@ void RebuildLoop::Run() {
       const uint64_t written = Rewrite(*target);
       // A compaction the rewrite held back (it takes a compaction slot)
       // is queued now: it gets kUnpicked afresh to start.
-      unpicked_since_ = std::chrono::steady_clock::time_point::max();
+      declined_.Restart();
       // Paced: the next rewrite waits as long as this one's bytes take at
       // the rate, counted from its start; none sooner after a failed one.
       if (written > 0 && target->bytes_per_second > 0) {

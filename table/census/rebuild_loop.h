@@ -47,6 +47,7 @@
 
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
+#include "table/census/declined_compaction.h"
 
 namespace sstfilter {
 
@@ -77,7 +78,8 @@ class RebuildLoop {
   // How often an idle loop looks again.
   static constexpr std::chrono::milliseconds kTick{1000};
   // How long a compaction may stay pending with no flush or compaction
-  // running before the loop takes it for one RocksDB declined.
+  // running before the loop takes it for one RocksDB declined
+  // (declined_compaction.h).
   static constexpr std::chrono::seconds kUnpicked{2};
 
   // Starts the loop for `db` (alive until Stop returns).
@@ -105,10 +107,7 @@ class RebuildLoop {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::atomic<bool> canceled_{false};
-  // Since when a compaction has been pending with nothing running; max:
-  // not. The loop's thread only.
-  std::chrono::steady_clock::time_point unpicked_since_ =
-      std::chrono::steady_clock::time_point::max();
+  DeclinedCompaction declined_{kUnpicked};  // The loop's thread only.
   std::thread thread_;
 };
 
