@@ -36,20 +36,6 @@ uint64_t FileNumberOf(const std::string& path) {
   return end != name.c_str() && std::string(end) == ".sst" ? number : 0;
 }
 
-// For each table born since the last reading (at `last`), the share of the
-// time from then to `now` it has lived.
-std::map<uint64_t, double> BornShares(
-    const std::map<uint64_t, std::chrono::steady_clock::time_point>& born,
-    std::chrono::steady_clock::time_point last, std::chrono::steady_clock::time_point now) {
-  const double interval = std::chrono::duration<double>(now - last).count();
-  std::map<uint64_t, double> shares;
-  for (const auto& [number, when] : born) {
-    const double lived = std::chrono::duration<double>(now - when).count();
-    shares[number] = interval > 0 ? lived / interval : 1;
-  }
-  return shares;
-}
-
 // A LOG line for each column family whose Gets moved at the last reading.
 void LogMoves(rocksdb::DB* db, const std::map<std::string, int>& before,
               const std::map<std::string, int>& after) {
@@ -122,7 +108,8 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
     tree->carried.reset();
   }
   const std::map<std::string, int> moves = tree->samples.Moves();
-  tree->samples.Update(files, BornShares(tree->born, tree->rebuilt, start));
+  const GetsMoment now{start, CountedGets(*tree)};
+  tree->samples.Update(files, BornShares(tree->born, {tree->rebuilt, tree->rebuilt_gets}, now));
   LogMoves(db, moves, tree->samples.Moves());
   tree->born.clear();
   tree->tree.Rebuild(files, running_[db->GetName()], records_[db->GetName()], IsBytewise(db),
@@ -135,6 +122,7 @@ void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
   WriteTrafficFile(tree);
   tree->work_micros = 0;
   tree->rebuilt = start;
+  tree->rebuilt_gets = now.gets;
   tree->rebuild_micros =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
@@ -271,6 +259,16 @@ void LevelCensusListener::ObserveGets(DbTree* tree) {
   tree->hit_share.Observe(*gets);
 }
 
+GetsMoment LevelCensusListener::GetsNow(DbTree* tree) {
+  ObserveGets(tree);
+  return {std::chrono::steady_clock::now(), CountedGets(*tree)};
+}
+
+std::optional<uint64_t> LevelCensusListener::CountedGets(const DbTree& tree) {
+  if (tree.statistics == nullptr && !(tree.built && tree.answered.counted())) return std::nullopt;
+  return tree.gets_reached;
+}
+
 bool LevelCensusListener::RebuildDue(const DbTree& tree) const {
   const double paced = work_per_rebuild_ * tree.rebuild_micros;
   if (tree.work_micros >= paced) return true;
@@ -342,7 +340,7 @@ void LevelCensusListener::OnFlushCompleted(rocksdb::DB* db, const rocksdb::Flush
   if (const auto record = records.find(info.file_number); record != records.end()) {
     table.bits_known = true, table.filter_bits = record->second.filter_bits;
   }
-  tree.born[info.file_number] = std::chrono::steady_clock::now();
+  tree.born[info.file_number] = GetsNow(&tree);
   Update(db, tree.tree.AddTable(info.file_number, std::move(table)), micros);
 }
 
@@ -402,13 +400,14 @@ void LevelCensusListener::EndJob(rocksdb::DB* db, const rocksdb::CompactionJobIn
   DbTree& tree = TreeOf(db);
   const bool in_step = tree.tree.FinishCompaction(info.job_id, info.status.ok(), outputs);
   if (info.status.ok()) {
+    const GetsMoment now = GetsNow(&tree);
     for (const auto& output : outputs) {
       const uint64_t number = output.first;
       const auto is_it = [&](const rocksdb::CompactionFileInfo& in) {
         return in.file_number == number;
       };
       if (std::none_of(info.input_file_infos.begin(), info.input_file_infos.end(), is_it)) {
-        tree.born[number] = std::chrono::steady_clock::now();
+        tree.born[number] = now;
       }
     }
   }

@@ -61,6 +61,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/version.h"
 #include "table/census/answered_gets.h"
+#include "table/census/born_share.h"
 #include "table/census/carried_traffic.h"
 #include "table/census/census_tree.h"
 #include "table/census/file_worker.h"
@@ -188,11 +189,12 @@ class LevelCensusListener final : public rocksdb::EventListener {
     bool deepest_unfiltered = false;
     double rebuild_micros = 0;       // The last rebuild's time.
     double work_micros = 0;          // Flush and compaction time since.
-    std::chrono::steady_clock::time_point rebuilt;  // When it was.
+    std::chrono::steady_clock::time_point rebuilt;  // When it was,
+    std::optional<uint64_t> rebuilt_gets;           // and the Gets counted by then.
     // Each table's sampled reads, and when the tables built since the
     // last rebuild were born (by file number).
     ReadSamples samples;
-    std::map<uint64_t, std::chrono::steady_clock::time_point> born;
+    std::map<uint64_t, GetsMoment> born;
     // When the traffic summary was last written (traffic_file.h).
     std::optional<std::chrono::steady_clock::time_point> traffic_written;
     // What it held then: the hit share, whether tables' shares.
@@ -263,6 +265,11 @@ class LevelCensusListener final : public rocksdb::EventListener {
   // filters' answers) and the filter bytes it wrote, read into its hit
   // share's window.
   static void ObserveGets(DbTree* tree);
+  // Under mu_: now, and the Gets counted by now (ObserveGets first).
+  static GetsMoment GetsNow(DbTree* tree);
+  // The Gets counted by the last ObserveGets; nullopt where nothing counts
+  // them (no statistics, and no filter answers read yet).
+  static std::optional<uint64_t> CountedGets(const DbTree& tree);
   // Under mu_: takes up what the file thread read of the DB's last
   // instance, once it is there; whether it took some up now.
   static bool TakeUpCarry(DbTree* tree);

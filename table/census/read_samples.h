@@ -58,8 +58,9 @@ class ReadSamples {
   // all they hold: RocksDB starts every table's count at zero when the DB
   // opens, so it holds the Gets since then (as many for every table, lived
   // all along). Later, `born_share` gives, for a table born since the last
-  // reading (by file number), the share of the time between the readings
-  // it lived (its exposure is that share of the column family's Gets); a
+  // reading (by file number), the share of the Gets between the readings
+  // it lived through (born_share.h; its exposure is that share of the
+  // column family's Gets); a
   // table neither in the last reading nor there is only counted from now
   // (its counts so far have no known window: an ingested table). A column
   // family's Gets between two readings are the most its tables of one level
