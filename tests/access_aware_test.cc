@@ -295,6 +295,15 @@ TEST(TreeTrafficTest, EachTablesShareAndARangesShare) {
   EXPECT_NEAR(traffic.LivedAt(6, "a", "z"), 1, 1e-12);
   EXPECT_NEAR(traffic.LivedAt(5, "a", "g"), 0.001, 1e-12);
   EXPECT_EQ(traffic.LivedAt(4, "a", "z"), 0) << "no table there";
+  // The sampled Gets a range's share rests on: each table's share of its
+  // exposure (1000 sampled Gets), by its part of the range.
+  EXPECT_NEAR(traffic.SampledAt(6, "a", "m"), hot.share * 1000, 1e-9);
+  EXPECT_NEAR(traffic.SampledAt(6, "a", "g"), hot.share * 1000 / 2, 1e-9);
+  EXPECT_NEAR(traffic.SampledAt(6, "a", "z"), 1000 * (hot.share + traffic.levels[6][1].share),
+              1e-9);
+  EXPECT_NEAR(traffic.SampledAt(5, "a", "m"), 1, 1e-9)
+      << "share 1 of the one sampled Get it was exposed to (0.001 of 1000)";
+  EXPECT_EQ(traffic.SampledAt(4, "a", "z"), 0) << "no table there";
 }
 
 TEST(TreeTrafficTest, UnknownBelowTheLeastGets) {

@@ -157,6 +157,7 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlanned
   EXPECT_DOUBLE_EQ(young[1].planned_bits, 11);
   EXPECT_FALSE(OffPlan(young[1]));
   EXPECT_TRUE(OffPlan(young[0])) << "the hot table has lived through every Get";
+  EXPECT_NEAR(young[0].sampled, hot * traffic->gets, 1e-6) << "its share of every sampled Get";
   TreeBits bits;
   const std::vector<TableRebuild> gains =
       FpRebuildGains(options, AsBuilt(runs, tables), young, {}, &bits);

@@ -173,6 +173,29 @@ TEST(RebuildGainTest, TablesOnThePlanAreLeftAlone) {
   EXPECT_TRUE(OffPlan({1, 3, 1024, 8e4, 5.55, 5}));
 }
 
+// A table planned by its range's share is off its plan past a band that
+// narrows with the sampled Gets the share rests on: 1.5 bits a key with
+// few, down to kOffPlanBits once its share is known within a few percent.
+TEST(RebuildGainTest, ARangePlannedTablesBandNarrowsWithItsSampledGets) {
+  EXPECT_DOUBLE_EQ(RangeOffPlanBits(0), kRangeOffPlanBits);
+  EXPECT_DOUBLE_EQ(RangeOffPlanBits(4), kRangeOffPlanBits);
+  EXPECT_NEAR(RangeOffPlanBits(100), 0.624, 1e-9);
+  EXPECT_DOUBLE_EQ(RangeOffPlanBits(1e6), kOffPlanBits);
+  TableAgainstPlan table{1, 3, 100000, 8e6, kBuiltBits, kBuiltBits + 1, /*share=*/0.2};
+  EXPECT_FALSE(OffPlan(table)) << "no samples said: the widest band";
+  table.sampled = 10;
+  EXPECT_FALSE(OffPlan(table));
+  table.sampled = 100;
+  EXPECT_TRUE(OffPlan(table));
+  table.built_bits = kBuiltBits + 0.6;
+  EXPECT_FALSE(OffPlan(table));
+  table.sampled = 10000;
+  table.built_bits = kBuiltBits + 1.3;
+  EXPECT_TRUE(OffPlan(table)) << "its share known to 1%";
+  table.built_bits = kBuiltBits + 1.2;
+  EXPECT_FALSE(OffPlan(table));
+}
+
 // Where the cache holds every block, no filter changes what a Get reads
 // from the device: a level off the plan reads as the plan's (within
 // kRebuildMargin), and nothing is worth a rewrite.

@@ -148,12 +148,15 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   std::vector<TableRebuild> gains = FpRebuildGains(options, *tree, tables, under_way, &bits);
   absl::PrintF(
       "\n%s's plan: %.3f MiB of filters for the tables below L0, which hold %.3f MiB (%.3fx)\n"
-      "tables off that plan (bits/key more than %.2f from its, or a filter it drops or gives), "
+      "tables off that plan (bits/key more than %s from its, or a filter it drops or gives), "
       "their level moving enough: %d of the %d below L0\n",
       FormatPolicyId(options), bits.budget / 8 / kBytesPerMib, bits.built / 8 / kBytesPerMib,
       bits.budget > 0 ? bits.built / bits.budget : 0.0,
-      options.per_level.access_aware ? kRangeOffPlanBits : kOffPlanBits, gains.size(),
-      tables.size());
+      options.per_level.access_aware
+          ? absl::StrFormat("%.2f-%.2f, the fewer the more sampled Gets its share rests on",
+                            kOffPlanBits, kRangeOffPlanBits)
+          : absl::StrFormat("%.2f", kOffPlanBits),
+      gains.size(), tables.size());
   if (gains.empty()) return;
   if (RebuildBytesPerSecond(options) <= 0) {
     absl::PrintF("  the census's rebuild loop rewrites none (rebuild_mb_s:0)\n");

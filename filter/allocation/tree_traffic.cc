@@ -7,10 +7,10 @@ namespace sstfilter {
 namespace {
 
 // What `tables` (one level's, by smallest key; or L0's, in any order) saw
-// of [lo, hi], the evidence it rests on, and its share were Gets spread
-// like the keys.
+// of [lo, hi], the evidence it rests on, its share were Gets spread like
+// the keys, and the sampled Gets it drew.
 struct RangeSeen {
-  double share = 0, evidence = 0, uniform = 0;
+  double share = 0, evidence = 0, uniform = 0, sampled = 0;
 };
 
 RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::string& lo,
@@ -28,6 +28,8 @@ RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::strin
     seen.share += it->share * part;
     seen.evidence += it->evidence * part;
     seen.uniform += it->uniform * part;
+    // evidence / uniform: its exposure.
+    if (it->uniform > 0) seen.sampled += it->share * it->evidence / it->uniform * part;
   }
   return seen;
 }
@@ -60,6 +62,10 @@ double TreeTraffic::LivedAt(int level, const std::string& lo, const std::string&
   const RangeSeen seen = SeenAt(*this, level, lo, hi);
   // evidence = exposure x uniform, table by table.
   return seen.uniform > 0 && gets > 0 ? seen.evidence / (seen.uniform * gets) : 0;
+}
+
+double TreeTraffic::SampledAt(int level, const std::string& lo, const std::string& hi) const {
+  return SeenAt(*this, level, lo, hi).sampled;
 }
 
 double UniformShare(double run_reach, double table_keys, double run_keys) {

@@ -66,6 +66,10 @@ struct TreeTraffic {
   // share; 0 if none holds any of it. Above 1 where a reopened DB's
   // carried counts (ReadSamples::Carry) overlap its own.
   double LivedAt(int level, const std::string& lo, const std::string& hi) const;
+  // The sampled Gets the tables of `level` holding the keys [lo, hi] drew
+  // of that range (each table's share times its exposure, by its part of
+  // the range): what ShareAt's share rests on; 0 if none holds any of it.
+  double SampledAt(int level, const std::string& lo, const std::string& hi) const;
 };
 
 // A table's share of the Gets were they spread like the keys: its run's

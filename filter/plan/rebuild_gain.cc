@@ -14,10 +14,16 @@
 
 namespace sstfilter {
 
+double RangeOffPlanBits(double sampled) {
+  if (sampled <= 0) return kRangeOffPlanBits;
+  return std::clamp(kRangeBandBitsAtOneSample / std::sqrt(sampled), kOffPlanBits,
+                    kRangeOffPlanBits);
+}
+
 bool OffPlan(const TableAgainstPlan& table) {
   if ((table.built_bits > 0) != (table.planned_bits > 0)) return true;
   const double overhead = kFilterOverheadBits / std::max(table.entries, 1.0);
-  const double band = table.share > 0 ? kRangeOffPlanBits : kOffPlanBits;
+  const double band = table.share > 0 ? RangeOffPlanBits(table.sampled) : kOffPlanBits;
   return std::abs(table.built_bits - table.planned_bits) > band + overhead;
 }
 

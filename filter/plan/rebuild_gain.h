@@ -36,6 +36,8 @@ struct TableAgainstPlan {
   // The share of the Gets its plan sized it for by its key range
   // (access_aware); 0: planned by its level, reached as its run's keys.
   double share = 0;
+  // The sampled Gets that share rests on (TreeTraffic::SampledAt).
+  double sampled = 0;
 };
 
 // Bits per key by which a table's filter may differ from the plan's and
@@ -57,15 +59,25 @@ inline constexpr double kFilterOverheadBits = 256;
 
 // Bits per key by which a table planned by its key range's share of the
 // Gets (TableAgainstPlan::share) may differ from the plan and still be on
-// it: about a factor 2 in that share (a Bloom filter's FP halves every 1.44
-// bits a key). A rarely read table's sampled share moves that much from
-// one reading of the tree to the next; with kOffPlanBits, the loop
-// rewrote such tables back and forth for no saving.
+// it, at most: about a factor 2 in that share (a Bloom filter's FP halves
+// every 1.44 bits a key). A rarely read table's sampled share moves that
+// much from one reading of the tree to the next; with kOffPlanBits, the
+// loop rewrote such tables back and forth for no saving.
 inline constexpr double kRangeOffPlanBits = 1.5;
+
+// The band of a table planned by its range narrows as the sampled Gets
+// its share rests on grow: a share from n samples is known to about
+// 1/sqrt(n) of itself (Poisson), and the plan's bits move by 1/ln(2)^2 =
+// 2.08 a key for a factor e in it; three such errors, 6.24/sqrt(n) bits a
+// key, between kOffPlanBits (past about 620 samples) and kRangeOffPlanBits
+// (under about 17). A table read often is then held to its plan as a
+// level-planned one is.
+inline constexpr double kRangeBandBitsAtOneSample = 6.24;
+double RangeOffPlanBits(double sampled);
 
 // Whether the table's filter is off the plan: it has one the plan drops,
 // lacks one the plan gives, or differs by more than kOffPlanBits per key
-// (kRangeOffPlanBits where planned by its range) beyond
+// (RangeOffPlanBits where planned by its range) beyond
 // kFilterOverheadBits over its entries.
 bool OffPlan(const TableAgainstPlan& table);
 

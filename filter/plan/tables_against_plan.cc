@@ -129,8 +129,12 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
     }
     const double built = table.filter_bits / table.entries;
     if (share > 0 && TooYoungToPlan(*runs, table)) planned = built;
-    against.push_back(
-        {table.number, table.level, table.entries, table.file_bytes, built, planned, share});
+    const double sampled =
+        share > 0 && runs->traffic != nullptr
+            ? runs->traffic->SampledAt(table.level, table.smallest, table.largest)
+            : 0;
+    against.push_back({table.number, table.level, table.entries, table.file_bytes, built, planned,
+                       share, sampled});
   }
   return against;
 }
