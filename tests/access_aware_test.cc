@@ -12,9 +12,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/allocation/filters_by_run.h"
 #include "filter/allocation/table_fp_target.h"
 #include "filter/allocation/traffic_parts.h"
 #include "filter/fp_target.h"
@@ -295,15 +297,33 @@ TEST(TreeTrafficTest, EachTablesShareAndARangesShare) {
   EXPECT_NEAR(traffic.LivedAt(6, "a", "z"), 1, 1e-12);
   EXPECT_NEAR(traffic.LivedAt(5, "a", "g"), 0.001, 1e-12);
   EXPECT_EQ(traffic.LivedAt(4, "a", "z"), 0) << "no table there";
-  // The sampled Gets a range's share rests on: each table's share of its
-  // exposure (1000 sampled Gets), by its part of the range.
-  EXPECT_NEAR(traffic.SampledAt(6, "a", "m"), hot.share * 1000, 1e-9);
-  EXPECT_NEAR(traffic.SampledAt(6, "a", "g"), hot.share * 1000 / 2, 1e-9);
-  EXPECT_NEAR(traffic.SampledAt(6, "a", "z"), 1000 * (hot.share + traffic.levels[6][1].share),
-              1e-9);
-  EXPECT_NEAR(traffic.SampledAt(5, "a", "m"), 1, 1e-9)
-      << "share 1 of the one sampled Get it was exposed to (0.001 of 1000)";
+  // The sampled Gets a range's share rests on: each table's own, by its
+  // part of the range.
+  EXPECT_DOUBLE_EQ(traffic.SampledAt(6, "a", "m"), 900);
+  EXPECT_NEAR(traffic.SampledAt(6, "a", "g"), 450, 1e-9);
+  EXPECT_DOUBLE_EQ(traffic.SampledAt(6, "a", "z"), 1000);
+  EXPECT_DOUBLE_EQ(traffic.SampledAt(5, "a", "m"), 20) << "its own 20, whatever its exposure";
   EXPECT_EQ(traffic.SampledAt(4, "a", "z"), 0) << "no table there";
+}
+
+// The advisor's traffic (TrafficOf, from a traffic file's shares): each
+// table's sampled Gets where given, else none known.
+TEST(TreeTrafficTest, TheAdvisorsTrafficCarriesTheSampledGetsGiven) {
+  TreeRun run;
+  run.level = 6;
+  for (const auto& [number, smallest, largest] :
+       {std::tuple{1, "a", "m"}, std::tuple{2, "n", "z"}}) {
+    TableFilters table;
+    table.file_number = number, table.level = 6, table.keys = 1000;
+    table.smallest = smallest, table.largest = largest;
+    run.tables.push_back(table);
+  }
+  const auto share = [](const TableFilters& t) { return t.file_number == 1 ? 0.9 : 0.1; };
+  const TreeTraffic given =
+      TrafficOf({run}, share, [](const TableFilters& t) { return 400.0 * t.file_number; });
+  EXPECT_DOUBLE_EQ(given.SampledAt(6, "a", "m"), 400);
+  EXPECT_DOUBLE_EQ(given.SampledAt(6, "a", "z"), 1200);
+  EXPECT_EQ(TrafficOf({run}, share).SampledAt(6, "a", "z"), 0);
 }
 
 TEST(TreeTrafficTest, UnknownBelowTheLeastGets) {

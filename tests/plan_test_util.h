@@ -89,7 +89,8 @@ inline std::string BottomTableKey(int i, bool last) {
 
 // The traffic of a tree whose L3 holds 100 tables of 100,000 keys: the
 // i-th with share(i) of the Gets (its uniform share: 0.01), its keys
-// BottomTableKey(i, ...), each lived through every counted Get.
+// BottomTableKey(i, ...), each lived through every counted Get (and drew
+// its share of them).
 inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<double(int)>& share) {
   auto traffic = std::make_shared<TreeTraffic>();
   traffic->gets = 1000;
@@ -101,6 +102,7 @@ inline std::shared_ptr<const TreeTraffic> BottomTraffic(const std::function<doub
     t.uniform = 0.01;
     t.share = share(i);
     t.evidence = traffic->gets * t.uniform;
+    t.sampled = t.share * traffic->gets;
     traffic->levels[3].push_back(t);
   }
   return traffic;

@@ -155,7 +155,8 @@ CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& 
 }
 
 std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
-                                                  const TableShares* shares) {
+                                                  const TableShares* shares,
+                                                  const TableShares* exposures) {
   if (shares == nullptr) return nullptr;
   std::map<uint64_t, double> uniform;  // For the tables the summary has no share of.
   for (const TreeRun& run : runs) {
@@ -164,10 +165,18 @@ std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& ru
                                             static_cast<double>(run.keys()));
     }
   }
-  return std::make_shared<const TreeTraffic>(TrafficOf(runs, [&](const TableFilters& t) {
+  auto share = [&](const TableFilters& t) {
     const auto known = shares->find(t.file_number);
     return known != shares->end() ? known->second : uniform[t.file_number];
-  }));
+  };
+  // The sampled Gets behind a share: its exposure at it (its counts as the
+  // census wrote them, shrunk).
+  auto sampled = [&](const TableFilters& t) {
+    if (exposures == nullptr || shares->count(t.file_number) == 0) return 0.0;
+    const auto exposure = exposures->find(t.file_number);
+    return exposure != exposures->end() ? share(t) * exposure->second : 0.0;
+  };
+  return std::make_shared<const TreeTraffic>(TrafficOf(runs, share, sampled));
 }
 
 void PrintCacheAdvice(const std::vector<TreeRun>& runs, const AdvisedCache& cache,

@@ -58,9 +58,12 @@ CacheSite AdvisedSite(const std::vector<RunBlocks>& blocks, const AdvisedCache& 
 
 // The traffic of `runs` as the census would hand it to the model: each
 // table's share of the Gets as the traffic summary's `shares` say, else
-// its share were Gets spread like the keys. nullptr when `shares` is.
+// its share were Gets spread like the keys; the sampled Gets behind a
+// share from the summary's `exposures` (none known without them). nullptr
+// when `shares` is.
 std::shared_ptr<const TreeTraffic> SummaryTraffic(const std::vector<TreeRun>& runs,
-                                                  const TableShares* shares);
+                                                  const TableShares* shares,
+                                                  const TableShares* exposures = nullptr);
 
 // Prints the section for one column family's runs (newest first), its
 // Gets spread over the keys as the tables' `shares` say (the traffic

@@ -227,7 +227,7 @@ int Report(const std::string& dir, std::vector<FamilyTables> families,
     if (family.name == rocksdb::kDefaultColumnFamilyName && family.policy.has_value() &&
         family.policy->per_level.optimize_levels && !family.policy->per_level.cache_aware) {
       PrintFpRebuildAdvice(runs, *family.policy, family_moves, family.bytewise ? known : nullptr,
-                           family.host);
+                           known != nullptr ? &traffic->exposures : nullptr, family.host);
     }
     if (cache.has_value()) {
       PrintCacheAdvice(runs, *cache, hit_share, family.bytewise ? known : nullptr, family_moves,

@@ -127,7 +127,7 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
                           const LevelMoveTimes& moves, const TableShares* shares,
-                          const TableHost& host) {
+                          const TableShares* exposures, const TableHost& host) {
   if (options.per_level.access_aware && shares == nullptr) {
     absl::PrintF(
         "\n%s: the census's rebuild loop weighs no table until the Gets' traffic is known (no "
@@ -137,7 +137,7 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   }
   const std::vector<BuiltTable> built = BuiltTables(runs);
   TreeRuns census = CensusOf(runs);
-  if (options.per_level.access_aware) census.traffic = SummaryTraffic(runs, shares);
+  if (options.per_level.access_aware) census.traffic = SummaryTraffic(runs, shares, exposures);
   host.SetOn(&census);
   const auto tree = std::make_shared<const TreeRuns>(AsBuilt(std::move(census), built));
   const std::vector<TableAgainstPlan> tables =

@@ -39,10 +39,11 @@ void PrintRebuildAdvice(const std::vector<TreeRun>& runs, TreeRuns census,
 // loop rewrites within the plan's bits. Under access_aware each table is
 // planned by its key range's share of the Gets, as the traffic summary's
 // `shares` say (nullptr: none known, so none is weighed, as the loop does
-// until the tree's traffic is known).
+// until the tree's traffic is known), each off its plan past a band as
+// narrow as the sampled Gets its `exposures` give it (nullptr: the widest).
 void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions& options,
                           const LevelMoveTimes& moves, const TableShares* shares,
-                          const TableHost& host);
+                          const TableShares* exposures, const TableHost& host);
 
 }  // namespace sstfilter
 

@@ -66,7 +66,7 @@ std::string TreeCase(const std::string& family, const std::vector<TreeRun>& list
   TreeRuns census = CensusOf(runs);
   host.SetOn(&census);
   if (traffic != nullptr && !traffic->tables.empty()) {
-    census.traffic = SummaryTraffic(runs, &traffic->tables);
+    census.traffic = SummaryTraffic(runs, &traffic->tables, &traffic->exposures);
   }
   if (hit_share.from == HitShareFrom::kObserved || hit_share.from == HitShareFrom::kCarried) {
     census.hit_share = hit_share.share;

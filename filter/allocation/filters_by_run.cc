@@ -111,7 +111,8 @@ std::vector<TreeRun> GroupIntoRuns(std::vector<TableFilters> tables, bool bytewi
   return runs;
 }
 
-TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share) {
+TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share,
+                      const TableShare& sampled) {
   TreeTraffic traffic;
   traffic.gets = kMinTrafficGets;
   for (const TreeRun& run : runs) {
@@ -127,6 +128,7 @@ TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share)
       TableTraffic table{t.file_number, {t.smallest, t.largest, t.keys}, share(t), 0, 0};
       table.uniform = UniformShare(run.reach, static_cast<double>(t.keys), run_keys);
       table.evidence = traffic.gets * table.uniform;
+      if (sampled) table.sampled = sampled(t);
       tables->push_back(std::move(table));
     }
   }

@@ -77,8 +77,10 @@ using TableShare = std::function<double(const TableFilters&)>;
 // measure them (tree_traffic.h), for the cache model's popularity
 // (PopularityOf): counted as known traffic, each table's share its own
 // (lived through every Get counted: TreeTraffic::LivedAt 1), each level's
-// tables in bytewise key order.
-TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share);
+// tables in bytewise key order; each drew `sampled` sampled Gets where
+// given (TableTraffic::sampled), else none is known.
+TreeTraffic TrafficOf(const std::vector<TreeRun>& runs, const TableShare& share,
+                      const TableShare& sampled = nullptr);
 
 // Each table a run of its own, reached by its `share` of the Gets: the tree
 // as access-aware allocation sees it (each table's FP weighed by its own

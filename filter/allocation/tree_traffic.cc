@@ -28,8 +28,7 @@ RangeSeen LevelShareOf(const std::vector<TableTraffic>& tables, const std::strin
     seen.share += it->share * part;
     seen.evidence += it->evidence * part;
     seen.uniform += it->uniform * part;
-    // evidence / uniform: its exposure.
-    if (it->uniform > 0) seen.sampled += it->share * it->evidence / it->uniform * part;
+    seen.sampled += it->sampled * part;
   }
   return seen;
 }

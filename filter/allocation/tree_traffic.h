@@ -33,6 +33,9 @@ struct TableTraffic {
   // The sampled Gets it would have seen were they spread like the keys:
   // how much its share rests on (exposure x uniform).
   double evidence = 0;
+  // The sampled Gets it drew (decayed as its share's counts are; 0 where
+  // not known): how closely its share is known.
+  double sampled = 0;
 };
 
 // Below this many sampled Gets (about 64k Gets) a column family's traffic
@@ -67,8 +70,8 @@ struct TreeTraffic {
   // carried counts (ReadSamples::Carry) overlap its own.
   double LivedAt(int level, const std::string& lo, const std::string& hi) const;
   // The sampled Gets the tables of `level` holding the keys [lo, hi] drew
-  // of that range (each table's share times its exposure, by its part of
-  // the range): what ShareAt's share rests on; 0 if none holds any of it.
+  // of that range (each table's by its part of the range): what ShareAt's
+  // share rests on; 0 if none holds any of it or none is known.
   double SampledAt(int level, const std::string& lo, const std::string& hi) const;
 };
 

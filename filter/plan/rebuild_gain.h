@@ -85,7 +85,7 @@ bool OffPlan(const TableAgainstPlan& table);
 // kOffPlanBits per key (beyond kFilterOverheadBits over its entries), also
 // where it is planned by its range: a tree over its plan's bits past the
 // slack (fp_rebuilds.h) frees such tables too, or bits spread over tables
-// each within kRangeOffPlanBits of their plans would stay.
+// each within their bands (RangeOffPlanBits) would stay.
 bool OverPlan(const TableAgainstPlan& table);
 
 // The least share of today's reads per Get a level's first rewrites must

@@ -94,6 +94,7 @@ void LevelCensusListener::RecordUnseenTables(rocksdb::DB* db,
 }
 
 void LevelCensusListener::Rebuild(rocksdb::DB* db, DbTree* tree) {
+  ObserveGets(tree);  // The Gets as of this reading (BornShares): a close's is not after Update.
   const auto start = std::chrono::steady_clock::now();
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);

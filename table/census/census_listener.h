@@ -192,7 +192,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
     std::chrono::steady_clock::time_point rebuilt;  // When it was,
     std::optional<uint64_t> rebuilt_gets;           // and the Gets counted by then.
     // Each table's sampled reads, and when the tables built since the
-    // last rebuild were born (by file number).
+    // last rebuild were born, with the Gets counted by then (by file number).
     ReadSamples samples;
     std::map<uint64_t, GetsMoment> born;
     // When the traffic summary was last written (traffic_file.h).

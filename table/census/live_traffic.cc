@@ -28,6 +28,7 @@ void SetShares(const std::vector<TableSamples>& counts, std::vector<TableTraffic
     TableTraffic& t = (*tables)[i];
     t.share = ShareOfGets(counts[i], t.uniform, prior);
     t.evidence = counts[i].exposure * t.uniform;
+    t.sampled = counts[i].samples;
   }
 }
 
