@@ -25,7 +25,11 @@ struct GetsMoment {
 // after the interval's Gets lived through none of them (its sampled reads
 // hold none; exposure credited for them would take it for a cold table).
 // By time instead where the counts do not say (not counted, none in the
-// interval, or counted back: the statistics were reset).
+// interval, or counted back: the statistics were reset; a reset the count
+// climbed back over by the birth goes unseen). The counts are the DB's
+// (its statistics') or its default column family's (its filters'
+// answers), not each column family's: another column family's tables are
+// weighed by them as if its Gets came as the DB's did.
 std::map<uint64_t, double> BornShares(const std::map<uint64_t, GetsMoment>& born,
                                       const GetsMoment& last, const GetsMoment& now);
 
