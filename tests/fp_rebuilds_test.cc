@@ -168,6 +168,76 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlanned
   EXPECT_LT(lived[1].planned_bits, 11 - 1.5) << "planned by its own share once lived";
 }
 
+// ThreeLevelTree with one L0 table of 100,000 keys over the whole key range
+// (file 7, every Get reaches it), built at `bits` a key, and L3's traffic
+// skewed to its first table; the L0 table has lived through `lived` of
+// the counted Gets.
+TreeRuns WithL0Table(double bits, double lived) {
+  TreeRuns runs = ThreeLevelTree(10);
+  RunCensus l0;
+  l0.keys = l0.fixed_keys = 100000;
+  l0.tables = 1;
+  l0.fixed_filter_bits = static_cast<uint64_t>(bits * 100000);
+  l0.reach = 1;
+  runs.l0_tables.push_back(l0);
+  auto traffic = std::make_shared<TreeTraffic>(
+      *BottomTraffic([](int i) { return i == 0 ? 1 - 99 * 0.0025 : 0.0025; }));
+  TableTraffic t;
+  t.file_number = 7;
+  t.range.keys = 100000;
+  t.range.smallest = BottomTableKey(0, false), t.range.largest = BottomTableKey(99, true);
+  t.uniform = t.share = 1;
+  t.evidence = lived * traffic->gets;
+  t.sampled = traffic->gets;
+  traffic->l0.push_back(t);
+  runs.traffic = traffic;
+  return runs;
+}
+
+BuiltTable L0Table(double bits) {
+  BuiltTable t{7, 0, 1e5, 8e6, bits * 1e5};
+  t.has_range = true;
+  t.smallest = BottomTableKey(0, false), t.largest = BottomTableKey(99, true);
+  return t;
+}
+
+// Access-aware with compactions running: an L0 table that has lived
+// through the Gets is listed against the plan, at its own reach, and
+// weighed by it (every Get reaches it: its reach times its FP as built
+// against at the plan). A young one, one where L0 stays, and one under a
+// policy that does not learn where Gets go are not listed.
+TEST(FpRebuildGainsTest, AnL0TableThatLivedThroughTheGetsIsWeighedByItsOwnReach) {
+  const FilterOptions options = AccessAware();
+  const TreeRuns runs = WithL0Table(4, 1);
+  const std::vector<BuiltTable> tables{L0Table(4)};
+  const auto listed = [&](const FilterOptions& o, const TreeRuns& r, const TableHost& host) {
+    return TablesAgainstPlan(o, std::make_shared<const TreeRuns>(r), nullptr, nullptr, host,
+                             tables);
+  };
+  const std::vector<TableAgainstPlan> against = listed(options, runs, TableHost{});
+  ASSERT_EQ(against.size(), 1u);
+  EXPECT_EQ(against[0].level, 0);
+  EXPECT_EQ(against[0].l0_reach, 1);
+  EXPECT_EQ(against[0].share, 0) << "planned as a run of its own, not by its range";
+  EXPECT_GT(against[0].planned_bits, 4 + 1) << "every Get reaches it: more than 4 bits a key";
+
+  TreeBits bits;
+  const std::vector<TableRebuild> gains =
+      FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
+  ASSERT_EQ(gains.size(), 1u);
+  const auto fp = [](double b) { return CacheLocalFpAt(b, 1e5, 1e5); };
+  EXPECT_NEAR(gains[0].saving, fp(4) - fp(against[0].planned_bits), 0.02 * gains[0].saving);
+  EXPECT_DOUBLE_EQ(bits.built, 4 * 1e5);
+  EXPECT_GE(bits.add_limit, bits.budget) << "its bits are the loop's to move, not L0's held ones";
+
+  EXPECT_TRUE(listed(options, WithL0Table(4, kMinLivedShare * 0.9), TableHost{}).empty())
+      << "born since most of the Gets were counted";
+  TableHost stays;
+  stays.l0_stays = true;
+  EXPECT_TRUE(listed(options, runs, stays).empty()) << "automatic compactions off";
+  EXPECT_TRUE(listed(PerLevel(), runs, TableHost{}).empty()) << "not access_aware";
+}
+
 // Tables planned by their ranges, each within kRangeOffPlanBits of its plan
 // but together more than kBudgetSlack over the plan's bits: those over
 // their plans by more than kOffPlanBits free bits; within the slack, none.

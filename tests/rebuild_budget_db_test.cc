@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "filter/plan/fp_rebuilds.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
@@ -393,6 +394,17 @@ std::vector<LiveTable> LiveTables(rocksdb::DB* db) {
   return tables;
 }
 
+// The file numbers of the DB's L0 tables.
+std::set<uint64_t> L0Numbers(rocksdb::DB* db) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  std::set<uint64_t> numbers;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    if (f.level == 0) numbers.insert(f.file_number);
+  }
+  return numbers;
+}
+
 // The median bits per key of the deepest level's tables outside [lo, hi].
 double MedianBitsOutside(const std::vector<LiveTable>& tables, int level, const std::string& lo,
                          const std::string& hi) {
@@ -460,6 +472,42 @@ TEST_F(RebuildBudgetDbTest, AHotRangesTableBuiltColdIsRewrittenWithMoreBits) {
             (1 + kBudgetSlack) * kLoweredBudgetMib * 1024 * 1024)
       << Rewrites();
   testing::ExpectAllFound(db_.get(), keys_, "after the rewrites", &ValueOf);
+}
+
+// Access-aware with compactions running, a tree read and not written
+// keeps its L0 tables: one built before the Gets under another setting (a
+// load at 6 bits a key, reopened at 14) is rewritten in place at L0,
+// RocksDB's CompactFiles of the one table into L0, every key still found.
+TEST_F(RebuildBudgetDbTest, AnL0TableOffThePlanIsRewrittenInPlaceAtL0) {
+  Load("sstfilter.bloom:6:cache_local:optimize_levels");
+  ASSERT_TRUE(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  // One L0 table over the whole key range: every 200th key written again
+  // (under a memtable).
+  for (size_t i = 0; i < kBudgetTestKeys; i += 200) {
+    ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), keys_[i], ValueOf(keys_[i])).ok());
+  }
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  testing::WaitForBackgroundWork(db_.get());
+  const std::set<uint64_t> l0_before = L0Numbers(db_.get());
+  ASSERT_EQ(l0_before.size(), 1u);
+
+  db_.reset();
+  OpenWith("sstfilter.bloom:14:cache_local:optimize_levels:access_aware");
+  // An event gives the census the DB (its loop starts): a flush of one key.
+  ASSERT_TRUE(db_->Put(rocksdb::WriteOptions(), "a-new-key", "v").ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  EXPECT_GT(GetUntilQuiet(kFirstRewriteQuiet, std::chrono::seconds(90)), 0u);
+  const uint64_t l0 = *l0_before.begin();
+  EXPECT_NE(Rewrites().find(absl::StrFormat("rebuilt table #%d at L0", l0)), std::string::npos)
+      << Rewrites();
+  const std::set<uint64_t> l0_after = L0Numbers(db_.get());
+  EXPECT_EQ(l0_after.count(l0), 0u) << "rewritten";
+  EXPECT_EQ(l0_after.size(), 2u) << "in place: the load's L0 table's heir and the new flush's";
+  for (const LiveTable& t : LiveTables(db_.get())) {
+    if (t.level != 0 || t.smallest == "a-new-key") continue;
+    EXPECT_GT(t.bits_per_key, 10) << Rewrites();
+  }
+  testing::ExpectAllFound(db_.get(), keys_, "after the L0 rewrite", &ValueOf);
 }
 
 }  // namespace

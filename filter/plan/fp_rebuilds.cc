@@ -44,11 +44,15 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     bits->budget += table.entries * table.planned_bits;
     bits->built += table.entries * table.built_bits;
   }
+  // What L0's tables hold that the rewrites leave as it is.
   double l0_bits = 0;
   for (const PlannedRun& run : planned) {
     if (run.level == 0) l0_bits += static_cast<double>(run.census.fixed_filter_bits);
   }
-  bits->add_limit = std::max(MostBits(options, planned) - l0_bits, 0.0);
+  for (const TableAgainstPlan& table : tables) {
+    if (table.level == 0) l0_bits -= table.entries * table.built_bits;
+  }
+  bits->add_limit = std::max(MostBits(options, planned) - std::max(l0_bits, 0.0), 0.0);
   if (options.per_level.budget_mb.has_value()) {
     // The plan's tables, each sized for its own key range's share
     // (access_aware), can together spend more than the budget the
@@ -56,11 +60,13 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     bits->budget = std::min(bits->budget, bits->add_limit);
   }
   double reads_today = 0;
-  std::map<int, size_t> run_of_level;  // Levels below L0: one run each.
+  // Levels below L0: one run each; L0: its first run, whose model an L0
+  // table's FP is read off (its reach is its own, TableAgainstPlan::l0_reach).
+  std::map<int, size_t> run_of_level;
   for (size_t i = 0; i < planned.size(); ++i) {
     const RunFilters today = FiltersToday(planned[i]);
     reads_today += planned[i].census.reach * today.fp_sum / std::max(planned[i].model.keys, 1.0);
-    if (planned[i].level > 0) run_of_level[planned[i].level] = i;
+    run_of_level.emplace(planned[i].level, i);
   }
   // Past the slack over the tables' own plans (not over budget_mb, which
   // plans by range can sum past with every table at its plan), a table over
@@ -74,8 +80,9 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     if (run == run_of_level.end() || !(OffPlan(table) || (over && OverPlan(table)))) continue;
     const PlannedRun& r = planned[run->second];
     const double fp_saved = FpOrNone(r, table.built_bits) - FpOrNone(r, table.planned_bits);
-    const double reach = table.share > 0
-                             ? table.share
+    const double reach = table.share > 0 ? table.share
+                         : table.l0_reach > 0
+                             ? table.l0_reach
                              : r.census.reach * table.entries / std::max(r.model.keys, 1.0);
     TableRebuild rebuild{table, reach * fp_saved, 2 * table.file_bytes};
     LevelMove& move = moves[table.level];

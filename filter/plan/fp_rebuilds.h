@@ -24,11 +24,12 @@
 
 namespace sstfilter {
 
-// What a column family's tables below L0 may hold and hold, in bits: the
-// plan's spend on them (its budget, the uniform setting's bits or
-// budget_mb over the tree, less L0's share; with budget_mb, at most
-// budget_mb less what L0's tables hold) and theirs as built. L0 is
-// left out: its tables are not rewritten. While compactions run the plan
+// What a column family's listed tables (below L0, and the L0 tables
+// access_aware rewrites in place: tables_against_plan.h) may hold and
+// hold, in bits: the plan's spend on them (its budget, the uniform
+// setting's bits or budget_mb over the tree, less L0's share; with
+// budget_mb, at most budget_mb less what the L0 tables not listed hold)
+// and theirs as built. While compactions run the plan
 // counts L0 as compaction keeps it (steady_tree.h) and the levels below do
 // not repay what a burst holds over that (the tables that hold it are soon
 // compacted; run_allocation.h); with compactions off it counts every L0
@@ -37,7 +38,8 @@ struct TreeBits {
   double budget = 0;
   double built = 0;
   // The most they may hold after rewrites that add bits: the whole tree's
-  // bits (the uniform setting's or budget_mb) less what L0's tables hold.
+  // bits (the uniform setting's or budget_mb) less what the L0 tables not
+  // listed hold.
   // Where compactions run, an L0 holding more than its share leaves the
   // levels less room to add into, though no bits are freed to repay it:
   // the plan's own tree, which the rewrites are built on, counts L0 at its

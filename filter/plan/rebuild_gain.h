@@ -23,7 +23,7 @@
 
 namespace sstfilter {
 
-// A live table below L0, as built and as today's plan would build it.
+// A live table, as built and as today's plan would build it.
 struct TableAgainstPlan {
   uint64_t number = 0;  // Its file number.
   int level = 1;
@@ -38,6 +38,9 @@ struct TableAgainstPlan {
   double share = 0;
   // The sampled Gets that share rests on (TreeTraffic::SampledAt).
   double sampled = 0;
+  // An L0 table's reach, a run of its own (its run's reach; 0 below L0:
+  // its run's reach times its part of the run's keys).
+  double l0_reach = 0;
 };
 
 // Bits per key by which a table's filter may differ from the plan's and

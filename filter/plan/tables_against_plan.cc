@@ -8,6 +8,7 @@
 #include "filter/allocation/encoding_model_memo.h"
 #include "filter/allocation/filter_keys.h"
 #include "filter/allocation/table_fp_rule.h"
+#include "filter/allocation/table_fp_target.h"
 #include "filter/allocation/tree_traffic.h"
 #include "filter/plan/cache_budget.h"
 #include "filter/plan/partition_cut.h"
@@ -81,6 +82,30 @@ bool NothingBelow(const BuiltTable& table, const std::vector<BuiltTable>& tables
   });
 }
 
+// The Gets `table`, at L0, drew as its own run, where it is planned for a
+// rewrite in place: under access_aware with its tree's traffic known and
+// no block cache modelled (the cache model weighs L0 as built), while
+// RocksDB's compactions run (where L0 stays the plan holds its tables as
+// built and the levels repay them: LevelTargets::l0_stays), once it has
+// lived through kMinLivedShare of the counted Gets (a table a compaction
+// will soon take down is not rewritten for Gets it barely saw). Null
+// otherwise.
+const TableTraffic* L0TableToPlan(const FilterOptions& options, const TreeRuns& runs,
+                                  const CacheSite* cache, const TableHost& host,
+                                  const BuiltTable& table) {
+  if (table.level != 0 || cache != nullptr || host.l0_stays || runs.targets.l0_stays) {
+    return nullptr;
+  }
+  const TreeTraffic* traffic = TrafficFor(options, runs);
+  if (traffic == nullptr) return nullptr;
+  for (const TableTraffic& t : traffic->l0) {
+    if (t.file_number != table.number) continue;
+    const double lived = t.uniform > 0 ? t.evidence / (t.uniform * traffic->gets) : 0;
+    return lived >= kMinLivedShare ? &t : nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
@@ -109,7 +134,9 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
   const std::shared_ptr<TreeRuns> free = FreeTree(options, *runs, cache);
   free->deepest_unfiltered = host.deepest_unfiltered;
   for (const BuiltTable& table : tables) {
-    if (table.level < 1 || table.entries <= 0) continue;
+    if (table.entries <= 0) continue;
+    const TableTraffic* l0 = L0TableToPlan(options, *runs, cache, host, table);
+    if (table.level < 1 && l0 == nullptr) continue;
     TableSite site;
     site.tree_has_levels = host.tree_has_levels;
     site.level = table.level;
@@ -134,7 +161,7 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
             ? runs->traffic->SampledAt(table.level, table.smallest, table.largest)
             : 0;
     against.push_back({table.number, table.level, table.entries, table.file_bytes, built, planned,
-                       share, sampled});
+                       share, sampled, l0 != nullptr ? l0->uniform : 0});
   }
   return against;
 }

@@ -82,7 +82,11 @@ struct TableHost {
   }
 };
 
-// Each of `tables` below L0 of the tree `runs`, against the choice `options` give it at
+// Each of `tables` below L0 of the tree `runs` (and each L0 table that
+// L0TableToPlan in the source lets be rewritten in place: under
+// access_aware, no cache modelled, compactions running, the table's Gets
+// known and lived through; TableAgainstPlan::l0_reach its reach), against
+// the choice `options` give it at
 // `cache` (null: the filters are not in a block cache) through `plans`
 // (the column family's memo; null: none), built by `host`. Tables of no
 // entries and those whose choice is the uniform setting (not sized by the
