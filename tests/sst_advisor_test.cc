@@ -256,7 +256,8 @@ TEST_P(SstAdvisorPerLevelTest, ABudgetLoweredSinceTheBuildListsTheFreesFirst) {
   const Result r = RunTool({"--db", dir_.path()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const size_t section = r.output.find(lowered + "'s plan: ");
-  EXPECT_TRUE(Contains(r.output, " MiB of filters for the tables below L0, which hold "))
+  EXPECT_TRUE(
+      Contains(r.output, " MiB of filters for the tables it weighs (below L0), which hold "))
       << r.output;
   ASSERT_NE(section, std::string::npos) << r.output;
   const size_t listed = r.output.find("the census's rebuild loop rewrites", section);

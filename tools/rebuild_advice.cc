@@ -147,11 +147,13 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
   TreeBits bits;
   std::vector<TableRebuild> gains = FpRebuildGains(options, *tree, tables, under_way, &bits);
   absl::PrintF(
-      "\n%s's plan: %.3f MiB of filters for the tables below L0, which hold %.3f MiB (%.3fx)\n"
+      "\n%s's plan: %.3f MiB of filters for the tables it weighs (below L0%s), which hold %.3f "
+      "MiB (%.3fx)\n"
       "tables off that plan (bits/key more than %s from its, or a filter it drops or gives), "
-      "their level moving enough: %d of the %d below L0\n",
-      FormatPolicyId(options), bits.budget / 8 / kBytesPerMib, bits.built / 8 / kBytesPerMib,
-      bits.budget > 0 ? bits.built / bits.budget : 0.0,
+      "their level moving enough: %d of the %d weighed\n",
+      FormatPolicyId(options), bits.budget / 8 / kBytesPerMib,
+      options.per_level.access_aware ? ", and L0's that lived through the Gets" : "",
+      bits.built / 8 / kBytesPerMib, bits.budget > 0 ? bits.built / bits.budget : 0.0,
       options.per_level.access_aware
           ? absl::StrFormat("%.2f-%.2f, the fewer the more sampled Gets its share rests on",
                             kOffPlanBits, kRangeOffPlanBits)

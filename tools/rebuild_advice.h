@@ -1,5 +1,6 @@
 // sstfilter_sst --db DIR's section on rebuilds: the live tables below L0
-// whose filters are off the plan (the cache-aware one the cache section
+// (and, under access_aware without a cache, the L0 tables the loop
+// rewrites in place) whose filters are off the plan (the cache-aware one the cache section
 // shows, or the per-level plan without a cache)
 // (filter/plan/tables_against_plan.h), what rewriting each would save and
 // cost (filter/plan/rebuild_gain.h), and from which Get rate the census's
