@@ -240,7 +240,8 @@ TEST(FpRebuildGainsTest, AnL0TableThatLivedThroughTheGetsIsWeighedByItsOwnReach)
 
 // Tables planned by their ranges, each within kRangeOffPlanBits of its plan
 // but together more than kBudgetSlack over the plan's bits: those over
-// their plans by more than kOffPlanBits free bits; within the slack, none.
+// their plans by more than kOffPlanBits free bits; within the slack, none
+// (no add to make room for).
 TEST(FpRebuildGainsTest, PastTheSlackTablesPlannedByRangeFreeWithinTheirBand) {
   const FilterOptions options = AccessAware();
   TreeRuns runs = ThreeLevelTree(10);
@@ -252,7 +253,9 @@ TEST(FpRebuildGainsTest, PastTheSlackTablesPlannedByRangeFreeWithinTheirBand) {
   auto gains_at = [&](double over) {
     for (TableAgainstPlan& t : against) t.built_bits = t.planned_bits + over;
     TreeBits bits;
-    return FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
+    const std::vector<TableRebuild> gains =
+        FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
+    return RebuildsWithinBudget(gains, 1e6, bits);
   };
   const double planned = against[0].planned_bits;
   ASSERT_GT(planned, 5);
@@ -330,6 +333,36 @@ TEST(RebuildsWithinBudgetTest, AnL0OverItsShareLeavesLessRoomToAddIntoAndFreesNo
   bits.add_limit = 90000;
   EXPECT_TRUE(RebuildsWithinBudget({add, Gain(2, 10, 9, -0.0001)}, 1000, bits).empty())
       << "7,000 over the limit but within the budget: nothing freed";
+}
+
+// Access-aware, the tables within their plans' bits: the hot table is 12
+// bits a key under its plan, a cold one 1.4 over its own, within its
+// band (a share from a few samples). The room under the plan's bits does
+// not hold the hot table's add; the cold table's surplus is freed to make
+// it, and only for it.
+TEST(FpRebuildGainsTest, AColdTablesSurplusWithinItsBandMakesRoomForAHotTablesAdd) {
+  const FilterOptions options = AccessAware();
+  TreeRuns runs = ThreeLevelTree(10);
+  runs.traffic = BottomTraffic([](int i) { return i == 0 ? 1 - 99 * 0.0025 : 0.0025; });
+  std::vector<BuiltTable> tables = FirstTwoBottomTables(10);
+  std::vector<TableAgainstPlan> against = TablesAgainstPlan(
+      options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr, TableHost{}, tables);
+  ASSERT_EQ(against.size(), 2u);
+  against[0].built_bits = against[0].planned_bits - 12;
+  against[1].built_bits = against[1].planned_bits + 1.4;
+  for (size_t i = 0; i < 2; ++i) tables[i].filter_bits = against[i].built_bits * tables[i].entries;
+  ASSERT_TRUE(OffPlan(against[0]));
+  ASSERT_FALSE(OffPlan(against[1])) << "within its band";
+  ASSERT_TRUE(OverPlan(against[1]));
+
+  TreeBits bits;
+  const std::vector<TableRebuild> gains =
+      FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
+  ASSERT_EQ(Numbers(gains), (std::vector<uint64_t>{100, 101})) << "the free listed after";
+  EXPECT_LT(bits.built, bits.budget);
+  EXPECT_EQ(Numbers(RebuildsWithinBudget(gains, 1e6, bits)), (std::vector<uint64_t>{101, 100}))
+      << "the cold table's free makes the hot table's room";
+  EXPECT_TRUE(RebuildsWithinBudget({gains[1]}, 1e6, bits).empty()) << "no add to make room for";
 }
 
 }  // namespace

@@ -75,9 +75,11 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
   for (const TableAgainstPlan& table : tables) plans += table.entries * table.planned_bits;
   const bool over = bits->built > (1 + kBudgetSlack) * plans;
   std::map<int, LevelMove> moves;
+  std::vector<TableRebuild> room;  // Within their bands, over their plans: frees for room only.
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);
-    if (run == run_of_level.end() || !(OffPlan(table) || (over && OverPlan(table)))) continue;
+    const bool listed = OffPlan(table) || (over && OverPlan(table));
+    if (run == run_of_level.end() || !(listed || OverPlan(table))) continue;
     const PlannedRun& r = planned[run->second];
     const double fp_saved = FpOrNone(r, table.built_bits) - FpOrNone(r, table.planned_bits);
     const double reach = table.share > 0 ? table.share
@@ -85,6 +87,10 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
                              ? table.l0_reach
                              : r.census.reach * table.entries / std::max(r.model.keys, 1.0);
     TableRebuild rebuild{table, reach * fp_saved, 2 * table.file_bytes};
+    if (!listed) {
+      room.push_back(std::move(rebuild));
+      continue;
+    }
     LevelMove& move = moves[table.level];
     move.saving += rebuild.saving;
     move.added_bits += AddedBits(rebuild);
@@ -97,6 +103,7 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
     if (move.added_bits > 0 && !carried && !(move.saving > kRebuildMargin * reads_today)) continue;
     for (TableRebuild& t : move.tables) gains.push_back(std::move(t));
   }
+  for (TableRebuild& t : room) gains.push_back(std::move(t));
   return gains;
 }
 

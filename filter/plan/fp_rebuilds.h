@@ -56,20 +56,23 @@ inline constexpr double kBudgetSlack = 0.03;
 // The bits rewriting the table adds (negative: frees).
 double AddedBits(const TableRebuild& rebuild);
 
-// For each of `tables` that is off the plan (and, where they hold more
-// than (1 + kBudgetSlack) of the bits their plans give them, each over its
-// plan: OverPlan),
-// what rebuilding it saves (the
-// absent-key reads per Get: its share of the Gets, or its run's reach
-// times its part of the run's keys, times its FP as built against at the
-// plan) and costs (its bytes read and written), in the tree
-// `runs` as built (AsBuilt); `bits` gets those of `tables` (every table
-// below L0 whose bits are known). Tables whose
-// level holds no run of `runs` are left out, and those of a level whose
-// off-plan tables add bits and together save no more than kRebuildMargin
-// of today's reads, unless the level is `under_way` that way (the loop
-// began its move: each table's saving stands alone in this measure, so
-// the move is carried through). REQUIRES: options resolved.
+// For each of `tables` that is off the plan or over it (OverPlan: more
+// than kOffPlanBits a key over, within a band planned by range or past
+// the slack), what rebuilding it saves (the absent-key reads per Get: its
+// share of the Gets, or its reach, times its FP as built against at the
+// plan) and costs (its bytes read and written), in the tree `runs` as
+// built (AsBuilt); `bits` gets those of `tables` (every table the loop
+// weighs whose bits are known). Tables whose level holds no run of `runs`
+// are left out, and those of a level whose off-plan tables add bits and
+// together save no more than kRebuildMargin of today's reads, unless the
+// level is `under_way` that way (the loop began its move: each table's
+// saving stands alone in this measure, so the move is carried through).
+// A table over its plan but within its band, where the tables hold no
+// more than (1 + kBudgetSlack) of their plans' bits, is listed after the
+// rest and weighed alone: RebuildsWithinBudget frees it only to make room
+// for an add that saves more reads a bit (a hot table's add found no room
+// where the cold tables' surplus sat within their bands, and the tree
+// stayed 1.1-1.2x from the per-table optimum). REQUIRES: options resolved.
 std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,
                                          const std::vector<TableAgainstPlan>& tables,
                                          const std::map<int, bool>& under_way, TreeBits* bits);
