@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "filter/allocation/run_allocation.h"
 #include "filter/filter_options.h"
+#include "filter/plan/planned_runs.h"
 #include "filter/plan/tables_against_plan.h"
 #include "gtest/gtest.h"
 #include "tests/plan_test_util.h"
@@ -168,34 +170,38 @@ TEST(FpRebuildGainsTest, AnAccessAwareTableBornSinceMostGetsWereCountedIsPlanned
   EXPECT_LT(lived[1].planned_bits, 11 - 1.5) << "planned by its own share once lived";
 }
 
-// ThreeLevelTree with one L0 table of 100,000 keys over the whole key range
-// (file 7, every Get reaches it), built at `bits` a key, and L3's traffic
-// skewed to its first table; the L0 table has lived through `lived` of
-// the counted Gets.
-TreeRuns WithL0Table(double bits, double lived) {
+// ThreeLevelTree with two L0 tables of 100,000 keys: file 6, built at 10
+// bits a key, over the whole key range (every Get reaches it), and file
+// 7, built at `bits`, over a part of it that 30% of the Gets reach; L3's
+// traffic skewed to its first table. File 7 has lived through `lived`
+// of the counted Gets, file 6 through a tenth (too young to rewrite).
+TreeRuns WithL0Tables(double bits, double lived) {
   TreeRuns runs = ThreeLevelTree(10);
-  RunCensus l0;
-  l0.keys = l0.fixed_keys = 100000;
-  l0.tables = 1;
-  l0.fixed_filter_bits = static_cast<uint64_t>(bits * 100000);
-  l0.reach = 1;
-  runs.l0_tables.push_back(l0);
   auto traffic = std::make_shared<TreeTraffic>(
       *BottomTraffic([](int i) { return i == 0 ? 1 - 99 * 0.0025 : 0.0025; }));
-  TableTraffic t;
-  t.file_number = 7;
-  t.range.keys = 100000;
-  t.range.smallest = BottomTableKey(0, false), t.range.largest = BottomTableKey(99, true);
-  t.uniform = t.share = 1;
-  t.evidence = lived * traffic->gets;
-  t.sampled = traffic->gets;
-  traffic->l0.push_back(t);
+  for (const auto& [number, built, reach, lived_share] :
+       {std::tuple{6, 10.0, 1.0, 0.1}, std::tuple{7, bits, 0.3, lived}}) {
+    RunCensus l0;
+    l0.keys = l0.fixed_keys = 100000;
+    l0.tables = 1;
+    l0.fixed_filter_bits = static_cast<uint64_t>(built * 100000);
+    l0.reach = reach;
+    runs.l0_tables.push_back(l0);
+    TableTraffic t;
+    t.file_number = static_cast<uint64_t>(number);
+    t.range.keys = 100000;
+    t.range.smallest = BottomTableKey(0, false), t.range.largest = BottomTableKey(99, true);
+    t.uniform = t.share = reach;
+    t.evidence = lived_share * traffic->gets * reach;
+    t.sampled = reach * traffic->gets;
+    traffic->l0.push_back(t);
+  }
   runs.traffic = traffic;
   return runs;
 }
 
-BuiltTable L0Table(double bits) {
-  BuiltTable t{7, 0, 1e5, 8e6, bits * 1e5};
+BuiltTable L0Table(uint64_t number, double bits) {
+  BuiltTable t{number, 0, 1e5, 8e6, bits * 1e5};
   t.has_range = true;
   t.smallest = BottomTableKey(0, false), t.largest = BottomTableKey(99, true);
   return t;
@@ -203,39 +209,64 @@ BuiltTable L0Table(double bits) {
 
 // Access-aware with compactions running: an L0 table that has lived
 // through the Gets is listed against the plan, at its own reach, and
-// weighed by it (every Get reaches it: its reach times its FP as built
-// against at the plan). A young one, one where L0 stays, and one under a
-// policy that does not learn where Gets go are not listed.
+// weighed by it (its reach times its FP as built against at the plan);
+// its bits are the loop's to move, the rest of L0's are held. A young
+// one, one where L0 stays, and one under a policy that does not learn
+// where Gets go are not listed.
 TEST(FpRebuildGainsTest, AnL0TableThatLivedThroughTheGetsIsWeighedByItsOwnReach) {
   const FilterOptions options = AccessAware();
-  const TreeRuns runs = WithL0Table(4, 1);
-  const std::vector<BuiltTable> tables{L0Table(4)};
+  const TreeRuns runs = WithL0Tables(4, 1);
+  const std::vector<BuiltTable> tables{L0Table(6, 10), L0Table(7, 4)};
   const auto listed = [&](const FilterOptions& o, const TreeRuns& r, const TableHost& host) {
     return TablesAgainstPlan(o, std::make_shared<const TreeRuns>(r), nullptr, nullptr, host,
                              tables);
   };
   const std::vector<TableAgainstPlan> against = listed(options, runs, TableHost{});
-  ASSERT_EQ(against.size(), 1u);
+  ASSERT_EQ(against.size(), 1u) << "file 6 is too young";
+  EXPECT_EQ(against[0].number, 7u);
   EXPECT_EQ(against[0].level, 0);
-  EXPECT_EQ(against[0].l0_reach, 1);
+  EXPECT_DOUBLE_EQ(against[0].l0_reach, 0.3);
   EXPECT_EQ(against[0].share, 0) << "planned as a run of its own, not by its range";
-  EXPECT_GT(against[0].planned_bits, 4 + 1) << "every Get reaches it: more than 4 bits a key";
+  EXPECT_GT(against[0].planned_bits, 4 + 1);
 
   TreeBits bits;
   const std::vector<TableRebuild> gains =
       FpRebuildGains(options, AsBuilt(runs, tables), against, {}, &bits);
   ASSERT_EQ(gains.size(), 1u);
   const auto fp = [](double b) { return CacheLocalFpAt(b, 1e5, 1e5); };
-  EXPECT_NEAR(gains[0].saving, fp(4) - fp(against[0].planned_bits), 0.02 * gains[0].saving);
+  EXPECT_NEAR(gains[0].saving, 0.3 * (fp(4) - fp(against[0].planned_bits)), 0.02 * gains[0].saving);
   EXPECT_DOUBLE_EQ(bits.built, 4 * 1e5);
-  EXPECT_GE(bits.add_limit, bits.budget) << "its bits are the loop's to move, not L0's held ones";
+  EXPECT_NEAR(bits.add_limit, MostBits(options, RunsOf(options, runs)) - 10 * 1e5, 1)
+      << "the tree's bits less what the L0 table not listed holds";
 
-  EXPECT_TRUE(listed(options, WithL0Table(4, kMinLivedShare * 0.9), TableHost{}).empty())
+  EXPECT_TRUE(listed(options, WithL0Tables(4, kMinLivedShare * 0.9), TableHost{}).empty())
       << "born since most of the Gets were counted";
   TableHost stays;
   stays.l0_stays = true;
   EXPECT_TRUE(listed(options, runs, stays).empty()) << "automatic compactions off";
   EXPECT_TRUE(listed(PerLevel(), runs, TableHost{}).empty()) << "not access_aware";
+}
+
+// Under optimize_filters_for_hits RocksDB writes an L0 table without a
+// filter only where it is bottommost: no older L0 table and nothing below
+// holds a key of its range. Planned so, an L0 table above an older one
+// keeps its filter, and the oldest of an L0-only tree has none.
+TEST(FpRebuildGainsTest, AnL0TableIsPlannedBottommostAsRocksDbWritesIt) {
+  const FilterOptions options = AccessAware();
+  TreeRuns runs = WithL0Tables(4, 1);
+  runs.levels.clear();
+  auto traffic = std::make_shared<TreeTraffic>(*runs.traffic);
+  traffic->levels.clear();
+  for (TableTraffic& t : traffic->l0) t.evidence = traffic->gets * t.uniform;  // Both lived.
+  runs.traffic = traffic;
+  TableHost hits;
+  hits.deepest_unfiltered = true;
+  const std::vector<TableAgainstPlan> against =
+      TablesAgainstPlan(options, std::make_shared<const TreeRuns>(runs), nullptr, nullptr, hits,
+                        {L0Table(6, 10), L0Table(7, 4)});
+  ASSERT_EQ(against.size(), 2u);
+  EXPECT_EQ(against[0].planned_bits, 0) << "the oldest, nothing below it";
+  EXPECT_GT(against[1].planned_bits, 0) << "an older L0 table holds its keys";
 }
 
 // Tables planned by their ranges, each within kRangeOffPlanBits of its plan

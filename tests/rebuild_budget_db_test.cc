@@ -507,6 +507,14 @@ TEST_F(RebuildBudgetDbTest, AnL0TableOffThePlanIsRewrittenInPlaceAtL0) {
     if (t.level != 0 || t.smallest == "a-new-key") continue;
     EXPECT_GT(t.bits_per_key, 10) << Rewrites();
   }
+  EXPECT_EQ(RewritesOffTheirPlan(log_->Lines(), 0.35), "") << "built to the plan it was weighed by";
+  // Its heir, on the plan, is not rewritten again.
+  const std::regex heir(absl::StrFormat(R"(rebuilt table #%d at L0.* #([0-9]+) with)", l0));
+  std::smatch m;
+  const std::string lines = Rewrites();
+  ASSERT_TRUE(std::regex_search(lines, m, heir)) << lines;
+  GetUntilQuiet(std::chrono::seconds(6), std::chrono::seconds(30));
+  EXPECT_EQ(Rewrites().find("rebuilt table #" + m[1].str() + " "), std::string::npos) << Rewrites();
   testing::ExpectAllFound(db_.get(), keys_, "after the L0 rewrite", &ValueOf);
 }
 

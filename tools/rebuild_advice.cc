@@ -152,8 +152,8 @@ void PrintFpRebuildAdvice(const std::vector<TreeRun>& runs, const FilterOptions&
       "tables off that plan (bits/key more than %s from its, or a filter it drops or gives), "
       "their level moving enough: %d of the %d weighed\n",
       FormatPolicyId(options), bits.budget / 8 / kBytesPerMib,
-      options.per_level.access_aware ? ", and L0's that lived through the Gets" : "",
-      bits.built / 8 / kBytesPerMib, bits.budget > 0 ? bits.built / bits.budget : 0.0,
+      options.per_level.access_aware ? ", and L0's" : "", bits.built / 8 / kBytesPerMib,
+      bits.budget > 0 ? bits.built / bits.budget : 0.0,
       options.per_level.access_aware
           ? absl::StrFormat("%.2f-%.2f, the fewer the more sampled Gets its share rests on",
                             kOffPlanBits, kRangeOffPlanBits)

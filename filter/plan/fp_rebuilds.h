@@ -70,7 +70,9 @@ double AddedBits(const TableRebuild& rebuild);
 // A table over its plan but within its band, where the tables hold no
 // more than (1 + kBudgetSlack) of their plans' bits, is listed after the
 // rest and weighed alone: RebuildsWithinBudget frees it only to make room
-// for an add that saves more reads a bit (a hot table's add found no room
+// for an add that saves more reads a bit, or where the tree is past the
+// slack over budget_mb (which plans by range can sum past, so that such a
+// tree is not past it over its plans) (a hot table's add found no room
 // where the cold tables' surplus sat within their bands, and the tree
 // stayed 1.1-1.2x from the per-table optimum). REQUIRES: options resolved.
 std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const TreeRuns& runs,

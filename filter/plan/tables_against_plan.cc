@@ -106,6 +106,19 @@ const TableTraffic* L0TableToPlan(const FilterOptions& options, const TreeRuns& 
   return nullptr;
 }
 
+// Whether RocksDB writes `table`, an L0 table rewritten in place, as a
+// bottommost one (Compaction::IsBottommostLevel with an L0 output): no
+// older L0 table (a lower file number) and no table below L0 holds a key
+// of its range. A table whose range is not known is not.
+bool L0Bottommost(const BuiltTable& table, const std::vector<BuiltTable>& tables) {
+  if (!table.has_range) return false;
+  return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
+    const bool under = other.level > 0 || (other.level == 0 && other.number < table.number);
+    return under && (!other.has_range ||
+                     (other.smallest <= table.largest && table.smallest <= other.largest));
+  });
+}
+
 }  // namespace
 
 std::shared_ptr<TreeRuns> FreeTree(const FilterOptions& options, const TreeRuns& runs,
@@ -144,8 +157,10 @@ std::vector<TableAgainstPlan> TablesAgainstPlan(const FilterOptions& options,
     // for one: those above the deepest level with nothing below their range
     // too. Planned so, such a table is on the plan without a filter, and
     // one built with a filter (when a table lay below) frees it.
-    site.bottommost = table.level >= deepest ||
-                      (host.deepest_unfiltered && host.bytewise && NothingBelow(table, tables));
+    site.bottommost = table.level == 0
+                          ? host.bytewise && L0Bottommost(table, tables)
+                          : table.level >= deepest || (host.deepest_unfiltered && host.bytewise &&
+                                                       NothingBelow(table, tables));
     TableChoice choice = ChooseForSite(options, site, free, cache, plans);
     const double share = cache == nullptr ? PlanByRange(table, &choice) : 0;
     double planned = 0;

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "filter/allocation/tree_runs.h"
+#include "filter/allocation/tree_traffic.h"
 #include "filter/plan/plan_text.h"
 #include "filter/plan/tables_against_plan.h"
 #include "rocksdb/env.h"
@@ -22,6 +24,17 @@
 namespace sstfilter {
 
 namespace {
+
+// An L0 table rewritten in place counts, while its job runs, as L0's
+// output (CensusTree::Runs: the last L0 run), whose reach no reading has
+// measured: it takes the table's own, with which the loop weighed it
+// (tables_against_plan.h plans it among L0's runs at that reach).
+void CarryL0Reach(uint64_t number, TreeRuns* runs) {
+  if (runs->traffic == nullptr || runs->l0_tables.empty()) return;
+  for (const TableTraffic& t : runs->traffic->l0) {
+    if (t.file_number == number) runs->l0_tables.back().reach = t.uniform;
+  }
+}
 
 // What a rewrite is for, as the DB's LOG says it.
 std::string RebuildText(const TableRebuild& rebuild, double gets_per_second) {
@@ -225,7 +238,11 @@ LevelCensusListener::Reckoning LevelCensusListener::Reckon(
   // The tables to rewrite are sized for the plan, not for each other's
   // debts (CensusTree::SetPendingRewrites), from the next table built.
   std::set<uint64_t> pending;
-  for (const TableRebuild& gain : reckoning.worth) pending.insert(gain.table.number);
+  // L0's tables stay counted as built: the loop weighs its rewrites of
+  // them against what the rest of L0 holds (fp_rebuilds.h, TreeBits).
+  for (const TableRebuild& gain : reckoning.worth) {
+    if (gain.table.level > 0) pending.insert(gain.table.number);
+  }
   tree.tree.SetPendingRewrites(std::move(pending));
   Update(db, /*in_step=*/true, 0);
   return reckoning;
@@ -286,6 +303,7 @@ void LevelCensusListener::BeginRebuild(rocksdb::DB* db, int job, const RebuildTa
   std::shared_ptr<TreeRuns> free = FreeTree(sizing->options, *it->second.runs,
                                             sizing->cache.has_value() ? &*sizing->cache : nullptr);
   free->rewrite_level = target.level;  // Its keys stay: their share is its own level's.
+  if (target.level == 0) CarryL0Reach(target.number, free.get());
   loop_rewrites_[db->GetName()] = {target.number, std::move(free)};
 }
 
