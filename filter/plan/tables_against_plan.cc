@@ -108,8 +108,11 @@ const TableTraffic* L0TableToPlan(const FilterOptions& options, const TreeRuns& 
 
 // Whether RocksDB writes `table`, an L0 table rewritten in place, as a
 // bottommost one (Compaction::IsBottommostLevel with an L0 output): no
-// older L0 table (a lower file number) and no table below L0 holds a key
-// of its range. A table whose range is not known is not.
+// older L0 table and no table below L0 holds a key of its range. A table
+// whose range is not known is not. Older is taken as a lower file number:
+// RocksDB orders L0 by sequence number (7.x) or epoch number (8.x+), which
+// a rewrite in place keeps under a new number, so in an L0-only tree a
+// table rewritten by the loop counts as newer than it is.
 bool L0Bottommost(const BuiltTable& table, const std::vector<BuiltTable>& tables) {
   if (!table.has_range) return false;
   return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
