@@ -40,6 +40,12 @@ RangeSeen SeenAt(const TreeTraffic& traffic, int level, const std::string& lo,
   return LevelShareOf(traffic.levels[static_cast<size_t>(level)], lo, hi, /*sorted=*/true);
 }
 
+// The share of `gets` a table (or tables) of `evidence` at `uniform`
+// lived through: evidence = exposure x uniform.
+double LivedShare(double evidence, double uniform, double gets) {
+  return uniform > 0 && gets > 0 ? evidence / (uniform * gets) : 0;
+}
+
 }  // namespace
 
 double TreeTraffic::ShareOf(const std::string& lo, const std::string& hi) const {
@@ -59,8 +65,18 @@ double TreeTraffic::ShareAt(int level, const std::string& lo, const std::string&
 
 double TreeTraffic::LivedAt(int level, const std::string& lo, const std::string& hi) const {
   const RangeSeen seen = SeenAt(*this, level, lo, hi);
-  // evidence = exposure x uniform, table by table.
-  return seen.uniform > 0 && gets > 0 ? seen.evidence / (seen.uniform * gets) : 0;
+  return LivedShare(seen.evidence, seen.uniform, gets);
+}
+
+const TableTraffic* TreeTraffic::L0Table(uint64_t file_number) const {
+  for (const TableTraffic& t : l0) {
+    if (t.file_number == file_number) return &t;
+  }
+  return nullptr;
+}
+
+double TreeTraffic::Lived(const TableTraffic& table) const {
+  return LivedShare(table.evidence, table.uniform, gets);
 }
 
 double TreeTraffic::SampledAt(int level, const std::string& lo, const std::string& hi) const {

@@ -73,6 +73,10 @@ struct TreeTraffic {
   // of that range (each table's by its part of the range): what ShareAt's
   // share rests on; 0 if none holds any of it or none is known.
   double SampledAt(int level, const std::string& lo, const std::string& hi) const;
+  // The L0 table of that file number; null if none.
+  const TableTraffic* L0Table(uint64_t file_number) const;
+  // The share of `gets` `table` lived through (as LivedAt, for one table).
+  double Lived(const TableTraffic& table) const;
 };
 
 // A table's share of the Gets were they spread like the keys: its run's

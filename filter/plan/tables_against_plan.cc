@@ -70,6 +70,12 @@ bool TooYoungToPlan(const TreeRuns& runs, const BuiltTable& table) {
          runs.traffic->LivedAt(table.level, table.smallest, table.largest) < kMinLivedShare;
 }
 
+// Whether `other` may hold a key of `table`'s range: it overlaps it, or
+// its range is not known (compared bytewise).
+bool MayOverlap(const BuiltTable& table, const BuiltTable& other) {
+  return !other.has_range || (other.smallest <= table.largest && table.smallest <= other.largest);
+}
+
 // Whether the host takes `table` for a bottommost one, as RocksDB's
 // compaction does: no table of `tables` below its level holds a key of its
 // range (the ranges compared bytewise: REQUIRES the host's comparator to
@@ -77,8 +83,7 @@ bool TooYoungToPlan(const TreeRuns& runs, const BuiltTable& table) {
 bool NothingBelow(const BuiltTable& table, const std::vector<BuiltTable>& tables) {
   if (!table.has_range) return false;
   return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
-    return other.level > table.level && (!other.has_range || (other.smallest <= table.largest &&
-                                                              table.smallest <= other.largest));
+    return other.level > table.level && MayOverlap(table, other);
   });
 }
 
@@ -97,13 +102,8 @@ const TableTraffic* L0TableToPlan(const FilterOptions& options, const TreeRuns& 
     return nullptr;
   }
   const TreeTraffic* traffic = TrafficFor(options, runs);
-  if (traffic == nullptr) return nullptr;
-  for (const TableTraffic& t : traffic->l0) {
-    if (t.file_number != table.number) continue;
-    const double lived = t.uniform > 0 ? t.evidence / (t.uniform * traffic->gets) : 0;
-    return lived >= kMinLivedShare ? &t : nullptr;
-  }
-  return nullptr;
+  const TableTraffic* own = traffic != nullptr ? traffic->L0Table(table.number) : nullptr;
+  return own != nullptr && traffic->Lived(*own) >= kMinLivedShare ? own : nullptr;
 }
 
 // Whether RocksDB writes `table`, an L0 table rewritten in place, as a
@@ -117,8 +117,7 @@ bool L0Bottommost(const BuiltTable& table, const std::vector<BuiltTable>& tables
   if (!table.has_range) return false;
   return std::none_of(tables.begin(), tables.end(), [&](const BuiltTable& other) {
     const bool under = other.level > 0 || (other.level == 0 && other.number < table.number);
-    return under && (!other.has_range ||
-                     (other.smallest <= table.largest && table.smallest <= other.largest));
+    return under && MayOverlap(table, other);
   });
 }
 

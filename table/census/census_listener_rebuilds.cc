@@ -30,10 +30,8 @@ namespace {
 // measured: it takes the table's own, with which the loop weighed it
 // (tables_against_plan.h plans it among L0's runs at that reach).
 void CarryL0Reach(uint64_t number, TreeRuns* runs) {
-  if (runs->traffic == nullptr || runs->l0_tables.empty()) return;
-  for (const TableTraffic& t : runs->traffic->l0) {
-    if (t.file_number == number) runs->l0_tables.back().reach = t.uniform;
-  }
+  const TableTraffic* own = runs->traffic != nullptr ? runs->traffic->L0Table(number) : nullptr;
+  if (own != nullptr && !runs->l0_tables.empty()) runs->l0_tables.back().reach = own->uniform;
 }
 
 // What a rewrite is for, as the DB's LOG says it.
