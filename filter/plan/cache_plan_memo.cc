@@ -28,6 +28,9 @@ struct TreeShape {
   bool traffic_known = false;
   bool misses_known = false;
   std::optional<double> given_hot_width;
+  // The spread's fit to the DB's misses (SpreadFitOf), where they are
+  // known and no width is given.
+  std::optional<double> fit_hot_width;
   bool deepest_unfiltered = false;
   bool l0_stays = false;
 };
@@ -54,8 +57,8 @@ TreeShape ShapeOf(const TreeRuns& runs) {
 // Whether a plan made for `made` serves `now`: no level's entries, nor the
 // entries with filters built, moved by more than kNearShare of the tree's,
 // the same share of Gets found (within kNearHitShare), the same spread fit
-// given (within kNearHotWidth of it: the fit's own precision is 3%) and
-// the same inputs known. A fill into many small tables
+// given or fit to the DB's misses (within kNearHotWidth of it: the fit's
+// own precision is 3%) and the same inputs known. A fill into many small tables
 // asks for a plan at every flush, each of a tree one table larger; the
 // plan of a tree a few percent off differs from its own by less than the
 // model's error (cache_budget.h's tie margin).
@@ -78,6 +81,7 @@ bool Near(const TreeShape& made, const TreeShape& now) {
     return false;
   }
   if (!NearWidth(made.given_hot_width, now.given_hot_width)) return false;
+  if (!NearWidth(made.fit_hot_width, now.fit_hot_width)) return false;
   const double allowed = kNearShare * std::max(made.keys, now.keys);
   if (std::abs(made.fixed_keys - now.fixed_keys) > allowed) return false;
   for (size_t l = 0; l < now.level_keys.size(); ++l) {
@@ -137,19 +141,31 @@ CachePlan CachePlanMemo::PlanFor(const FilterOptions& options,
   using cache_plan_memo_internal::ShapeOf;
   using cache_plan_memo_internal::TreeShape;
   State& memo = *state_;
-  TreeShape shape = ShapeOf(*runs);
+  auto same_plan_inputs = [&](const Entry& e) {
+    return e.level == level && e.options == options && SameCache(e.cache, cache);
+  };
   {
-    // The plan of this tree object, else of a tree near it.
+    // The plan of this tree object.
     std::lock_guard<std::mutex> lock(memo.mu);
-    const Entry* near = nullptr;
     for (const Entry& e : memo.entries) {
-      if (e.level != level || !(e.options == options) || !SameCache(e.cache, cache)) continue;
-      if (e.runs.lock() == runs) return *(memo.last = e.plan);
-      if (near == nullptr && Near(e.shape, shape)) near = &e;
+      if (same_plan_inputs(e) && e.runs.lock() == runs) return *(memo.last = e.plan);
     }
-    if (near != nullptr) return *(memo.last = near->plan);
   }
-  CachePlan plan = PlanForCache(options, SteadyTree(*runs, level), cache);
+  const TreeRuns steady = SteadyTree(*runs, level);
+  TreeShape shape = ShapeOf(*runs);
+  // Where the spread is fit to the DB's misses, the fit now: a tree of the
+  // same shape whose Gets' windows moved the fit is planned anew.
+  if (shape.misses_known && !shape.given_hot_width.has_value()) {
+    shape.fit_hot_width = SpreadFitOf(options, steady, cache);
+  }
+  {
+    // Else the plan of a tree near it.
+    std::lock_guard<std::mutex> lock(memo.mu);
+    for (const Entry& e : memo.entries) {
+      if (same_plan_inputs(e) && Near(e.shape, shape)) return *(memo.last = e.plan);
+    }
+  }
+  CachePlan plan = PlanForCache(options, steady, cache);
   std::lock_guard<std::mutex> lock(memo.mu);
   memo.entries[memo.next] = Entry{runs, std::move(shape), level, options, cache, plan};
   memo.next = (memo.next + 1) % kEntries;

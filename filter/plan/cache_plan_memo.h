@@ -28,9 +28,9 @@ class CachePlanMemo {
   // PlanForCache(options, SteadyTree(*runs, level), cache), or the plan
   // made here for the same level, options and cache and the same tree
   // object or one near it (no level's entries more than 5% of the tree's
-  // apart, the same share of Gets found within 1%, the same inputs known:
-  // a fill into many small tables asks at every flush, for a tree one
-  // table larger).
+  // apart, the same share of Gets found within 1%, the same spread fit to
+  // the DB's misses within 10%, the same inputs known: a fill into many
+  // small tables asks at every flush, for a tree one table larger).
   CachePlan PlanFor(const FilterOptions& options, const std::shared_ptr<const TreeRuns>& runs,
                     int level, const CacheSite& cache);
 
