@@ -73,6 +73,7 @@
 #include "table/census/policy_registry.h"
 #include "table/census/read_samples.h"
 #include "table/census/rebuild_loop.h"
+#include "table/census/reckoning_log.h"
 #include "table/census/traffic_file.h"
 #include "table/census/traffic_writer.h"
 
@@ -245,7 +246,7 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // The tables the loop's last reckoning found worth rewriting, after
     // the one it took then.
     RebuildQueue rebuilds;
-    std::string last_reckoning;  // Its counts, as LogReckoning last wrote them.
+    ReckoningLogGate reckoning_log;  // Which of its reckonings the LOG shows.
   };
   // A DB instance's rebuild loop.
   struct Loop {
@@ -324,8 +325,8 @@ class LevelCensusListener final : public rocksdb::EventListener {
     // tree's bits over the plan's; 0 otherwise.
     double bits_held = 0;
   };
-  // Under mu_: says in the DB's LOG how a reckoning's tables fared, when
-  // that changed since the last.
+  // Under mu_: says in the DB's LOG how a reckoning's tables fared, where
+  // DbTree::reckoning_log admits it.
   static void LogReckoning(rocksdb::DB* db, DbTree* tree, const ReckoningCounts& counts,
                            double gets_per_second);
   // A loop's rewrite begins: counted as a compaction of the table into its

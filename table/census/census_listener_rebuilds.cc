@@ -262,12 +262,10 @@ void LevelCensusListener::LogReckoning(rocksdb::DB* db, DbTree* tree, const Reck
       gets_per_second, no_room, c.worth,
       c.hot_width < kUnsharpened ? SpreadFitText(c.hot_width)
                                  : "the tables' sampled reads, no fit sharpening them");
-  // Each reckoning is a tick apart: the LOG says what changed.
   const std::string key =
       absl::StrFormat("%d %d %d %d %d %.3f %.3f", c.off_plan, c.weighed, c.rewritten_for_the_plan,
                       c.waiting, c.worth, c.hot_width, c.bits_held);
-  if (key == tree->last_reckoning) return;
-  tree->last_reckoning = key;
+  if (!tree->reckoning_log.Admit(key, c.worth, std::chrono::steady_clock::now())) return;
   rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, db->GetDBOptions().info_log.get(),
                "sstfilter: rebuild loop: %s", text.c_str());
 }
