@@ -25,6 +25,8 @@ constexpr double kBudgetStep = 0.7071067811865476;  // 2^-0.5
 // Golden-section steps around the series' best: the bracket of two
 // half-octave steps shrinks to 0.2% of a budget, within the models' error.
 constexpr int kRefinements = 12;
+// From this share of Gets that find their key, most do (MostFiltersAmongTies).
+constexpr double kMostFound = 0.5;
 
 }  // namespace
 
@@ -55,6 +57,16 @@ CachePlan ChooseAmongPlans(std::vector<CachePlan> plans) {
     if (!found || plans[i].filter_bytes < plans[chosen].filter_bytes) chosen = i, found = true;
   }
   return std::move(plans[chosen]);
+}
+
+CachePlan MostFiltersAmongTies(std::vector<CachePlan> tried, CachePlan fewest) {
+  const double tie = fewest.reads.total() * (1 + kPlanReadsTie);
+  for (CachePlan& plan : tried) {
+    if (plan.reads.total() <= tie && plan.budget_bits > fewest.budget_bits) {
+      fewest = std::move(plan);
+    }
+  }
+  return fewest;
 }
 
 namespace {
@@ -147,9 +159,15 @@ std::vector<int> UnfilteredChoices(const TreeRuns& runs) {
 
 // The plan of fewest reads at `unfiltered_from` for `workload`: the budget
 // series, then golden-section search between the best one's neighbours (the
-// reads are not smooth enough to trust one step).
+// reads are not smooth enough to trust one step); where most Gets find no
+// key, of the plans tried that read alike, the one of most filters
+// (MostFiltersAmongTies).
 CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from) {
-  auto plan_at = [&](double budget) { return PlanAt(search, workload, unfiltered_from, budget); };
+  std::vector<CachePlan> tried;
+  auto plan_at = [&](double budget) {
+    tried.push_back(PlanAt(search, workload, unfiltered_from, budget));
+    return tried.back();
+  };
   const double most = BudgetAtStep(search, 0);
   int best_step = 0;
   CachePlan found = plan_at(most);
@@ -184,7 +202,8 @@ CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, in
       keep_fewer(at_b);
     }
   }
-  return found;
+  if (workload.hit_share >= kMostFound) return found;
+  return MostFiltersAmongTies(std::move(tried), std::move(found));
 }
 
 // The plan of fewest reads for `workload`, over the unfiltered levels tried.

@@ -14,10 +14,13 @@
 // read least by the cache model (cache_reads.h), over the tree as the
 // census counts it, at the share of Gets that find their key, with the
 // Gets spread over the key space as the tables' sampled reads say
-// (PopularityOf; uniform until they are known). Of the three that read
-// alike, the one with the fewest filter bytes (ChooseAmongPlans). Until
-// the census knows the tables' index and data blocks (TreeRuns::blocks),
-// every level keeps its filters.
+// (PopularityOf; uniform until they are known). Where most Gets find no
+// key, of one unfiltered level's budgets that read alike, the largest: the
+// false positives bits save are certain, the cache misses fewer bits save
+// rest on the spread, which the census sees only table by table. Of the
+// three unfiltered choices that read alike, the one with the fewest filter
+// bytes (ChooseAmongPlans). Until the census knows the tables' index and
+// data blocks (TreeRuns::blocks), every level keeps its filters.
 #ifndef SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 
@@ -115,9 +118,10 @@ struct CachePlan {
 inline constexpr double kRobustHitShares[] = {0, 0.25, 0.5, 0.75, 1};
 
 // Predicted reads this close (relative) count as a tie between the plans
-// of different unfiltered levels: well under the model's error (within
-// 15% of the measured), and a choice that flips on such a margin from one
-// table to the next leaves a tree built under both plans.
+// of different unfiltered levels, and between the budgets of one: well
+// under the model's error (within 15% of the measured), and a choice that
+// flips on such a margin from one table to the next leaves a tree built
+// under both plans.
 inline constexpr double kPlanReadsTie = 0.01;
 
 // Device reads per Get below which no plan's reads matter (under 1 us of
@@ -130,6 +134,15 @@ inline constexpr double kNegligibleReads = 0.01;
 // kPlanReadsTie of the fewest reads; where the fewest are negligible, the
 // first whose reads are. REQUIRES: plans not empty.
 CachePlan ChooseAmongPlans(std::vector<CachePlan> plans);
+
+// Of `tried` (one unfiltered level's budgets), the plan of the largest
+// budget among those reading within kPlanReadsTie of `fewest`'s reads
+// (`fewest` where none is larger). The plan's rule where most Gets find
+// no key: the false positives a filter's bits save are certain, the cache
+// misses fewer bits would save rest on the Gets' spread, which the census
+// sees only table by table (spread_fit.h). Where most find theirs the
+// bits save little, and the fewest reads stand.
+CachePlan MostFiltersAmongTies(std::vector<CachePlan> tried, CachePlan fewest);
 
 // The workload the plan for `runs` is weighed at (PlanForCache): the hit
 // share and the Gets' spread, which `base` records (the rest of it default).
