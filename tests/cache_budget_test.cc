@@ -244,8 +244,8 @@ TreeRuns BuiltTreeWithAHotTable() {
   return runs;
 }
 
-// The same tree with 100 bottom tables that each saw the same share, but
-// the DB's statistics count a tenth of the filter misses the model gives
+// BuiltTreeWithAHotTable, but the DB's statistics count a tenth of the
+// filter misses the model gives
 // today's filters (ten bits a key) by that spread: the hot ranges inside the
 // tables stay cached. The plan gathers each table's Gets until the model
 // meets that count, and then keeps more filter bytes for absent Gets, as
