@@ -24,12 +24,26 @@ TEST(ReckoningLogTest, CountsThatFlapEachTickAreShownOnceAMinute) {
   EXPECT_FALSE(gate.Admit("54 0", 0, kFirstTick + seconds(61)));
 }
 
-TEST(ReckoningLogTest, ANewNumberOfTablesToRewriteIsShownAtOnce) {
+TEST(ReckoningLogTest, MoreTablesToRewriteAreShownAtOnceFewerOnceAMinute) {
   ReckoningLogGate gate;
   EXPECT_TRUE(gate.Admit("54 0", 0, kFirstTick));
-  EXPECT_TRUE(gate.Admit("54 3", 3, kFirstTick + seconds(1)));
-  EXPECT_TRUE(gate.Admit("51 0", 0, kFirstTick + seconds(2)));
-  EXPECT_FALSE(gate.Admit("51 0", 0, kFirstTick + seconds(120))) << "nothing changed";
+  EXPECT_TRUE(gate.Admit("54 3", 3, kFirstTick + seconds(1))) << "more to rewrite";
+  EXPECT_FALSE(gate.Admit("51 0", 0, kFirstTick + seconds(2))) << "fewer: within the gap";
+  EXPECT_TRUE(gate.Admit("51 0", 0, kFirstTick + seconds(61)));
+  EXPECT_FALSE(gate.Admit("51 0", 0, kFirstTick + seconds(200))) << "nothing changed";
+}
+
+// A table at the payback's edge, worth rewriting one tick and not the
+// next: a line a minute, not a second.
+TEST(ReckoningLogTest, ATableFlappingAtThePaybacksEdgeIsShownOnceAMinute) {
+  ReckoningLogGate gate;
+  EXPECT_TRUE(gate.Admit("54 1", 1, kFirstTick));
+  int shown = 0;
+  for (int tick = 1; tick < 60; ++tick) {
+    const bool worth = tick % 2 == 0;
+    shown += gate.Admit(worth ? "54 1" : "54 0", worth ? 1 : 0, kFirstTick + seconds(tick));
+  }
+  EXPECT_EQ(shown, 0);
 }
 
 }  // namespace

@@ -157,23 +157,32 @@ std::vector<int> UnfilteredChoices(const TreeRuns& runs) {
   return choices;
 }
 
+// One unfiltered level's search: the plan of fewest reads, and every plan
+// it tried (where they are kept).
+struct BudgetSearch {
+  CachePlan fewest;
+  std::vector<CachePlan> tried;
+};
+
 // The plan of fewest reads at `unfiltered_from` for `workload`: the budget
 // series, then golden-section search between the best one's neighbours (the
-// reads are not smooth enough to trust one step); where most Gets find no
-// key, of the plans tried that read alike, the one of most filters
-// (MostFiltersAmongTies).
-CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, int unfiltered_from) {
-  std::vector<CachePlan> tried;
+// reads are not smooth enough to trust one step). With `keep_tried`, every
+// plan it evaluated too.
+BudgetSearch BestBudget(const PlanSearch& search, const CacheWorkload& workload,
+                        int unfiltered_from, bool keep_tried) {
+  BudgetSearch result;
   auto plan_at = [&](double budget) {
-    tried.push_back(PlanAt(search, workload, unfiltered_from, budget));
-    return tried.back();
+    CachePlan plan = PlanAt(search, workload, unfiltered_from, budget);
+    if (keep_tried) result.tried.push_back(plan);
+    return plan;
   };
+  CachePlan& found = result.fewest;
   const double most = BudgetAtStep(search, 0);
   int best_step = 0;
-  CachePlan found = plan_at(most);
+  found = plan_at(most);
   for (int step = 1; step <= kBudgetSteps; ++step) {
     CachePlan plan = plan_at(BudgetAtStep(search, step));
-    // Strictly fewer: of plans that read alike, the first (more filters).
+    // Strictly fewer (beyond rounding): of equal reads, the first (more filters).
     if (plan.reads.total() < found.reads.total() * (1 - 1e-9)) {
       found = std::move(plan), best_step = step;
     }
@@ -202,17 +211,29 @@ CachePlan BestBudget(const PlanSearch& search, const CacheWorkload& workload, in
       keep_fewer(at_b);
     }
   }
-  if (workload.hit_share >= kMostFound) return found;
-  return MostFiltersAmongTies(std::move(tried), std::move(found));
+  return result;
 }
 
-// The plan of fewest reads for `workload`, over the unfiltered levels tried.
+// The plan for `workload` over the unfiltered levels tried: each level's
+// fewest reads, the level chosen among them (ChooseAmongPlans); then,
+// where most Gets find no key, of that level's budgets that read alike,
+// the one of most filters (MostFiltersAmongTies).
 CachePlan BestPlan(const PlanSearch& search, const CacheWorkload& workload) {
-  std::vector<CachePlan> candidates;
+  const bool most_absent = workload.hit_share < kMostFound;
+  std::vector<BudgetSearch> levels;
+  std::vector<CachePlan> fewest;
   for (const int unfiltered_from : UnfilteredChoices(search.runs)) {
-    candidates.push_back(BestBudget(search, workload, unfiltered_from));
+    levels.push_back(BestBudget(search, workload, unfiltered_from, most_absent));
+    fewest.push_back(levels.back().fewest);
   }
-  return ChooseAmongPlans(std::move(candidates));
+  CachePlan chosen = ChooseAmongPlans(std::move(fewest));
+  if (!most_absent) return chosen;
+  for (BudgetSearch& level : levels) {
+    if (level.fewest.unfiltered_from == chosen.unfiltered_from) {
+      return MostFiltersAmongTies(std::move(level.tried), std::move(chosen));
+    }
+  }
+  return chosen;
 }
 
 // Of the plans of every budget of the series at each unfiltered level, the

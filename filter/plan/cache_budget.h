@@ -14,13 +14,12 @@
 // read least by the cache model (cache_reads.h), over the tree as the
 // census counts it, at the share of Gets that find their key, with the
 // Gets spread over the key space as the tables' sampled reads say
-// (PopularityOf; uniform until they are known). Where most Gets find no
-// key, of one unfiltered level's budgets that read alike, the largest: the
-// false positives bits save are certain, the cache misses fewer bits save
-// rest on the spread, which the census sees only table by table. Of the
-// three unfiltered choices that read alike, the one with the fewest filter
-// bytes (ChooseAmongPlans). Until the census knows the tables' index and
-// data blocks (TreeRuns::blocks), every level keeps its filters.
+// (PopularityOf; uniform until they are known). Of the three unfiltered
+// choices whose fewest reads are alike, the one with the fewest filter
+// bytes (ChooseAmongPlans); then, where most Gets find no key, of its
+// budgets that read alike, the largest (MostFiltersAmongTies). Until the
+// census knows the tables' index and data blocks (TreeRuns::blocks),
+// every level keeps its filters.
 #ifndef SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 #define SSTFILTER_FILTER_PLAN_CACHE_BUDGET_H_
 
@@ -129,7 +128,7 @@ inline constexpr double kPlanReadsTie = 0.01;
 // not count, the CPU of searching cached index and data blocks.
 inline constexpr double kNegligibleReads = 0.01;
 
-// Of `plans` (each the best of its unfiltered levels, more filters first),
+// Of `plans` (each the fewest reads of its unfiltered level, more filters first),
 // the one with the fewest filter bytes among those reading within
 // kPlanReadsTie of the fewest reads; where the fewest are negligible, the
 // first whose reads are. REQUIRES: plans not empty.

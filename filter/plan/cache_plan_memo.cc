@@ -151,12 +151,13 @@ CachePlan CachePlanMemo::PlanFor(const FilterOptions& options,
       if (same_plan_inputs(e) && e.runs.lock() == runs) return *(memo.last = e.plan);
     }
   }
-  const TreeRuns steady = SteadyTree(*runs, level);
   TreeShape shape = ShapeOf(*runs);
+  std::optional<TreeRuns> steady;
   // Where the spread is fit to the DB's misses, the fit now: a tree of the
   // same shape whose Gets' windows moved the fit is planned anew.
   if (shape.misses_known && !shape.given_hot_width.has_value()) {
-    shape.fit_hot_width = SpreadFitOf(options, steady, cache);
+    steady = SteadyTree(*runs, level);
+    shape.fit_hot_width = SpreadFitOf(options, *steady, cache);
   }
   {
     // Else the plan of a tree near it.
@@ -165,7 +166,10 @@ CachePlan CachePlanMemo::PlanFor(const FilterOptions& options,
       if (same_plan_inputs(e) && Near(e.shape, shape)) return *(memo.last = e.plan);
     }
   }
-  CachePlan plan = PlanForCache(options, steady, cache);
+  if (!steady.has_value()) steady = SteadyTree(*runs, level);
+  // The fit just made, as given: the plan would fit the same width again.
+  if (shape.fit_hot_width.has_value()) steady->given_hot_width = shape.fit_hot_width;
+  CachePlan plan = PlanForCache(options, *steady, cache);
   std::lock_guard<std::mutex> lock(memo.mu);
   memo.entries[memo.next] = Entry{runs, std::move(shape), level, options, cache, plan};
   memo.next = (memo.next + 1) % kEntries;

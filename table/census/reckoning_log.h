@@ -1,10 +1,10 @@
 // Which of the rebuild loop's reckonings (one a second, census_listener.h)
 // a DB's LOG shows: one whose counts differ from the last shown, at once
-// where the number of tables it found worth rewriting changed, else at
-// most once a kGap. A spread fit to each window of Gets' cache misses
+// where it found more tables worth rewriting than that one, else at most
+// once a kGap. A spread fit to each window of Gets' cache misses
 // (spread_fit.h) moves with their noise, and the counts of tables off the
-// plan with it: shown at every change, a DB that only reads would add a
-// line a second.
+// plan (and a table near the payback's edge) with it: shown at every
+// change, a DB that only reads would add a line a second.
 #ifndef SSTFILTER_TABLE_CENSUS_RECKONING_LOG_H_
 #define SSTFILTER_TABLE_CENSUS_RECKONING_LOG_H_
 
