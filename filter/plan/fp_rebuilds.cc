@@ -17,7 +17,7 @@ namespace {
 
 // A level's off-plan tables and what moving them all to the plan saves
 // and adds.
-struct LevelMove {
+struct LevelRebuilds {
   std::vector<TableRebuild> tables;
   double saving = 0;
   double added_bits = 0;
@@ -74,7 +74,7 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
   double plans = 0;
   for (const TableAgainstPlan& table : tables) plans += table.entries * table.planned_bits;
   const bool over = bits->built > (1 + kBudgetSlack) * plans;
-  std::map<int, LevelMove> moves;
+  std::map<int, LevelRebuilds> moves;
   std::vector<TableRebuild> room;  // Within their bands, over their plans: frees for room only.
   for (const TableAgainstPlan& table : tables) {
     const auto run = run_of_level.find(table.level);
@@ -91,7 +91,7 @@ std::vector<TableRebuild> FpRebuildGains(const FilterOptions& options, const Tre
       room.push_back(std::move(rebuild));
       continue;
     }
-    LevelMove& move = moves[table.level];
+    LevelRebuilds& move = moves[table.level];
     move.saving += rebuild.saving;
     move.added_bits += AddedBits(rebuild);
     move.tables.push_back(std::move(rebuild));
