@@ -14,7 +14,11 @@
 //                                        of those bytes answers "may match"
 // Rewrite them (after a deliberate change of bytes) with
 //   SSTFILTER_WRITE_GOLDEN=1 build/tests/filter_golden_test
+// and first move the files whose bytes change into tests/golden/earlier/:
+// the bytes earlier builders wrote, which every reader still reads (the
+// same names; their answers there are pinned too).
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -22,8 +26,11 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "filter/encodings.h"
 #include "gtest/gtest.h"
 
@@ -153,6 +160,41 @@ TEST(FilterGolden, FallbackBodiesAreThePinnedOnes) {
     ExpectPinnedFallback<CompactEncoding>(CompactFilterBuilder(c.bits_per_key, no_seeds), c);
     ExpectPinnedFallback<BandedEncoding>(BandedFilterBuilder(c.bits_per_key, no_memory), c);
   }
+}
+
+// Reads an earlier builder's file <encoding>_<N>keys_<bits>bpk.filter with
+// that encoding's reader: every key matches, and the absent keys' answers
+// are the pinned ones. False where no encoding has that name.
+bool ExpectEarlierBytesRead(const std::filesystem::path& file) {
+  const std::vector<std::string> parts = absl::StrSplit(file.stem().string(), '_');
+  if (parts.size() < 3) return false;
+  int keys = 0;
+  if (!absl::SimpleAtoi(absl::StripSuffix(parts[parts.size() - 2], "keys"), &keys)) return false;
+  const std::string name = absl::StrJoin(parts.begin(), parts.end() - 2, "_");
+  const GoldenCase c{keys, 0};
+  bool known = false;
+  ForEachEncoding([&](auto encoding) {
+    using E = decltype(encoding);
+    if (name != E::kInfo.name) return;
+    known = true;
+    std::filesystem::path fp = file;
+    EXPECT_EQ(FalsePositives<E>(ReadFile(file.string()), c),
+              ReadFile(fp.replace_extension(".fp").string()));
+  });
+  return known;
+}
+
+TEST(FilterGolden, BytesEarlierBuildersWroteAreReadAlike) {
+  const std::filesystem::path dir =
+      std::filesystem::path(SSTFILTER_SOURCE_DIR) / "tests/golden/earlier";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".filter") continue;
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_TRUE(ExpectEarlierBytesRead(entry.path())) << "no encoding of that name";
+    ++files;
+  }
+  EXPECT_GT(files, 0) << "no earlier bytes in " << dir;
 }
 
 }  // namespace

@@ -28,9 +28,9 @@ BandedFilterBuilder::BandedFilterBuilder(double bits_per_key, BandedBuildOptions
   assert(options_.max_layers >= 1 && options_.max_layers <= kBandedMaxLayers);
 }
 
-// Layer 0 and the planned layer 1 at their planned sizes, then layers sized
-// for what is still bumped. False when keys remain bumped after
-// options_.max_layers layers, or the memory is over the limit.
+// Layer 0 at its planned size, then each later layer sized for the keys
+// the one before bumped (none: no more layers). False when keys remain
+// bumped after options_.max_layers layers, or the memory is over the limit.
 bool BandedFilterBuilder::SolveLayers() {
   const size_t n = hashes_.size();
   shape_ = BandedPlan(n, bits_per_key_);
@@ -41,9 +41,11 @@ bool BandedFilterBuilder::SolveLayers() {
   // also write the filter larger (FittingBuiltSize).
   const uint32_t columns = std::min(shape_.widths.columns + 1, bd::kMaxColumns);
   for (uint32_t layer = 0; layer < options_.max_layers; ++layer) {
-    if (layer >= kBandedPlannedLayers) {
+    if (layer > 0) {
       if (keys.empty()) break;
-      shape_.blocks[layer] = BandedExtraLayerBlocks(keys.size());
+      if (layer > 1 || options_.second_layer_blocks == 0) {
+        shape_.blocks[layer] = BandedExtraLayerBlocks(keys.size());
+      }
     }
     shape_.num_layers = layer + 1;
     // Layer 0 takes the builder's hashes (reordered in place), later ones
@@ -55,6 +57,7 @@ bool BandedFilterBuilder::SolveLayers() {
     size_t temp = 0;
     solved_.push_back(bd::SolveLayer(layer == 0 ? &hashes_ : &bumped_before, layer,
                                      shape_.blocks[layer], columns, &keys, &temp));
+    if (layer == 0) layer0_bumped_ = keys.size();
     size_t held = hashes_.AllocatedBytes() + bumped_before.AllocatedBytes() + temp +
                   keys.capacity() * sizeof(uint64_t);
     for (const bd::SolvedLayer& s : solved_) held += s.AllocatedBytes();

@@ -75,8 +75,8 @@ size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape);
 
 // The structured frame's builder (structured/builder.h) with a layers body:
 // FilterSize(n) is the smaller of the two planned layers (+ trailer) and the
-// Bloom body; FinishSize is a few blocks more when extra layers were
-// needed; FittingBuiltSize writes the layers at other widths
+// Bloom body; FinishSize differs from it by the layers built for the keys
+// bumped (a block or so); FittingBuiltSize writes the layers at other widths
 // (FitBandedWidths; up to one column more than planned, which the layers
 // are solved for). Repeated hashes cost a slot each and never a failure
 // (equal equations agree).
@@ -87,9 +87,11 @@ class BandedFilterBuilder : public StructuredBuilder<BandedFilterBuilder, Banded
 
   // Whether n entries get layers (else a Bloom filter).
   bool UsesLayers(size_t num_entries) const { return PlannedShape(num_entries).has_value(); }
-  // Layers of the last layered filter built (kBandedPlannedLayers unless
-  // keys were bumped from layer 1).
+  // Layers of the last layered filter built: 1 where layer 0 bumped no
+  // key, 2 unless layer 1 bumped keys too.
   uint32_t last_num_layers() const { return shape_.num_layers; }
+  // The keys layer 0 of the last layered filter built bumped.
+  size_t last_layer0_bumped() const { return layer0_bumped_; }
 
  private:
   friend StructuredBuilder;
@@ -115,6 +117,7 @@ class BandedFilterBuilder : public StructuredBuilder<BandedFilterBuilder, Banded
 
   BandedBuildOptions options_;
   std::vector<banded::SolvedLayer> solved_;  // Of the built layers.
+  size_t layer0_bumped_ = 0;
 };
 
 // The structured frame's reader (structured/reader.h) with a layers body.

@@ -13,6 +13,10 @@ namespace sstfilter {
 
 namespace {
 
+// The share of its keys layer 0 bumps, for the plan: about 1.05% at
+// n >= 9,000, less where layer 0's last block is partly spare.
+constexpr double kLayerZeroBumpedShare = 0.0105;
+
 uint64_t BlocksFor(double slots) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(slots / banded::kSlotsPerBlock)));
 }
@@ -46,10 +50,10 @@ double BandedShape::FpRate() const {
 uint64_t BandedFirstLayerBlocks(size_t num_keys) { return BlocksFor(double(num_keys) * 1.01); }
 
 uint64_t BandedSecondLayerBlocks(size_t num_keys) {
-  const double n = double(num_keys);
-  // Plus the keys of each section's last block (banded/solver.h).
-  const double section_ends = n / double(banded::kSectionBlocks);
-  return BlocksFor((0.0125 * n + section_ends + 3 * std::sqrt(0.01 * n)) * 1.05);
+  // The keys layer 0 is expected to bump, each section's last block's
+  // included (banded/solver.h), at the later layers' spare slots.
+  return BandedExtraLayerBlocks(
+      static_cast<size_t>(std::llround(kLayerZeroBumpedShare * double(num_keys))));
 }
 
 uint64_t BandedExtraLayerBlocks(size_t bumped) { return BlocksFor(double(bumped) * 1.10); }

@@ -59,10 +59,13 @@ struct BandedShape {
   double FpRate() const;
 };
 
-// Blocks of layer 0 for n keys (1% spare slots), and the planned layer 1.
+// Blocks of layer 0 for n keys (1% spare slots), and the layer 1 a plan
+// counts on (the keys layer 0 is expected to bump; a build sizes it for
+// the keys layer 0 did bump, BandedExtraLayerBlocks).
 uint64_t BandedFirstLayerBlocks(size_t num_keys);
 uint64_t BandedSecondLayerBlocks(size_t num_keys);
-// Blocks of a layer added for `bumped` keys bumped from the planned ones.
+// Blocks of a layer after the first for `bumped` keys bumped from the one
+// before (10% spare slots).
 uint64_t BandedExtraLayerBlocks(size_t bumped);
 
 // The widths bits_per_key asks for on a layer 0 of `blocks` blocks.
