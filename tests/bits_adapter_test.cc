@@ -3,16 +3,17 @@
 #include <atomic>
 #include <iterator>
 #include <memory>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db_test_util.h"
+#include "filter/banded/format.h"
+#include "filter/encodings.h"
+#include "filter/fp_target.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
-#include "filter/encodings.h"
-#include "filter/fp_target.h"
 #include "table/rocksdb/bits_builder_adapter.h"
 #include "table/rocksdb/bits_reader_adapter.h"
 #include "table/rocksdb/rocksdb_filter_policy.h"
@@ -177,20 +178,30 @@ TEST_P(BitsAdapterTest, NoFalseNegativesSingleOrBatched) {
   }
 }
 
+// What a built filter's size may differ from the size planned for its key
+// count: banded's later layers are sized for the keys its layer 0 bumped
+// (banded/filter.h), a block or so (more with many keys) either way; the
+// other encodings' sizes are a function of the key count.
+size_t SizeSlack(EncodingId encoding, size_t bytes) {
+  if (encoding != EncodingId::kBanded) return 0;
+  return 2 * banded::BlockBytes(banded::kMaxColumns) + 4 + bytes / 200;
+}
+
 TEST_P(BitsAdapterTest, ApproximateNumEntriesInvertsTheSize) {
   auto builder = NewBuilder();
   for (size_t bytes : {0, 1, 9, 10, 64, 100, 1000, 4096, 4097, 65536, 1 << 18}) {
     const size_t n = builder->ApproximateNumEntries(bytes);
+    const size_t slack = SizeSlack(GetParam(), bytes);
     // The filter for n entries fits; one more entry would not.
     for (size_t extra : {size_t{0}, size_t{1}}) {
       const std::vector<std::string> keys = RandomKeys(n + extra, 5);
       auto b = NewBuilder();
       const size_t size = Build(b.get(), keys).size();
       if (extra == 0 && n > 0) {
-        EXPECT_LE(size, bytes) << "n=" << n;
+        EXPECT_LE(size, bytes + slack) << "n=" << n;
       }
       if (extra == 1) {
-        EXPECT_GT(size, bytes) << "n+1=" << n + 1;
+        EXPECT_GT(size + slack, bytes) << "n+1=" << n + 1;
       }
     }
   }

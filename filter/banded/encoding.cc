@@ -17,12 +17,16 @@ namespace banded_entries {
 
 constexpr char kName[] = "banded";
 
+// The name says what a setting fixes (the columns, the blocks a query
+// reads), not the layer count, which follows the keys a build bumped: the
+// partitions of one table share it.
 FilterDescription DescribeLayers(const BandedShape& shape) {
   // 2^-r per key (2^-(r-1) in narrow blocks), whatever n.
-  return FilterDescription::Probed(
-      absl::StrFormat("%s r=%d layers=%d", kName, shape.widths.columns, shape.num_layers),
-      kBandedBlocksPerQuery, static_cast<double>(shape.LayerBytes()) * 8,
-      [shape](double) { return shape.FpRate(); });
+  return FilterDescription::Probed(absl::StrFormat("%s r=%d, %d blocks a query", kName,
+                                                   shape.widths.columns, kBandedBlocksPerQuery),
+                                   kBandedBlocksPerQuery,
+                                   static_cast<double>(shape.LayerBytes()) * 8,
+                                   [shape](double) { return shape.FpRate(); });
 }
 
 FilterDescription Describe(std::string_view filter) {
