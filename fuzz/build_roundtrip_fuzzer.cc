@@ -10,13 +10,13 @@
 //     filter is probed (with no keys, nothing matches);
 //   - the bytes are recognised by their encoding and by no other, and
 //     described as the reader reads them;
-//   - FinishSize is the size written, and for n entries FilterSize(n),
-//     which MaxEntriesForSize inverts exactly (bar a compact fallback);
+//   - FinishSize is the size written; FilterSize(n), the size planned for
+//     n entries, holds them by MaxEntriesForSize;
 //   - through RocksDB's interface (the policy's FilterBitsBuilder with
 //     detect_filter_construct_corruption): MaybePostVerify accepts the
 //     filter, EstimateEntriesAdded counts keys de-duplicated against the
 //     previous key, the bytes are those the encoding's builder writes for
-//     those entries, ApproximateNumEntries inverts the size, and the
+//     those entries, ApproximateNumEntries inverts the planned size, and the
 //     policy's reader finds every key.
 // Then each encoding's own account, written here independently
 // (CheckIndependently: an encoding added to the list does not compile here
@@ -40,12 +40,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "filter/banded/math.h"
 #include "filter/encodings.h"
 #include "filter/filter_options.h"
 #include "filter/simd_level.h"
@@ -317,9 +318,9 @@ void CheckBanded(const std::vector<std::string>& keys, double bpk) {
   const auto body = static_cast<unsigned char>(filter[filter.size() - 2]);
   if (body == 1) {
     const int num_layers = filter[filter.size() - 5], r = filter[filter.size() - 4];
-    SSTFILTER_FUZZ_CHECK(num_layers >= 2 && num_layers <= 4 && r >= 1 && r <= 16 &&
-                             filter[filter.size() - 3] == 1,
-                         where, " layers ", num_layers, " r ", r);
+    SSTFILTER_FUZZ_CHECK(
+        num_layers >= 1 && num_layers <= 4 && r >= 1 && r <= 16 && filter[filter.size() - 3] == 1,
+        where, " layers ", num_layers, " r ", r);
     const size_t t = filter.size() - 9 - 4 * num_layers;
     std::vector<RefLayer> layers;
     size_t offset = 0;
@@ -331,9 +332,13 @@ void CheckBanded(const std::vector<std::string>& keys, double bpk) {
       offset += narrow * (8 * (r - 1) + 1) + (blocks - narrow) * (8 * r + 1);
     }
     SSTFILTER_FUZZ_CHECK(offset == t, where, " layers end at ", offset, " trailer at ", t);
-    // Planned: two layers, FilterSize(n); more when layer 1 bumped keys.
-    SSTFILTER_FUZZ_CHECK((num_layers == 2) == (filter.size() == builder.FilterSize(hashes.size())),
-                         where, " size ", filter.size());
+    // Layer 0 as planned for n keys; the later layers follow the keys
+    // bumped (one layer where layer 0 bumped none).
+    const BandedShape plan = BandedPlan(hashes.size(), bpk);
+    SSTFILTER_FUZZ_CHECK(
+        layers[0].blocks == plan.blocks[0] && layers[0].narrow == plan.widths.narrow_blocks &&
+            r == static_cast<int>(plan.widths.columns),
+        where, " layer 0 of ", layers[0].blocks, " blocks, planned ", plan.blocks[0]);
     for (size_t i = 0; i < keys.size(); ++i) {
       SSTFILTER_FUZZ_CHECK(RefBandedMayMatch(filter, layers, RefCacheLocalHash(keys[i])),
                            "reference reading misses a key: ", where, " key ", Printable(keys[i]));
@@ -394,7 +399,10 @@ void CheckEncoding(const std::vector<std::string>& keys, double bpk) {
   // The entries the filter holds (compact may drop duplicate hashes while
   // building): a filter of this size can hold as many.
   const size_t entries = builder.NumEntries();
-  SSTFILTER_FUZZ_CHECK(builder.MaxEntriesForSize(planned) >= entries, where, " size ", planned);
+  // The size planned for them (a banded filter's built size follows the
+  // keys its layer 0 bumped) holds them.
+  SSTFILTER_FUZZ_CHECK(builder.MaxEntriesForSize(builder.FilterSize(entries)) >= entries, where,
+                       " size ", builder.FilterSize(entries));
   std::string filter;
   builder.Finish(&filter);
   SSTFILTER_FUZZ_CHECK(filter.size() == planned, where, " size ", filter.size(), " planned ", planned);
@@ -463,7 +471,7 @@ void CheckRocksDb(const std::vector<std::string>& keys, double bpk) {
   direct.Finish(&expected);
   SSTFILTER_FUZZ_CHECK(filter.ToString() == expected, where, " size ", filter.size(),
                        ", the encoding's builder ", expected.size());
-  const size_t max_entries = builder->ApproximateNumEntries(filter.size());
+  const size_t max_entries = builder->ApproximateNumEntries(direct.FilterSize(held));
   SSTFILTER_FUZZ_CHECK(max_entries >= held, where, " max ", max_entries, " held ", held);
   const std::unique_ptr<rocksdb::FilterBitsReader> reader(policy->GetFilterBitsReader(filter));
   for (const std::string& k : keys) {

@@ -249,6 +249,8 @@ TEST(BandedFilter, LayerOneIsSizedForTheKeysLayerZeroBumped) {
     const size_t bumped = builder.last_layer0_bumped();
     if (bumped == 0) {
       EXPECT_EQ(reader.shape().num_layers, 1u);
+      // Written at the planned widths, not one column more all narrow.
+      EXPECT_EQ(reader.shape().widths.columns, BandedPlan(kKeys, 10).widths.columns);
       ++one_layer;
     } else {
       ASSERT_GE(reader.shape().num_layers, 2u);
@@ -259,6 +261,31 @@ TEST(BandedFilter, LayerOneIsSizedForTheKeysLayerZeroBumped) {
   EXPECT_GT(one_layer, 0) << "no key set's layer 0 bumped nothing";
   // The planned layer 1 of two blocks spent 7.30 bits a key here.
   EXPECT_LT(bits / kKeySets, 7.25);
+}
+
+// A lone layer whose plan has no narrow block (a few blocks, here 5 at 17
+// bits/key) fits its bytes at one column more with every block narrow too;
+// it is written at the planned widths, which describe the setting.
+TEST(BandedFilter, ALoneLayerIsWrittenAtThePlannedWidths) {
+  constexpr size_t kKeys = 258;
+  const BandedShape plan = BandedPlan(kKeys, 17);
+  ASSERT_EQ(plan.widths.narrow_blocks, 0u);
+  int lone = 0;
+  for (int set = 0; set < 8; ++set) {
+    const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, set * kKeys, kKeys);
+    BandedFilterBuilder builder(17);
+    for (const std::string& key : keys) builder.AddKey(key);
+    std::string filter;
+    builder.Finish(&filter);
+    const BandedFilterReader reader(filter);
+    ASSERT_EQ(reader.body(), kBandedBodyLayers);
+    if (reader.shape().num_layers != 1) continue;
+    ++lone;
+    EXPECT_EQ(reader.shape().widths.columns, plan.widths.columns) << set;
+    EXPECT_EQ(reader.shape().widths.narrow_blocks, 0u) << set;
+    ExpectAllMatch(filter, keys);
+  }
+  EXPECT_GT(lone, 0) << "no key set's layer 0 bumped nothing";
 }
 
 // When layer 1 bumps keys (rare: a crowded block of a small filter can
@@ -290,7 +317,7 @@ TEST(BandedFilter, LayersBeyondThePlanHoldTheRest) {
 TEST(BandedFilter, FallbackIsABloomFilterAndRecognisable) {
   const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, 0, 20000);
   BandedBuildOptions options;
-  options.max_layers = 1;  // Layer 0 always bumps some keys: they are left.
+  options.max_layers = 1;  // Layer 0 bumps some of 20,000 keys: they are left.
   BandedFilterBuilder builder(10, options);
   for (const std::string& key : keys) builder.AddKey(key);
   std::string filter;

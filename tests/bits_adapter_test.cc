@@ -112,6 +112,16 @@ TEST_P(BitsAdapterTest, AddKeyAndAltFollowsItsContract) {
   VisitEncoding(GetParam(), [](auto encoding) { CheckAddKeyAndAlt<decltype(encoding)>(); });
 }
 
+// What a built filter of these tests (10 bits/key, 8 columns at most) may
+// differ from the size planned for its key count: banded's later layers
+// are sized for the keys its layer 0 bumped (banded/filter.h), a block and
+// a layer's trailer either way, and 0.5% more with many keys; the other
+// encodings' sizes are a function of the key count.
+size_t SizeSlack(EncodingId encoding, size_t bytes) {
+  if (encoding != EncodingId::kBanded) return 0;
+  return banded::BlockBytes(8) + 4 + bytes / 200;
+}
+
 // CalculateSpace is the size formula (RocksDB 10.9+ sizes tables with it)
 // and EstimatedFpRate the encoding's model for a filter of those bytes.
 TEST_P(BitsAdapterTest, SpaceAndFpEstimates) {
@@ -122,7 +132,9 @@ TEST_P(BitsAdapterTest, SpaceAndFpEstimates) {
       const std::vector<std::string> keys = RandomKeys(n, 11);
       auto fresh = NewBuilder();
       const size_t size = Build(fresh.get(), keys).size();
-      EXPECT_EQ(b.CalculateSpace(n), size) << n;
+      EXPECT_NEAR(static_cast<double>(b.CalculateSpace(n)), static_cast<double>(size),
+                  static_cast<double>(SizeSlack(GetParam(), size)))
+          << n;
       // At its own size the estimate is the model at 10 bits/key, and the
       // describer's model of the built filter.
       const double model = E::kInfo.expected_fp_rate(n, 10.0);
@@ -176,15 +188,6 @@ TEST_P(BitsAdapterTest, NoFalseNegativesSingleOrBatched) {
       }
     }
   }
-}
-
-// What a built filter's size may differ from the size planned for its key
-// count: banded's later layers are sized for the keys its layer 0 bumped
-// (banded/filter.h), a block or so (more with many keys) either way; the
-// other encodings' sizes are a function of the key count.
-size_t SizeSlack(EncodingId encoding, size_t bytes) {
-  if (encoding != EncodingId::kBanded) return 0;
-  return 2 * banded::BlockBytes(banded::kMaxColumns) + 4 + bytes / 200;
 }
 
 TEST_P(BitsAdapterTest, ApproximateNumEntriesInvertsTheSize) {

@@ -22,7 +22,7 @@ constexpr char kName[] = "banded";
 // partitions of one table share it.
 FilterDescription DescribeLayers(const BandedShape& shape) {
   // 2^-r per key (2^-(r-1) in narrow blocks), whatever n.
-  return FilterDescription::Probed(absl::StrFormat("%s r=%d, %d blocks a query", kName,
+  return FilterDescription::Probed(absl::StrFormat("%s r=%d (%d blocks a query)", kName,
                                                    shape.widths.columns, kBandedBlocksPerQuery),
                                    kBandedBlocksPerQuery,
                                    static_cast<double>(shape.LayerBytes()) * 8,

@@ -59,8 +59,8 @@ struct BandedBuildOptions {
   // Layers before falling back to a Bloom filter (1..kBandedMaxLayers).
   // Tests set 1 to force the fallback.
   uint32_t max_layers = kBandedMaxLayers;
-  // Blocks of layer 1; 0: planned from n (BandedSecondLayerBlocks). Tests
-  // set 1 to force the layers beyond the plan.
+  // Blocks of layer 1; 0: sized for the keys layer 0 bumped. Tests set 1
+  // to force the later layers.
   uint64_t second_layer_blocks = 0;
   // Most temporary memory one construction may take (BandedBuildTempBytes);
   // a filter that would need more is written as a Bloom filter (a
@@ -76,7 +76,7 @@ size_t BandedBuildTempBytes(size_t num_keys, const BandedShape& shape);
 // The structured frame's builder (structured/builder.h) with a layers body:
 // FilterSize(n) is the smaller of the two planned layers (+ trailer) and the
 // Bloom body; FinishSize differs from it by the layers built for the keys
-// bumped (a block or so); FittingBuiltSize writes the layers at other widths
+// bumped (a few blocks); FittingBuiltSize writes the layers at other widths
 // (FitBandedWidths; up to one column more than planned, which the layers
 // are solved for). Repeated hashes cost a slot each and never a failure
 // (equal equations agree).

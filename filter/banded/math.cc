@@ -88,8 +88,10 @@ BandedWidths FitBandedWidths(const BandedShape& shape, uint32_t max_columns,
     s.widths = {c, 0};
     const uint64_t wide = s.LayerBytes();
     if (wide <= layer_bytes) return s.widths;
-    // Each narrow block saves 8 bytes.
+    // Each narrow block saves 8 bytes. Every block of a lone layer narrow
+    // is the same filter as one column fewer and none narrow: written so.
     const uint64_t narrow = (wide - layer_bytes + 7) / 8;
+    if (narrow == s.blocks[0] && s.num_layers == 1 && c > 1) return {c - 1, 0};
     if (narrow <= s.blocks[0]) return {c, narrow};
   }
   return {0, 0};

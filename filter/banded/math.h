@@ -11,13 +11,13 @@
 //
 // Layers. Layer 0 has 1% more slots than keys (fewer keys bumped than at
 // none, for a small share of a bit per key; docs/encodings.md has the
-// figures). Layer 1 is planned from n alone (so FilterSize is a formula of
-// n): room for 1.25% of the keys, the keys of each solver section's last
-// block (1/512 of them, banded/solver.h) and three standard deviations of
-// a 1% draw, with 5% spare slots. Keys it still bumps go to layers sized
-// for them once known (10% spare): the filter is then a few blocks larger
-// than FilterSize(n) says. Bumped past kMaxLayers, the filter falls back
-// to a Bloom filter.
+// figures). Each later layer is sized for the keys the one before bumped
+// (10% spare slots; none bumped: no more layers), so a filter's size
+// follows its keys; FilterSize(n) plans layer 1 for the share layer 0 is
+// expected to bump (the keys of each solver section's last block
+// included, banded/solver.h), and the size written differs from it by a
+// few blocks (more at millions of keys). Bumped past kMaxLayers, the
+// filter falls back to a Bloom filter.
 #ifndef SSTFILTER_FILTER_BANDED_MATH_H_
 #define SSTFILTER_FILTER_BANDED_MATH_H_
 
@@ -71,12 +71,13 @@ uint64_t BandedExtraLayerBlocks(size_t bumped);
 // The widths bits_per_key asks for on a layer 0 of `blocks` blocks.
 BandedWidths BandedWidthsFor(double bits_per_key, uint64_t blocks);
 
-// The planned shape for n keys (the two planned layers).
+// The planned shape for n keys (layer 0 and the expected layer 1).
 BandedShape BandedPlan(size_t num_keys, double bits_per_key);
 
 // The widths that fill at most `layer_bytes` bytes of layers on `shape`'s
 // blocks with the most columns (at most max_columns), or columns = 0 when
-// even one column does not fit.
+// even one column does not fit. A lone layer all narrow at c columns is
+// given as c - 1 columns, none narrow (the same bytes and answers).
 BandedWidths FitBandedWidths(const BandedShape& shape, uint32_t max_columns,
                              uint64_t layer_bytes);
 
