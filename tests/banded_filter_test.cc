@@ -273,10 +273,7 @@ TEST(BandedFilter, ALoneLayerIsWrittenAtThePlannedWidths) {
   int lone = 0;
   for (int set = 0; set < 8; ++set) {
     const std::vector<std::string> keys = ShapedKeys(KeyShape::kRandom16, set * kKeys, kKeys);
-    BandedFilterBuilder builder(17);
-    for (const std::string& key : keys) builder.AddKey(key);
-    std::string filter;
-    builder.Finish(&filter);
+    const std::string filter = Build(keys, 17);
     const BandedFilterReader reader(filter);
     ASSERT_EQ(reader.body(), kBandedBodyLayers);
     if (reader.shape().num_layers != 1) continue;
