@@ -56,11 +56,9 @@ inline constexpr double kOffPlanBits = 0.25;
 // each filter's metadata and rounding, the partitions RocksDB cuts, their
 // index; partition_cut.h) cannot know exactly, about one entry of a
 // partition index: where the partitions fall when cut with the index's,
-// how long the index's separators are; and a banded filter's later
-// layers, sized for the keys its layer 0 bumped (a 64-slot block, about
-// 460 bits at 7 columns, either way). Spread over a table's entries, it
+// how long the index's separators are. Spread over a table's entries, it
 // widens the bits a table may be off by.
-inline constexpr double kFilterOverheadBits = 512;
+inline constexpr double kFilterOverheadBits = 256;
 
 // Bits per key by which a table planned by its key range's share of the
 // Gets (TableAgainstPlan::share) may differ from the plan and still be on
