@@ -122,6 +122,17 @@ class RebuildBudgetDbTest : public ::testing::Test {
     testing::WaitForBackgroundWork(db_.get());
   }
 
+  // Round `round` of 2,000 Gets of `absent` (each found absent), taking
+  // the keys in turn.
+  void GetRound(const std::vector<std::string>& absent, size_t round) {
+    std::string value;
+    for (size_t i = 0; i < 2000; ++i) {
+      EXPECT_TRUE(
+          db_->Get(rocksdb::ReadOptions(), absent[(round * 2000 + i) % absent.size()], &value)
+              .IsNotFound());
+    }
+  }
+
   // Absent Gets (of `absent`, absent_ if empty) until the loop has
   // rewritten nothing new for `quiet` (went_quiet_), or `limit` passes;
   // the tables rewritten by then.
@@ -131,13 +142,8 @@ class RebuildBudgetDbTest : public ::testing::Test {
     const auto start = std::chrono::steady_clock::now();
     auto changed = start;
     uint64_t last = listener_->RebuiltSoFar(path_).tables;
-    std::string value;
     for (size_t round = 0; std::chrono::steady_clock::now() - start < limit; ++round) {
-      for (size_t i = 0; i < 2000; ++i) {
-        EXPECT_TRUE(
-            db_->Get(rocksdb::ReadOptions(), absent[(round * 2000 + i) % absent.size()], &value)
-                .IsNotFound());
-      }
+      GetRound(absent, round);
       const uint64_t now = listener_->RebuiltSoFar(path_).tables;
       if (now != last) changed = std::chrono::steady_clock::now(), last = now;
       if (std::chrono::steady_clock::now() - changed > quiet) {
@@ -155,13 +161,8 @@ class RebuildBudgetDbTest : public ::testing::Test {
                              const std::vector<std::string>& absent) {
     const auto start = std::chrono::steady_clock::now();
     const uint64_t first = listener_->RebuiltSoFar(path_).tables;
-    std::string value;
     for (size_t round = 0; std::chrono::steady_clock::now() - start < limit; ++round) {
-      for (size_t i = 0; i < 2000; ++i) {
-        EXPECT_TRUE(
-            db_->Get(rocksdb::ReadOptions(), absent[(round * 2000 + i) % absent.size()], &value)
-                .IsNotFound());
-      }
+      GetRound(absent, round);
       if (listener_->RebuiltSoFar(path_).tables - first >= tables) break;
     }
     return listener_->RebuiltSoFar(path_).tables - first;
